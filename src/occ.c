@@ -1,0 +1,259 @@
+/* occ.c - the occupancy calculator core (see occ.h for the contract). */
+#include "occ.h"
+
+#include <stddef.h>
+
+static const char *const limiter_names[OCC_LIMITER_COUNT] = {
+    "warps", "blocks", "registers", "shared_memory", "barriers"};
+
+const char *occ_limiter_name(int index) {
+  if (index < 0 || index >= OCC_LIMITER_COUNT) return NULL;
+  return limiter_names[index];
+}
+
+const char *occ_strerror(occ_status status) {
+  switch (status) {
+  case OCC_OK: return "success";
+  case OCC_ERR_INVALID_DEVICE: return "device properties out of range";
+  case OCC_ERR_INVALID_KERNEL: return "kernel configuration out of range";
+  case OCC_ERR_CARVEOUT: return "carveout must be 0 to 100 percent";
+  case OCC_ERR_SMEM_CONFIG:
+    return "no shared-memory configuration of the device fits";
+  }
+  return "unknown error";
+}
+
+const char *occ_block_reason_text(occ_block_reason reason) {
+  switch (reason) {
+  case OCC_CAN_LAUNCH: return "can launch";
+  case OCC_NO_BLOCK_TOO_LARGE:
+    return "the block has more threads than the device allows per block";
+  case OCC_NO_REGS_PER_THREAD:
+    return "more registers per thread than the architecture allows";
+  case OCC_NO_REGS_PER_BLOCK:
+    return "the block needs more registers than one block may have";
+  case OCC_NO_SMEM_PER_BLOCK:
+    return "the block needs more shared memory than one block may have";
+  case OCC_NO_BARRIERS:
+    return "the kernel uses more barriers than an SM has";
+  }
+  return "unknown";
+}
+
+void occ_kernel_init(occ_kernel *kernel) {
+  kernel->block[0] = kernel->block[1] = kernel->block[2] = 1;
+  kernel->regs_per_thread = 0;
+  kernel->smem_static_bytes = 0;
+  kernel->smem_dynamic_bytes = 0;
+  kernel->barriers = 1;
+  kernel->carveout_pct = OCC_CARVEOUT_DEFAULT;
+}
+
+static int div_round_up(int x, int y) { return (x + y - 1) / y; }
+static int round_up(int x, int y) { return y * div_round_up(x, y); }
+static int64_t round_up64(int64_t x, int64_t y) { return (x + y - 1) / y * y; }
+static int min_int(int a, int b) { return a < b ? a : b; }
+
+static bool device_valid(const occ_device *d) {
+  if (d->warp_size <= 0 || d->max_threads_per_block <= 0 ||
+      d->max_threads_per_sm < d->warp_size || d->max_blocks_per_sm <= 0 ||
+      d->regs_per_sm <= 0 || d->regs_per_block <= 0 ||
+      d->max_regs_per_thread <= 0 || d->reg_alloc_unit <= 0 ||
+      d->sub_partitions <= 0 || d->reg_block_warp_multiple <= 0 ||
+      d->smem_per_sm_bytes <= 0 || d->smem_per_block_bytes <= 0 ||
+      d->smem_per_block_optin_bytes < d->smem_per_block_bytes ||
+      d->reserved_smem_per_block_bytes < 0 || d->smem_alloc_unit_bytes <= 0 ||
+      d->smem_config_count < 0 || d->smem_config_count > OCC_MAX_SMEM_CONFIGS ||
+      d->barrier_factor < 0)
+    return false;
+  for (int i = 1; i < d->smem_config_count; i++)
+    if (d->smem_configs_bytes[i] <= d->smem_configs_bytes[i - 1]) return false;
+  return true;
+}
+
+/* Largest shared-memory request the core accepts: the reference rounds in
+ * int, so stay well inside it. */
+#define SMEM_INPUT_MAX ((int64_t)1 << 30)
+
+static bool kernel_valid(const occ_device *d, const occ_kernel *k) {
+  for (int i = 0; i < 3; i++)
+    if (k->block[i] < 1 || k->block[i] > 1 << 20) return false;
+  int64_t threads = (int64_t)k->block[0] * k->block[1] * k->block[2];
+  return threads <= 1 << 20 && k->regs_per_thread >= 0 &&
+         k->regs_per_thread <= 1024 && k->smem_static_bytes >= 0 &&
+         k->smem_dynamic_bytes >= 0 &&
+         k->smem_static_bytes + k->smem_dynamic_bytes +
+                 d->reserved_smem_per_block_bytes <= SMEM_INPUT_MAX &&
+         k->barriers >= 0 && k->barriers <= 1024;
+}
+
+/* The smallest configuration of at least bytes; false if none is. */
+static bool smem_config_align_up(const occ_device *d, int64_t bytes,
+                                 int64_t *config) {
+  for (int i = 0; i < d->smem_config_count; i++) {
+    if (d->smem_configs_bytes[i] >= bytes) {
+      *config = d->smem_configs_bytes[i];
+      return true;
+    }
+  }
+  return false;
+}
+
+static void compute_warps(const occ_device *d, occ_result *r) {
+  int max_warps = d->max_threads_per_sm / d->warp_size;
+  r->max_warps_per_sm = max_warps;
+  r->limit_warps = r->threads_per_block > d->max_threads_per_block
+                       ? 0
+                       : max_warps / r->warps_per_block;
+}
+
+static void compute_registers(const occ_device *d, const occ_kernel *k,
+                              occ_result *r) {
+  r->regs_per_warp_raw = k->regs_per_thread * d->warp_size;
+  r->regs_per_warp = round_up(r->regs_per_warp_raw, d->reg_alloc_unit);
+  r->regs_per_block = r->regs_per_warp * r->warps_per_block;
+  r->regs_per_block_checked =
+      r->regs_per_warp * round_up(r->warps_per_block, d->reg_block_warp_multiple);
+  r->regs_per_sub_partition = d->regs_per_sm / d->sub_partitions;
+  r->warps_per_sub_partition = 0;
+  r->warps_per_sm_by_regs = 0;
+  if (k->regs_per_thread > d->max_regs_per_thread ||
+      r->regs_per_block_checked > d->regs_per_block ||
+      r->regs_per_block > d->regs_per_block) {
+    r->limit_regs = 0;
+  } else if (r->regs_per_warp == 0) {
+    r->limit_regs = OCC_UNLIMITED;
+  } else {
+    r->warps_per_sub_partition = r->regs_per_sub_partition / r->regs_per_warp;
+    r->warps_per_sm_by_regs = r->warps_per_sub_partition * d->sub_partitions;
+    r->limit_regs = r->warps_per_sm_by_regs / r->warps_per_block;
+  }
+}
+
+static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
+                               occ_result *r) {
+  bool has_carveout = d->smem_config_count > 0;
+  r->carveout_ignored = !has_carveout && k->carveout_pct != OCC_CARVEOUT_DEFAULT;
+  r->smem_preference_bytes = d->smem_per_sm_bytes;
+  if (has_carveout) {
+    int64_t wanted = k->carveout_pct == OCC_CARVEOUT_DEFAULT
+                         ? d->smem_per_sm_bytes
+                         : k->carveout_pct * d->smem_per_sm_bytes / 100;
+    if (!smem_config_align_up(d, wanted, &r->smem_preference_bytes))
+      return OCC_ERR_SMEM_CONFIG;
+  }
+
+  int64_t fixed = k->smem_static_bytes + d->reserved_smem_per_block_bytes;
+  r->smem_requested_bytes = fixed + k->smem_dynamic_bytes;
+  r->smem_per_block_bytes =
+      round_up64(r->smem_requested_bytes, d->smem_alloc_unit_bytes);
+  /* The kernel is taken to have opted in to exactly its dynamic size, as
+   * it must to launch with more than the default per-block cap. */
+  r->smem_optin = r->smem_requested_bytes > d->smem_per_block_bytes;
+  r->smem_block_cap_bytes =
+      (r->smem_optin ? d->smem_per_block_optin_bytes : d->smem_per_block_bytes) +
+      d->reserved_smem_per_block_bytes;
+
+  r->smem_config_bytes = 0;
+  if (r->smem_per_block_bytes > r->smem_block_cap_bytes) {
+    r->limit_smem = 0;
+    return OCC_OK;
+  }
+  if (r->smem_preference_bytes >= r->smem_per_block_bytes) {
+    r->smem_config_bytes = r->smem_preference_bytes;
+  } else if (has_carveout) {
+    if (!smem_config_align_up(d, r->smem_per_block_bytes, &r->smem_config_bytes))
+      return OCC_ERR_SMEM_CONFIG;
+  } else {
+    r->smem_config_bytes = d->smem_per_sm_bytes;
+  }
+  r->limit_smem = r->smem_per_block_bytes > 0
+                      ? (int)(r->smem_config_bytes / r->smem_per_block_bytes)
+                      : OCC_UNLIMITED;
+  return OCC_OK;
+}
+
+static void compute_barriers(const occ_device *d, const occ_kernel *k,
+                             occ_result *r) {
+  r->barriers_per_sm = d->barrier_factor * r->limit_blocks;
+  if (d->barrier_factor == 0 || k->barriers == 0)
+    r->limit_barriers = OCC_UNLIMITED;
+  else
+    r->limit_barriers = r->barriers_per_sm / k->barriers;
+}
+
+int occ_result_limit(const occ_result *r, int index) {
+  switch (index) {
+  case 0: return r->limit_warps;
+  case 1: return r->limit_blocks;
+  case 2: return r->limit_regs;
+  case 3: return r->limit_smem;
+  case 4: return r->limit_barriers;
+  }
+  return OCC_UNLIMITED;
+}
+
+static occ_block_reason block_reason(const occ_device *d, const occ_kernel *k,
+                                     const occ_result *r) {
+  if (r->limit_warps == 0) return OCC_NO_BLOCK_TOO_LARGE;
+  if (r->limit_regs == 0)
+    return k->regs_per_thread > d->max_regs_per_thread ? OCC_NO_REGS_PER_THREAD
+                                                      : OCC_NO_REGS_PER_BLOCK;
+  if (r->limit_smem == 0) return OCC_NO_SMEM_PER_BLOCK;
+  return OCC_NO_BARRIERS;
+}
+
+static void compute_active(const occ_device *d, const occ_kernel *k,
+                           occ_result *r) {
+  int active = OCC_UNLIMITED;
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++)
+    active = min_int(active, occ_result_limit(r, i));
+  r->limited_by = 0;
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++)
+    if (occ_result_limit(r, i) == active) r->limited_by |= 1u << i;
+  r->active_blocks_per_sm = active;
+  r->active_warps_per_sm = active * r->warps_per_block;
+  r->active_threads_per_sm = active * r->threads_per_block;
+  r->occupancy = (double)r->active_warps_per_sm / r->max_warps_per_sm;
+  r->launchable = active > 0;
+  r->reason = active > 0 ? OCC_CAN_LAUNCH : block_reason(d, k, r);
+}
+
+occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
+                       occ_result *result) {
+  if (!device_valid(device)) return OCC_ERR_INVALID_DEVICE;
+  if (!kernel_valid(device, kernel)) return OCC_ERR_INVALID_KERNEL;
+  if (kernel->carveout_pct != OCC_CARVEOUT_DEFAULT &&
+      (kernel->carveout_pct < 0 || kernel->carveout_pct > 100))
+    return OCC_ERR_CARVEOUT;
+
+  occ_result *r = result;
+  r->threads_per_block = kernel->block[0] * kernel->block[1] * kernel->block[2];
+  r->warps_per_block = div_round_up(r->threads_per_block, device->warp_size);
+  r->inactive_threads =
+      r->warps_per_block * device->warp_size - r->threads_per_block;
+
+  compute_warps(device, r);
+  compute_registers(device, kernel, r);
+  r->limit_blocks = device->max_blocks_per_sm;
+  occ_status status = compute_smem(device, kernel, r);
+  if (status != OCC_OK) return status;
+  compute_barriers(device, kernel, r);
+  compute_active(device, kernel, r);
+  return OCC_OK;
+}
+
+void occ_waves_compute(const occ_device *device, const occ_result *result,
+                       int64_t grid_blocks, occ_waves *waves) {
+  waves->grid_blocks = grid_blocks;
+  waves->blocks_per_wave =
+      (int64_t)result->active_blocks_per_sm * device->sm_count;
+  if (waves->blocks_per_wave <= 0) {
+    waves->full_waves = waves->tail_blocks = 0;
+    waves->waves = 0.0;
+    return;
+  }
+  waves->full_waves = grid_blocks / waves->blocks_per_wave;
+  waves->tail_blocks = grid_blocks % waves->blocks_per_wave;
+  waves->waves = (double)grid_blocks / (double)waves->blocks_per_wave;
+}

@@ -1,0 +1,180 @@
+/* occ.h - the occupancy calculator core.
+ *
+ * Pure computation over plain structs: no I/O, no allocation, no exit().
+ * The rules are the hardware's as NVIDIA's cuda_occupancy.h encodes them;
+ * every per-architecture number comes from the occ_device the caller fills
+ * (from data/gpus.json or from the driver), never from a switch on the
+ * compute capability.
+ */
+#ifndef OCC_H
+#define OCC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define OCC_MAX_SMEM_CONFIGS 16
+#define OCC_NAME_MAX 64
+
+/* A limit that does not apply (no registers used, no shared memory, no
+ * barrier limit on this architecture) is reported as OCC_UNLIMITED. */
+#define OCC_UNLIMITED INT32_MAX
+
+/* No carveout preference: the driver's default (the SM's full shared
+ * memory, rounded to a supported configuration). */
+#define OCC_CARVEOUT_DEFAULT (-1)
+
+typedef enum occ_status {
+  OCC_OK = 0,
+  OCC_ERR_INVALID_DEVICE, /* a device field is out of range */
+  OCC_ERR_INVALID_KERNEL, /* a kernel field is out of range */
+  OCC_ERR_CARVEOUT,       /* carveout not in -1 or 0..100 */
+  OCC_ERR_SMEM_CONFIG     /* no shared-memory configuration fits */
+} occ_status;
+
+/* Returns a static, human-readable description of a status. */
+const char *occ_strerror(occ_status status);
+
+/* The properties of one device (or of a generic device of one compute
+ * capability) that occupancy depends on. Sizes are bytes. */
+typedef struct occ_device {
+  char name[OCC_NAME_MAX];
+  const char *source; /* "database" or "driver" */
+  int cc_major, cc_minor;
+  int sm_count;
+  int warp_size;
+  int max_threads_per_block;
+  int max_block_dim[3];
+  int max_threads_per_sm;
+  int max_blocks_per_sm;
+  int regs_per_sm;
+  int regs_per_block;
+  int max_regs_per_thread;
+  int reg_alloc_unit;     /* registers are allocated per warp in these units */
+  int sub_partitions;     /* a warp's registers come from one sub-partition */
+  int reg_block_warp_multiple; /* the per-block register check rounds warps
+                                  up to this multiple */
+  int64_t smem_per_sm_bytes;
+  int64_t smem_per_block_bytes;       /* without opt-in */
+  int64_t smem_per_block_optin_bytes; /* with cudaFuncAttributeMaxDynamic... */
+  int64_t reserved_smem_per_block_bytes;
+  int smem_alloc_unit_bytes;
+  /* Shared-memory sizes the SM can be configured to, ascending. Zero
+   * entries: the SM always has smem_per_sm_bytes (no carveout). */
+  int smem_config_count;
+  int64_t smem_configs_bytes[OCC_MAX_SMEM_CONFIGS];
+  /* Barriers available per SM = max_blocks_per_sm x barrier_factor; 0 means
+   * the architecture has no barrier limit. */
+  int barrier_factor;
+} occ_device;
+
+/* One kernel launch configuration. */
+typedef struct occ_kernel {
+  int block[3];          /* threads per block in x, y, z (each >= 1) */
+  int regs_per_thread;   /* 0 .. max_regs_per_thread */
+  int64_t smem_static_bytes;
+  int64_t smem_dynamic_bytes;
+  int barriers;          /* named barriers the kernel uses; 1 by default */
+  int carveout_pct;      /* 0..100, or OCC_CARVEOUT_DEFAULT */
+} occ_kernel;
+
+/* Fills a kernel with the defaults: a 1x1x1 block, no registers, no shared
+ * memory, 1 barrier, no carveout preference. */
+void occ_kernel_init(occ_kernel *kernel);
+
+typedef enum occ_limiter {
+  OCC_LIMITER_WARPS = 1u << 0,
+  OCC_LIMITER_BLOCKS = 1u << 1,
+  OCC_LIMITER_REGISTERS = 1u << 2,
+  OCC_LIMITER_SHARED_MEMORY = 1u << 3,
+  OCC_LIMITER_BARRIERS = 1u << 4
+} occ_limiter;
+
+#define OCC_LIMITER_COUNT 5
+
+/* Returns the JSON/human name of the limiter at index i (0 = warps, ..., in
+ * the order of occ_limiter's bits), or NULL past the end. */
+const char *occ_limiter_name(int index);
+
+/* Why a configuration cannot launch (when active_blocks_per_sm == 0). */
+typedef enum occ_block_reason {
+  OCC_CAN_LAUNCH = 0,
+  OCC_NO_BLOCK_TOO_LARGE,     /* threads per block over the device maximum */
+  OCC_NO_REGS_PER_THREAD,     /* registers per thread over the maximum */
+  OCC_NO_REGS_PER_BLOCK,      /* block's registers over regs_per_block */
+  OCC_NO_SMEM_PER_BLOCK,      /* block's shared memory over the per-block cap */
+  OCC_NO_BARRIERS             /* more barriers than the SM has */
+} occ_block_reason;
+
+/* Returns a static sentence naming the reason. */
+const char *occ_block_reason_text(occ_block_reason reason);
+
+/* Every number the calculation produced, including the intermediate steps
+ * an explanation prints. Limits are blocks per SM. */
+typedef struct occ_result {
+  int threads_per_block;
+  int warps_per_block;
+  int inactive_threads;
+
+  /* registers */
+  int regs_per_warp_raw;        /* regs_per_thread x warp_size */
+  int regs_per_warp;            /* rounded up to reg_alloc_unit */
+  int regs_per_block;           /* regs_per_warp x warps_per_block */
+  int regs_per_block_checked;   /* regs_per_warp x warps rounded up to
+                                   reg_block_warp_multiple */
+  int regs_per_sub_partition;
+  int warps_per_sub_partition;  /* by registers */
+  int warps_per_sm_by_regs;
+
+  /* shared memory */
+  int64_t smem_requested_bytes; /* static + dynamic + reserved */
+  int64_t smem_per_block_bytes; /* rounded up to smem_alloc_unit_bytes */
+  int64_t smem_block_cap_bytes; /* what one block may have, reserved incl. */
+  bool smem_optin;              /* the opt-in cap applies */
+  int64_t smem_preference_bytes; /* the carveout, rounded to a config */
+  int64_t smem_config_bytes;    /* the SM's configuration actually used */
+  bool carveout_ignored;        /* a preference given to a CC without carveout */
+
+  /* barriers */
+  int barriers_per_sm;          /* 0 when there is no barrier limit */
+
+  int limit_warps;
+  int limit_blocks;
+  int limit_regs;
+  int limit_smem;
+  int limit_barriers;
+  unsigned limited_by;          /* occ_limiter bits */
+
+  int active_blocks_per_sm;
+  int active_warps_per_sm;
+  int active_threads_per_sm;
+  int max_warps_per_sm;
+  double occupancy;             /* active warps / max warps, 0..1 */
+  bool launchable;
+  occ_block_reason reason;
+} occ_result;
+
+/* Computes the occupancy of kernel on device into *result. Returns OCC_OK,
+ * or an error when an input is out of range (result is then unspecified).
+ * Cannot-launch is not an error: it is active_blocks_per_sm == 0 with
+ * launchable false and the reason set. */
+occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
+                       occ_result *result);
+
+/* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
+int occ_result_limit(const occ_result *result, int index);
+
+/* Grid waves: how a grid of grid_blocks spreads over the device. */
+typedef struct occ_waves {
+  int64_t grid_blocks;
+  int64_t blocks_per_wave;   /* active blocks per SM x SMs */
+  int64_t full_waves;
+  int64_t tail_blocks;       /* blocks of the last, partial wave */
+  double waves;              /* grid_blocks / blocks_per_wave */
+} occ_waves;
+
+/* Fills *waves for a grid on device given a result; blocks_per_wave is 0
+ * (and waves 0) when the configuration cannot launch. */
+void occ_waves_compute(const occ_device *device, const occ_result *result,
+                       int64_t grid_blocks, occ_waves *waves);
+
+#endif

@@ -1,0 +1,18 @@
+#!/bin/sh
+# deps.sh: makes sure the Debian packages occcalc builds and tests with are
+# installed. As root it installs what is missing with apt-get; otherwise it
+# names the packages and fails.
+set -eu
+missing=""
+[ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
+[ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
+command -v jq >/dev/null 2>&1 || missing="$missing jq"
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "occcalc: missing Debian packages:$missing (run: sudo apt-get install$missing)" >&2
+  exit 1
+fi
+echo "occcalc: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >&2
+apt-get install -y -qq $missing >&2

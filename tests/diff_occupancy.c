@@ -1,0 +1,180 @@
+/* diff_occupancy.c - the differential test: occcalc's core against NVIDIA's
+ * cuda_occupancy.h (included from the toolkit, never copied), for every
+ * architecture in the built-in database, over grids that cover every
+ * register count, every block size, shared memory from 0 past the per-block
+ * maximum at every carveout, and barriers 0-16. Prints the number of cases
+ * and fails on any disagreement. */
+#include <cuda_occupancy.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpudb.h"
+#include "occ.h"
+
+static long long cases, failures;
+
+static cudaOccDeviceProp to_prop(const occ_device *d) {
+  cudaOccDeviceProp p;
+  memset(&p, 0, sizeof p);
+  p.computeMajor = d->cc_major;
+  p.computeMinor = d->cc_minor;
+  p.maxThreadsPerBlock = d->max_threads_per_block;
+  p.maxThreadsPerMultiprocessor = d->max_threads_per_sm;
+  p.regsPerBlock = d->regs_per_block;
+  p.regsPerMultiprocessor = d->regs_per_sm;
+  p.warpSize = d->warp_size;
+  p.sharedMemPerBlock = (size_t)d->smem_per_block_bytes;
+  p.sharedMemPerMultiprocessor = (size_t)d->smem_per_sm_bytes;
+  p.numSms = d->sm_count > 0 ? d->sm_count : 1;
+  p.sharedMemPerBlockOptin = (size_t)d->smem_per_block_optin_bytes;
+  p.reservedSharedMemPerBlock = (size_t)d->reserved_smem_per_block_bytes;
+  return p;
+}
+
+/* The header's limiting factors, restricted to the limits that equal the
+ * final answer. (The header keeps a factor set before the barrier limit
+ * lowers the answer; occcalc reports only limits that bind.) */
+static unsigned expected_limiters(const cudaOccResult *r) {
+  int limits[5] = {r->blockLimitWarps, r->blockLimitBlocks, r->blockLimitRegs,
+                   r->blockLimitSharedMem, r->blockLimitBarriers};
+  unsigned bits = 0;
+  for (int i = 0; i < 5; i++)
+    if (limits[i] == r->activeBlocksPerMultiprocessor) bits |= 1u << i;
+  return bits;
+}
+
+static void check(const occ_device *d, const cudaOccDeviceProp *prop,
+                  const occ_kernel *k) {
+  cudaOccFuncAttributes attr;
+  memset(&attr, 0, sizeof attr);
+  attr.maxThreadsPerBlock = d->max_threads_per_block;
+  attr.numRegs = k->regs_per_thread;
+  attr.sharedSizeBytes = (size_t)k->smem_static_bytes;
+  attr.partitionedGCConfig = PARTITIONED_GC_OFF;
+  attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+  attr.maxDynamicSharedSizeBytes = (size_t)k->smem_dynamic_bytes;
+  attr.numBlockBarriers = k->barriers;
+  cudaOccDeviceState state;
+  memset(&state, 0, sizeof state);
+  state.cacheConfig = CACHE_PREFER_NONE;
+  state.carveoutConfig = k->carveout_pct; /* -1: default, never 0 by accident */
+
+  int threads = k->block[0] * k->block[1] * k->block[2];
+  cudaOccResult ref;
+  memset(&ref, 0, sizeof ref);
+  cudaOccError rs = cudaOccMaxActiveBlocksPerMultiprocessor(
+      &ref, prop, &attr, &state, threads, (size_t)k->smem_dynamic_bytes);
+  occ_result got;
+  occ_status gs = occ_compute(d, k, &got);
+  cases++;
+  int ok = (rs == CUDA_OCC_SUCCESS) == (gs == OCC_OK);
+  if (ok && gs == OCC_OK)
+    ok = got.active_blocks_per_sm == ref.activeBlocksPerMultiprocessor &&
+         got.limit_warps == ref.blockLimitWarps &&
+         got.limit_blocks == ref.blockLimitBlocks &&
+         got.limit_regs == ref.blockLimitRegs &&
+         got.limit_smem == ref.blockLimitSharedMem &&
+         got.limit_barriers == ref.blockLimitBarriers &&
+         got.regs_per_block == ref.allocatedRegistersPerBlock &&
+         got.smem_per_block_bytes == (int64_t)ref.allocatedSharedMemPerBlock &&
+         got.limited_by == expected_limiters(&ref);
+  if (!ok && failures++ < 20)
+    fprintf(stderr,
+            "DISAGREE cc %d.%d block %d regs %d smem %" PRId64 "+%" PRId64
+            " barriers %d carveout %d: occcalc %d (w%d b%d r%d s%d bar%d "
+            "lim %#x, status %d) header %d (w%d b%d r%d s%d bar%d lim %#x, "
+            "status %d)\n",
+            d->cc_major, d->cc_minor, threads, k->regs_per_thread,
+            k->smem_static_bytes, k->smem_dynamic_bytes, k->barriers,
+            k->carveout_pct, got.active_blocks_per_sm, got.limit_warps,
+            got.limit_blocks, got.limit_regs, got.limit_smem,
+            got.limit_barriers, got.limited_by, gs,
+            ref.activeBlocksPerMultiprocessor, ref.blockLimitWarps,
+            ref.blockLimitBlocks, ref.blockLimitRegs, ref.blockLimitSharedMem,
+            ref.blockLimitBarriers, expected_limiters(&ref), rs);
+}
+
+/* Splits a total into static and dynamic shared memory the way a kernel
+ * would: static up to 48 KB, the rest dynamic. */
+static void set_smem(occ_kernel *k, int64_t total, int split) {
+  int64_t static_max = split ? 4096 : 0;
+  k->smem_static_bytes = total < static_max ? total : static_max;
+  k->smem_dynamic_bytes = total - k->smem_static_bytes;
+}
+
+static void grid_regs_blocks(const occ_device *d, const cudaOccDeviceProp *p) {
+  const int64_t smem[] = {0, 1, 1024, 4096, 12288, 48 * 1024 - 1024,
+                          48 * 1024, 48 * 1024 + 1, 100 * 1024, 160 * 1024,
+                          227 * 1024, 228 * 1024};
+  occ_kernel k;
+  occ_kernel_init(&k);
+  for (int regs = 0; regs <= 255; regs++)
+    for (int block = 1; block <= 1024; block++)
+      for (size_t s = 0; s < sizeof smem / sizeof smem[0]; s++) {
+        k.regs_per_thread = regs;
+        k.block[0] = block;
+        set_smem(&k, smem[s], (int)(s & 1));
+        check(d, p, &k);
+      }
+}
+
+static void grid_smem_carveout(const occ_device *d, const cudaOccDeviceProp *p) {
+  const int blocks[] = {1, 32, 96, 128, 256, 640, 1024};
+  const int regs[] = {0, 32, 64, 128};
+  int64_t top = d->smem_per_block_optin_bytes + d->reserved_smem_per_block_bytes +
+                4 * d->smem_alloc_unit_bytes;
+  occ_kernel k;
+  occ_kernel_init(&k);
+  for (int carveout = -1; carveout <= 100; carveout++)
+    for (int64_t total = 0; total <= top; total += d->smem_alloc_unit_bytes / 2)
+      for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+        for (size_t r = 0; r < sizeof regs / sizeof regs[0]; r++) {
+          k.carveout_pct = carveout;
+          k.block[0] = blocks[b];
+          k.regs_per_thread = regs[r];
+          set_smem(&k, total, (int)(r & 1));
+          check(d, p, &k);
+        }
+}
+
+static void grid_barriers(const occ_device *d, const cudaOccDeviceProp *p) {
+  occ_kernel k;
+  occ_kernel_init(&k);
+  for (int barriers = 0; barriers <= 16; barriers++)
+    for (int block = 1; block <= 1024; block++)
+      for (int regs = 0; regs <= 64; regs += 16)
+        for (int64_t smem = 0; smem <= 8192; smem += 4096) {
+          k.barriers = barriers;
+          k.block[0] = block;
+          k.regs_per_thread = regs;
+          k.smem_static_bytes = smem;
+          check(d, p, &k);
+        }
+}
+
+int main(void) {
+  char err[256];
+  occ_gpudb *db = occ_gpudb_load_builtin(err, sizeof err);
+  if (!db) {
+    fprintf(stderr, "diff_occupancy: %s\n", err);
+    return 2;
+  }
+  size_t n = occ_gpudb_arch_count(db);
+  for (size_t i = 0; i < n; i++) {
+    occ_device d;
+    occ_gpudb_arch_at(db, i, &d, NULL, NULL);
+    cudaOccDeviceProp p = to_prop(&d);
+    long long before = cases, failed = failures;
+    grid_regs_blocks(&d, &p);
+    grid_smem_carveout(&d, &p);
+    grid_barriers(&d, &p);
+    printf("cc %2d.%d: %10lld cases, %lld disagreements\n", d.cc_major,
+           d.cc_minor, cases - before, failures - failed);
+  }
+  occ_gpudb_free(db);
+  printf("differential: %lld cases over %zu architectures, %lld disagreements\n",
+         cases, n, failures);
+  return failures ? 1 : 0;
+}
