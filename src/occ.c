@@ -257,3 +257,31 @@ void occ_waves_compute(const occ_device *device, const occ_result *result,
   waves->tail_blocks = grid_blocks % waves->blocks_per_wave;
   waves->waves = (double)grid_blocks / (double)waves->blocks_per_wave;
 }
+
+occ_status occ_best_block_size(const occ_device *device,
+                               const occ_kernel *kernel,
+                               occ_block_choice *choice) {
+  occ_kernel k = *kernel;
+  int step = device->warp_size > 0 ? device->warp_size : 1;
+  choice->block_size = choice->smallest_block_size = 0;
+  choice->active_blocks_per_sm = choice->active_threads_per_sm = 0;
+  for (int aligned = round_up(device->max_threads_per_block, step);
+       aligned > 0; aligned -= step) {
+    k.block[0] = min_int(device->max_threads_per_block, aligned);
+    k.block[1] = k.block[2] = 1;
+    occ_result r;
+    occ_status status = occ_compute(device, &k, &r);
+    if (status != OCC_OK) return status;
+    if (r.active_threads_per_sm > choice->active_threads_per_sm) {
+      choice->block_size = k.block[0];
+      choice->active_blocks_per_sm = r.active_blocks_per_sm;
+      choice->active_threads_per_sm = r.active_threads_per_sm;
+    }
+    if (r.active_threads_per_sm == choice->active_threads_per_sm &&
+        r.active_threads_per_sm > 0)
+      choice->smallest_block_size = k.block[0];
+  }
+  choice->min_grid_size =
+      (int64_t)choice->active_blocks_per_sm * device->sm_count;
+  return OCC_OK;
+}

@@ -163,6 +163,24 @@ occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
 int occ_result_limit(const occ_result *result, int index);
 
+/* The block sizes that maximise active threads per SM for a kernel. */
+typedef struct occ_block_choice {
+  int block_size;            /* what cudaOccupancyMaxPotentialBlockSize
+                                answers: the largest size reaching the
+                                highest occupancy */
+  int smallest_block_size;   /* the smallest size reaching it */
+  int active_blocks_per_sm;  /* at block_size */
+  int active_threads_per_sm; /* the highest occupancy, in threads */
+  int64_t min_grid_size;     /* active blocks x SMs at block_size */
+} occ_block_choice;
+
+/* Tries every block size from the device maximum down in steps of the
+ * warp size (kernel->block is ignored; its other fields are used). Fills
+ * *choice; block_size is 0 when no size can launch. */
+occ_status occ_best_block_size(const occ_device *device,
+                               const occ_kernel *kernel,
+                               occ_block_choice *choice);
+
 /* Grid waves: how a grid of grid_blocks spreads over the device. */
 typedef struct occ_waves {
   int64_t grid_blocks;
