@@ -16,7 +16,16 @@ OBJS     = $(SRCS:src/%.c=build/%.o) build/gpus_data.o
 LIB_OBJS = $(filter-out build/main.o,$(OBJS))
 HDRS     = $(wildcard src/*.h)
 
-.PHONY: all deps test test-unit test-diff test-cli bench clean install sanitize
+.PHONY: all deps test bench bench-gpu test-gpu clean install sanitize
+
+# Each part of the suite is a make target listed in TEST_TARGETS (CPU) or
+# GPU_TEST_TARGETS; tests/*.mk add their own. A target passes with status
+# 0, is skipped with status 77 (it prints why, e.g. "skipped: no GPU"), and
+# fails otherwise. BENCH_TARGETS and GPU_BENCH_TARGETS likewise.
+TEST_TARGETS =
+GPU_TEST_TARGETS =
+BENCH_TARGETS =
+GPU_BENCH_TARGETS =
 
 all: deps occcalc
 
@@ -40,8 +49,19 @@ build/gpus_data.o: build/gpus_data.c
 build:
 	mkdir -p build
 
-build/diff_occupancy: tests/diff_occupancy.c $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+include $(wildcard tests/*.mk)
+
+test: all
+	@sh tests/run_targets.sh "$(MAKE)" $(TEST_TARGETS)
+
+test-gpu: all
+	@sh tests/run_targets.sh "$(MAKE)" $(GPU_TEST_TARGETS)
+
+bench: all
+	@sh tests/run_targets.sh "$(MAKE)" $(BENCH_TARGETS)
+
+bench-gpu: all
+	@sh tests/run_targets.sh "$(MAKE)" $(GPU_BENCH_TARGETS)
 
 clean:
 	rm -rf build occcalc
