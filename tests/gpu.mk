@@ -1,0 +1,32 @@
+# The live verifier (--device, verify --sweep): the probe kernel is built to
+# PTX with nvcc and embedded in the binary; the CUDA runtime is linked
+# statically and the driver is reached at run time, never through -lcuda,
+# so ./occcalc starts on machines without an NVIDIA driver.
+NVCC ?= $(CUDA)/bin/nvcc
+LIBS += -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
+OBJS += build/probe_ptx.o
+occcalc: build/probe_ptx.o
+
+# Only the files that touch CUDA see its headers.
+build/gpu.o build/counter.o: ALL_CPPFLAGS += -I$(CUDA)/include
+
+# cupti_profiler_host.h includes C++'s <string> without using it; an empty
+# one lets the C compiler read the header unchanged.
+build/counter.o: ALL_CPPFLAGS += -Ibuild/cshim
+build/counter.o: build/cshim/string
+build/cshim/string: | build
+	mkdir -p build/cshim && : > $@
+
+# compute_75 is the oldest target nvcc 13 accepts; the driver JIT-compiles
+# the PTX for the device at hand.
+build/probe.ptx: kernels/probe.cu | build
+	$(NVCC) -ptx -arch=compute_75 -o $@ $<
+
+build/probe_ptx.c: build/probe.ptx src/embed.sh
+	sh src/embed.sh build/probe.ptx occ_probe_ptx > $@
+
+build/probe_ptx.o: build/probe_ptx.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+build/gpu_probe_main: tests/gpu_probe_main.c $(LIB_OBJS) build/probe_ptx.o
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/gpu_probe_main.c $(LIB_OBJS) $(LDFLAGS) $(LIBS)
