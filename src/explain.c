@@ -7,10 +7,13 @@
 #include "report.h"
 #include "report_text.h"
 
+static const char *warps_word(int n) { return n == 1 ? "warp" : "warps"; }
+
 static void step_warps(FILE *out, const occ_device *d, const occ_result *r) {
   fprintf(out, "1. Warps per block\n");
-  fprintf(out, "   %d threads / %d threads per warp, rounded up = %d warps\n",
-          r->threads_per_block, d->warp_size, r->warps_per_block);
+  fprintf(out, "   %d threads / %d threads per warp, rounded up = %d %s\n",
+          r->threads_per_block, d->warp_size, r->warps_per_block,
+          warps_word(r->warps_per_block));
   fprintf(out, "   %d x %d - %d = %d inactive threads in the last warp\n",
           r->warps_per_block, d->warp_size, r->threads_per_block, r->inactive_threads);
   fprintf(out, "\n2. Warp limit\n");
@@ -21,8 +24,8 @@ static void step_warps(FILE *out, const occ_device *d, const occ_result *r) {
   }
   fprintf(out, "   %d threads per SM / %d = %d warps per SM\n", d->max_threads_per_sm,
           d->warp_size, r->max_warps_per_sm);
-  fprintf(out, "   %d / %d warps per block = %d blocks\n", r->max_warps_per_sm,
-          r->warps_per_block, r->limit_warps);
+  fprintf(out, "   %d / %d %s per block = %d blocks\n", r->max_warps_per_sm,
+          r->warps_per_block, warps_word(r->warps_per_block), r->limit_warps);
 }
 
 static void step_blocks(FILE *out, const occ_result *r) {
@@ -44,12 +47,12 @@ static void step_registers(FILE *out, const occ_device *d, const occ_kernel *k,
     fprintf(out, ", rounded up to a multiple of %d = %d", d->reg_alloc_unit, r->regs_per_warp);
   else
     fprintf(out, " (a multiple of the %d-register unit)", d->reg_alloc_unit);
-  fprintf(out, "\n   per block: %d x %d warps = %d registers", r->regs_per_warp,
-          r->warps_per_block, r->regs_per_block);
+  fprintf(out, "\n   per block: %d x %d %s = %d registers; a block may have %d\n",
+          r->regs_per_warp, r->warps_per_block, warps_word(r->warps_per_block),
+          r->regs_per_block, d->regs_per_block);
   if (r->regs_per_block_checked != r->regs_per_block)
-    fprintf(out, " (checked as %d: warps rounded up to %d)", r->regs_per_block_checked,
-            d->reg_block_warp_multiple);
-  fprintf(out, "; a block may have %d\n", d->regs_per_block);
+    fprintf(out, "   (checked as %d: the hardware rounds warps up to a multiple of %d)\n",
+            r->regs_per_block_checked, d->reg_block_warp_multiple);
   if (r->limit_regs == 0) {
     fprintf(out, "   the block needs more than that: 0 blocks\n");
     return;
@@ -63,8 +66,8 @@ static void step_registers(FILE *out, const occ_device *d, const occ_kernel *k,
   fprintf(out, "   %d / %d = %d warps each, %d x %d = %d warps per SM\n",
           r->regs_per_sub_partition, r->regs_per_warp, r->warps_per_sub_partition,
           r->warps_per_sub_partition, d->sub_partitions, r->warps_per_sm_by_regs);
-  fprintf(out, "   %d / %d warps per block = %d blocks\n", r->warps_per_sm_by_regs,
-          r->warps_per_block, r->limit_regs);
+  fprintf(out, "   %d / %d %s per block = %d blocks\n", r->warps_per_sm_by_regs,
+          r->warps_per_block, warps_word(r->warps_per_block), r->limit_regs);
 }
 
 static void step_smem_config(FILE *out, const occ_device *d, const occ_kernel *k,
@@ -78,7 +81,7 @@ static void step_smem_config(FILE *out, const occ_device *d, const occ_kernel *k
     fprintf(out, "   no carveout preference: the SM's %" PRId64 " bytes", d->smem_per_sm_bytes);
   else
     fprintf(out, "   carveout %d %% of %" PRId64 " bytes", k->carveout_pct, d->smem_per_sm_bytes);
-  fprintf(out, ", as a supported configuration = %" PRId64 " bytes\n",
+  fprintf(out, ",\n   as a configuration the SM supports = %" PRId64 " bytes\n",
           r->smem_preference_bytes);
   if (r->smem_config_bytes != r->smem_preference_bytes)
     fprintf(out, "   one block needs more: the smallest configuration that holds it is %"
@@ -96,7 +99,7 @@ static void step_smem(FILE *out, const occ_device *d, const occ_kernel *k,
     fprintf(out, ",\n   rounded up to a multiple of %d = %" PRId64, d->smem_alloc_unit_bytes,
             r->smem_per_block_bytes);
   fprintf(out, "\n   a block may have %" PRId64 " bytes%s\n", r->smem_block_cap_bytes,
-          r->smem_optin ? " (with the opt-in above the default per-block limit)" : "");
+          r->smem_optin ? " (opted in above the default limit)" : "");
   if (r->limit_smem == 0) {
     fprintf(out, "   the block needs more than that: 0 blocks\n");
     return;
@@ -132,16 +135,23 @@ static void step_result(FILE *out, const occ_report *rep) {
   for (int i = 0, first = 1; i < OCC_LIMITER_COUNT; i++) {
     int v = occ_result_limit(r, i);
     if (v == OCC_UNLIMITED) continue;
-    fprintf(out, "%s %d (%s)", first ? "" : ",", v, occ_limiter_label(i));
+    /* Three limits to a line keeps the worksheet inside 80 columns. */
+    fprintf(out, "%s%s %d (%s)", first ? "" : ",", i == 3 ? "\n  " : "", v,
+            occ_limiter_label(i));
     first = 0;
   }
   fprintf(out, "\n   = %d blocks per SM, limited by %s\n", r->active_blocks_per_sm, limiters);
-  fprintf(out, "   %d blocks x %d warps = %d active warps\n", r->active_blocks_per_sm,
-          r->warps_per_block, r->active_warps_per_sm);
-  fprintf(out, "\n8. Occupancy\n   %d / %d warps = %.1f %%\n", r->active_warps_per_sm,
-          r->max_warps_per_sm, r->occupancy * 100.0);
-  if (!r->launchable)
-    fprintf(out, "   cannot launch: %s\n", occ_block_reason_text(r->reason));
+  fprintf(out, "   %d blocks x %d %s = %d active warps\n", r->active_blocks_per_sm,
+          r->warps_per_block, warps_word(r->warps_per_block), r->active_warps_per_sm);
+  char pct[32];
+  occ_pct_text(r->occupancy, pct, sizeof pct);
+  fprintf(out, "\n8. Occupancy\n   %d / %d warps = %s %%\n", r->active_warps_per_sm,
+          r->max_warps_per_sm, pct);
+  if (!r->launchable) {
+    char reason[160];
+    occ_reason_detail(rep->device, rep->kernel, r, reason, sizeof reason);
+    fprintf(out, "   cannot launch: %s\n", reason);
+  }
   if (rep->waves && rep->waves->blocks_per_wave > 0)
     fprintf(out, "\n9. Waves\n   %d blocks x %d SMs = %" PRId64 " blocks per wave; %" PRId64
             " / %" PRId64 " = %.2f waves\n", r->active_blocks_per_sm, rep->device->sm_count,

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "devfields.h"
 #include "report.h"
+#include "report_text.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */
@@ -110,7 +111,11 @@ cJSON *occ_json_report(const occ_report *rep) {
   if (r->launchable)
     cJSON_AddNullToObject(root, "reason");
   else
-    cJSON_AddStringToObject(root, "reason", occ_block_reason_text(r->reason));
+  {
+    char reason[160];
+    occ_reason_detail(rep->device, rep->kernel, r, reason, sizeof reason);
+    cJSON_AddStringToObject(root, "reason", reason);
+  }
   if (rep->waves)
     cJSON_AddItemToObject(root, "waves", json_waves(rep->waves));
   else

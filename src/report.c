@@ -40,9 +40,12 @@ static void print_allocated(FILE *out, const occ_report *rep) {
   fprintf(out, "\nAllocated per block\n");
   fprintf(out, "  registers       %6d (%d per warp, in units of %d)\n",
           r->regs_per_block, r->regs_per_warp, d->reg_alloc_unit);
-  fprintf(out, "  shared memory   %6" PRId64 " B (%" PRId64 " B reserved incl., units of %d B)\n",
-          r->smem_per_block_bytes, d->reserved_smem_per_block_bytes,
-          d->smem_alloc_unit_bytes);
+  fprintf(out, "  shared memory   %6" PRId64 " B", r->smem_per_block_bytes);
+  if (d->reserved_smem_per_block_bytes > 0)
+    fprintf(out, " (incl. %" PRId64 " B reserved; units of %d B)\n",
+            d->reserved_smem_per_block_bytes, d->smem_alloc_unit_bytes);
+  else
+    fprintf(out, " (in units of %d B)\n", d->smem_alloc_unit_bytes);
   if (r->smem_config_bytes > 0)
     fprintf(out, "  SM configured   %6" PRId64 " B of shared memory\n", r->smem_config_bytes);
 }
@@ -64,17 +67,20 @@ static void print_limits(FILE *out, const occ_result *r) {
 static void print_occupancy(FILE *out, const occ_report *rep) {
   const occ_device *d = rep->device;
   const occ_result *r = rep->result;
-  char limiters[96];
+  char limiters[96], pct[32];
   occ_limited_by_text(r, limiters, sizeof limiters);
+  occ_pct_text(r->occupancy, pct, sizeof pct);
   fprintf(out, "\nOccupancy\n");
   fprintf(out, "  active blocks   %6d per SM\n", r->active_blocks_per_sm);
   fprintf(out, "  active warps    %6d of %d\n", r->active_warps_per_sm, r->max_warps_per_sm);
   fprintf(out, "  active threads  %6d of %d\n", r->active_threads_per_sm,
           d->max_threads_per_sm);
-  fprintf(out, "  occupancy       %6.1f %% (limited by %s)\n", r->occupancy * 100.0,
-          limiters);
-  if (!r->launchable)
-    fprintf(out, "  cannot launch:  %s\n", occ_block_reason_text(r->reason));
+  fprintf(out, "  occupancy       %6s %% (limited by %s)\n", pct, limiters);
+  if (!r->launchable) {
+    char reason[160];
+    occ_reason_detail(d, rep->kernel, r, reason, sizeof reason);
+    fprintf(out, "  cannot launch:  %s\n", reason);
+  }
 }
 
 static void print_waves(FILE *out, const occ_waves *w, const occ_device *d) {

@@ -20,4 +20,13 @@ void occ_limited_by_text(const occ_result *result, char *out, size_t size);
 /* The compute capability as "9.0". */
 void occ_cc_text(const occ_device *device, char *out, size_t size);
 
+/* The reason a configuration cannot launch, with its numbers: "the block
+ * needs 262144 registers; a block may have 65536". */
+void occ_reason_detail(const occ_device *device, const occ_kernel *kernel,
+                       const occ_result *result, char *out, size_t size);
+
+/* A percentage with at most two decimals and no trailing zeros: "62.5",
+ * "6.25", "33.33". */
+void occ_pct_text(double fraction, char *out, size_t size);
+
 #endif
