@@ -14,7 +14,8 @@
 enum {
   OPT_REGS = 256, OPT_SMEM, OPT_DYN_SMEM, OPT_BLOCK, OPT_BARRIERS,
   OPT_CARVEOUT, OPT_GRID, OPT_SMS, OPT_GPU, OPT_ARCH, OPT_CC, OPT_DATA,
-  OPT_DEVICE, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION
+  OPT_DEVICE, OPT_NO_VERIFY, OPT_COUNTER, OPT_MODULE, OPT_KERNEL, OPT_SWEEP,
+  OPT_SEED, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION
 };
 
 static const occ_option options[] = {
@@ -31,6 +32,12 @@ static const occ_option options[] = {
     {"cc", "X.Y", OPT_CC, "the generic device of a compute capability, e.g. 9.0"},
     {"data", "FILE", OPT_DATA, "read the GPU database from FILE instead"},
     {"device", "N|all", OPT_DEVICE, "check against a live GPU (needs a GPU)"},
+    {"no-verify", NULL, OPT_NO_VERIFY, "with --device: read the GPU and compute only"},
+    {"counter", NULL, OPT_COUNTER, "with --device: also read the hardware counter (CUPTI)"},
+    {"module", "FILE", OPT_MODULE, "with --device: take the kernel from a cubin, fatbin or PTX"},
+    {"kernel", "NAME", OPT_KERNEL, "the kernel's name (with --module: the one to check)"},
+    {"sweep", "N", OPT_SWEEP, "verify: check N random configurations on the GPU"},
+    {"seed", "S", OPT_SEED, "verify --sweep: the random seed (default 1)"},
     {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
     {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
     {"list-gpus", NULL, OPT_LIST_GPUS, "list the boards and architectures known"},
@@ -172,6 +179,9 @@ int occ_parse_block(const char *text, const occ_device *device, int block[3],
 void occ_cli_print_help(FILE *out) {
   fputs("Usage: occcalc --regs N --block X[xY[xZ]] [--smem BYTES] [options]\n"
         "       occcalc --list-gpus [--json]\n"
+        "       occcalc --regs N --block B --device N|all [--counter] [--json]\n"
+        "       occcalc --block B --device N --module FILE --kernel NAME\n"
+        "       occcalc verify --sweep N [--seed S] [--device N] [--json]\n"
         "\n"
         "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
         "occupancy, by NVIDIA's rules, for any GPU in the built-in database.\n"
@@ -236,6 +246,19 @@ static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
   case OPT_ARCH: case OPT_CC: cli->arch = arg; break;
   case OPT_DATA: cli->data_path = arg; break;
   case OPT_DEVICE: cli->device = arg; break;
+  case OPT_NO_VERIFY: cli->no_verify = true; break;
+  case OPT_COUNTER: cli->counter = true; break;
+  case OPT_MODULE: cli->module = arg; break;
+  case OPT_KERNEL: cli->kernel_name = arg; break;
+  case OPT_SWEEP:
+    rc = occ_parse_int(arg, 1, 1000000, &v, why, sizeof why);
+    cli->sweep = (int)v;
+    break;
+  case OPT_SEED:
+    rc = occ_parse_int(arg, 0, INT64_MAX, &v, why, sizeof why);
+    cli->seed = (uint64_t)v;
+    cli->seed_given = true;
+    break;
   case OPT_JSON: cli->json = true; break;
   case OPT_EXPLAIN: cli->explain = true; break;
   case OPT_LIST_GPUS: cli->list_gpus = true; break;
@@ -245,9 +268,38 @@ static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
   return rc == 0 ? OCC_EXIT_OK : option_error(err, id, why);
 }
 
+/* The live verifier's options only make sense together. */
+static int check_verifier_options(const occ_cli *cli, int device_options,
+                                  FILE *err) {
+  if (cli->verify_command && !cli->sweep)
+    return occ_cli_usage_error(err, "verify: --sweep N is required");
+  if (!cli->verify_command && (cli->sweep || cli->seed_given))
+    return occ_cli_usage_error(err, "--sweep and --seed: only with 'occcalc verify'");
+  if ((cli->device || cli->verify_command) && device_options)
+    return occ_cli_usage_error(err, "--device: the device is the live GPU; "
+                               "drop --gpu, --arch or --cc");
+  if (!cli->device && !cli->verify_command &&
+      (cli->no_verify || cli->counter || cli->module))
+    return occ_cli_usage_error(err, "%s: only with --device N",
+                               cli->module ? "--module"
+                               : cli->counter ? "--counter" : "--no-verify");
+  if (cli->module && !cli->kernel_name)
+    return occ_cli_usage_error(err, "--module: --kernel NAME is required");
+  if (cli->kernel_name && !cli->module)
+    return occ_cli_usage_error(err, "--kernel: only with --module FILE");
+  return OCC_EXIT_OK;
+}
+
 int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
   memset(cli, 0, sizeof *cli);
   occ_kernel_init(&cli->kernel);
+  cli->seed = 1;
+  /* The one subcommand: "verify" takes the options after it. */
+  if (argc > 1 && strcmp(argv[1], "verify") == 0) {
+    cli->verify_command = true;
+    argc--;
+    argv++;
+  }
   struct option longopts[sizeof options / sizeof options[0]];
   size_t n = 0;
   for (const occ_option *o = options; o->name; o++, n++)
@@ -279,5 +331,6 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
                                argv[optind]);
   if (device_options > 1)
     return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
+  return check_verifier_options(cli, device_options, err);
   return OCC_EXIT_OK;
 }

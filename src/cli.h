@@ -28,6 +28,14 @@ typedef struct occ_cli {
   const char *arch;        /* --arch or --cc, as given */
   const char *data_path;   /* --data */
   const char *device;      /* --device (the live verifier) */
+  bool no_verify;          /* --no-verify: read the device, compute only */
+  bool counter;            /* --counter: also the hardware counter (CUPTI) */
+  const char *module;      /* --module FILE: a cubin, fatbin or PTX file */
+  const char *kernel_name; /* --kernel NAME */
+  bool verify_command;     /* "occcalc verify ..." */
+  int sweep;               /* verify --sweep N, 0 when not given */
+  uint64_t seed;           /* verify --seed S, default 1 */
+  bool seed_given;
   int64_t grid_blocks;     /* --grid, 0 when not given */
   int sm_count;            /* --sms, 0 when not given */
   bool json, explain, list_gpus, help, version;

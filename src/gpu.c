@@ -4,6 +4,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,9 +199,22 @@ static occ_gpu_status load_driver(driver_api *d, char *err, size_t err_size) {
   return OCC_GPU_OK;
 }
 
+/* The runtime says "driver version is insufficient" also when there is
+ * no driver at all; say which. */
 occ_gpu_status occ_gpu_count(int *count, char *err, size_t err_size) {
-  RT(cudaGetDeviceCount(count));
-  return OCC_GPU_OK;
+  cudaError_t e = cudaGetDeviceCount(count);
+  if (e == cudaSuccess) return OCC_GPU_OK;
+  occ_gpu_status s = rt_fail(e, "cudaGetDeviceCount", __FILE__, __LINE__, err,
+                             err_size);
+  void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver)
+    dlclose(driver);
+  else {
+    size_t used = strlen(err);
+    snprintf(err + used, err_size - used, " (no NVIDIA driver: libcuda.so.1 "
+             "is not installed)");
+  }
+  return s;
 }
 
 static occ_gpu_status read_attr(int *value, enum cudaDeviceAttr attr,
@@ -283,7 +297,8 @@ static occ_gpu_status alloc_buffers(occ_gpu *gpu, char *err, size_t err_size) {
 static occ_gpu_status open_context(occ_gpu *gpu, const occ_gpudb *db,
                                    char *err, size_t err_size) {
   int count;
-  RT(cudaGetDeviceCount(&count));
+  occ_gpu_status s = occ_gpu_count(&count, err, err_size);
+  if (s != OCC_GPU_OK) return s;
   if (gpu->ordinal < 0 || gpu->ordinal >= count) {
     snprintf(err, err_size, "no device %d: %d device%s (0 to %d)",
              gpu->ordinal, count, count == 1 ? "" : "s", count - 1);
@@ -291,7 +306,7 @@ static occ_gpu_status open_context(occ_gpu *gpu, const occ_gpudb *db,
   }
   RT(cudaSetDevice(gpu->ordinal));
   RT(cudaFree(NULL)); /* creates the primary context */
-  occ_gpu_status s = load_driver(&gpu->drv, err, err_size);
+  s = load_driver(&gpu->drv, err, err_size);
   if (s != OCC_GPU_OK) return s;
   DRV(gpu, gpu->drv.cuCtxGetCurrent(&gpu->context));
   s = read_device(gpu->ordinal, db, &gpu->device, &gpu->coop_supported, err,

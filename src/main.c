@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "device_cmd.h"
 #include "devselect.h"
 #include "report.h"
 
@@ -79,14 +80,14 @@ int main(int argc, char **argv) {
     printf("occcalc %s\n", OCC_VERSION);
     return finish(OCC_EXIT_OK);
   }
-  if (cli.device) {
-    fprintf(stderr, "occcalc: --device: this build of occcalc has no live verifier "
-                    "(accepted: --gpu, --arch or --cc for the offline calculation)\n");
-    return OCC_EXIT_USAGE;
-  }
   occ_gpudb *db = occ_load_database(&cli, stderr);
   if (!db) return OCC_EXIT_USAGE;
-  rc = cli.list_gpus ? occ_list_gpus(db, cli.json, stdout) : calculate(&cli, db);
+  if (cli.verify_command)
+    rc = occ_sweep_command(&cli, db);
+  else if (cli.device)
+    rc = occ_device_command(&cli, db);
+  else
+    rc = cli.list_gpus ? occ_list_gpus(db, cli.json, stdout) : calculate(&cli, db);
   occ_gpudb_free(db);
   return finish(rc);
 }

@@ -265,20 +265,32 @@ void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
               : "DISAGREE");
 }
 
+/* The same keys as a probe's "verify" object: what was not measured is
+ * null, and "module" holds the kernel's attributes. */
 cJSON *occ_json_module_check(const occ_module_kernel *mk,
                              const occ_result *prediction) {
   cJSON *o = cJSON_CreateObject();
-  if (!o) return NULL;
-  cJSON_AddNumberToObject(o, "regs_per_thread", mk->regs_per_thread);
-  cJSON_AddNumberToObject(o, "smem_static_bytes", (double)mk->smem_static_bytes);
-  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
+  cJSON *m = o ? add_object(o, "module") : NULL;
+  if (!m) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  cJSON_AddNumberToObject(m, "regs_per_thread", mk->regs_per_thread);
+  cJSON_AddNumberToObject(m, "smem_static_bytes", (double)mk->smem_static_bytes);
+  cJSON_AddNumberToObject(m, "local_bytes_per_thread",
                           (double)mk->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "const_bytes", (double)mk->const_bytes);
-  cJSON_AddNumberToObject(o, "max_threads_per_block", mk->max_threads_per_block);
+  cJSON_AddNumberToObject(m, "const_bytes", (double)mk->const_bytes);
+  cJSON_AddNumberToObject(m, "max_threads_per_block", mk->max_threads_per_block);
+  cJSON_AddNumberToObject(m, "ptx_version", mk->ptx_version);
+  cJSON_AddNumberToObject(m, "binary_version", mk->binary_version);
+  cJSON_AddBoolToObject(m, "launched", false);
   cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           prediction->active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", mk->api_blocks_per_sm);
-  cJSON_AddBoolToObject(o, "launched", false);
+  cJSON_AddNullToObject(o, "measured_blocks_per_sm");
+  cJSON_AddNullToObject(o, "achieved_occupancy");
+  cJSON_AddNullToObject(o, "cooperative_max_blocks");
+  cJSON_AddNullToObject(o, "probe");
   cJSON_AddBoolToObject(o, "agree",
                         mk->api_blocks_per_sm == prediction->active_blocks_per_sm);
   return o;

@@ -28,5 +28,24 @@ build/probe_ptx.c: build/probe.ptx src/embed.sh
 build/probe_ptx.o: build/probe_ptx.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-build/gpu_probe_main: tests/gpu_probe_main.c $(LIB_OBJS) build/probe_ptx.o
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/gpu_probe_main.c $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+
+# CPU: the no-GPU paths (one-line error, exit 5; usage errors; no -lcuda).
+TEST_TARGETS += test-gpu-offline
+test-gpu-offline: occcalc
+	sh tests/gpu_offline.sh
+
+# GPU: each prints "skipped: no GPU" and exits 77 without one.
+GPU_CASES = mission sweep module cooperative achieved all
+GPU_TEST_TARGETS += $(GPU_CASES:%=test-gpu-%)
+# The suite shows that the GPU tests exist: on CI this one is skipped,
+# visibly, and counted as skipped.
+TEST_TARGETS += test-gpu-mission
+$(GPU_CASES:%=test-gpu-%): occcalc
+	sh tests/gpu_tests.sh $(@:test-gpu-%=%)
+
+GPU_BENCH_TARGETS += bench-gpu-run
+build/bench_floor: tests/bench_floor.c build/probe_ptx.o
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ tests/bench_floor.c build/probe_ptx.o $(LDFLAGS) -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
+
+bench-gpu-run: occcalc build/bench_floor
+	sh tests/bench_gpu.sh

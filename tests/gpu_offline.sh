@@ -1,0 +1,53 @@
+#!/bin/sh
+# gpu_offline.sh: the live verifier's paths that need no GPU, run on every
+# machine (CI has no GPU and no driver). CUDA_VISIBLE_DEVICES=-1 hides any
+# GPU, so the "no device" path is tested on a GPU machine too.
+set -u
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# expect STATUS LINES DESCRIPTION -- COMMAND...: the status, and that many
+# lines on stderr, each starting "occcalc: ".
+expect() {
+  want=$1 lines=$2 what=$3
+  shift 4
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  n=$(wc -l <"$tmp/err")
+  if [ $rc -ne "$want" ] || [ "$n" -ne "$lines" ] ||
+     { [ "$lines" -gt 0 ] && grep -qv '^occcalc: ' "$tmp/err"; }; then
+    echo "gpu-offline: $what: status $rc (want $want), $n stderr lines (want $lines)"
+    cat "$tmp/err"
+    fail=1
+  fi
+}
+
+hide="env CUDA_VISIBLE_DEVICES=-1"
+expect 5 1 "no device" -- $hide ./occcalc --regs 48 --smem 4096 --block 128 --device 0
+[ -s "$tmp/out" ] && { echo "gpu-offline: no device: wrote to stdout"; fail=1; }
+grep -q -- '--device 0: cudaGetDeviceCount (src/gpu.c:[0-9]*): cuda' "$tmp/err" ||
+  { echo "gpu-offline: the error does not name the CUDA call:"; cat "$tmp/err"; fail=1; }
+expect 5 1 "no device, all" -- $hide ./occcalc --regs 48 --block 128 --device all --json
+expect 5 1 "no device, sweep" -- $hide ./occcalc verify --sweep 10
+expect 5 1 "no device, module" -- $hide ./occcalc --block 128 --device 0 --module x.cubin --kernel k
+expect 2 2 "bad device index" -- ./occcalc --regs 48 --block 128 --device x
+expect 2 2 "--no-verify alone" -- ./occcalc --regs 48 --block 128 --no-verify
+expect 2 2 "--module without --kernel" -- ./occcalc --block 128 --device 0 --module x.cubin
+expect 2 2 "--kernel without --module" -- ./occcalc --block 128 --device 0 --kernel k
+expect 2 2 "--sweep outside verify" -- ./occcalc --sweep 5
+expect 2 2 "verify without --sweep" -- ./occcalc verify
+expect 2 2 "verify --sweep 0" -- ./occcalc verify --sweep 0
+expect 2 2 "--device with --gpu" -- ./occcalc --regs 48 --block 128 --device 0 --gpu h100
+# Everything offline keeps working in the same binary.
+expect 0 0 "offline calculation" -- ./occcalc --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128
+grep -q '10' "$tmp/out" || { echo "gpu-offline: offline report lost"; fail=1; }
+
+# The binary must start where there is no driver: no libcuda, and CUPTI is
+# only loaded with dlopen.
+if ldd ./occcalc | grep -E 'libcuda\.|libcupti|libcudart\.so'; then
+  echo "gpu-offline: ./occcalc links a CUDA library dynamically"
+  fail=1
+fi
+[ $fail -eq 0 ] && echo "gpu-offline: the no-GPU paths behave"
+exit $fail

@@ -1,0 +1,109 @@
+#!/bin/sh
+# gpu_tests.sh CASE: the live verifier on a real GPU (make test-gpu). Each
+# case prints "skipped: no GPU" and exits 77 where no GPU can be used, 0
+# when it passes, 1 when it fails. JSON is read with python3.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+case_name=$1
+
+need_gpu() {
+  if ! ./occcalc --regs 32 --block 32 --device 0 --no-verify >/dev/null 2>"$tmp/why"; then
+    echo "skipped: no GPU ($(head -c 200 "$tmp/why"))"
+    exit 77
+  fi
+  command -v python3 >/dev/null || { echo "skipped: no python3 to read JSON"; exit 77; }
+}
+
+# check FILE PYTHON-EXPRESSION MESSAGE: fails the case unless the
+# expression, over the JSON object j of FILE, is true.
+check() {
+  if ! python3 -c "import json,sys; j=json.load(open('$1')); sys.exit(0 if ($2) else 1)"; then
+    echo "gpu-$case_name: FAILED: $3"
+    exit 1
+  fi
+}
+
+run() { # run STATUS ARGS...: runs occcalc, keeps stdout in $tmp/out
+  want=$1
+  shift
+  ./occcalc "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -ne "$want" ]; then
+    echo "gpu-$case_name: FAILED: occcalc $* exited $rc, not $want"
+    cat "$tmp/err"
+    exit 1
+  fi
+}
+
+need_gpu
+case $case_name in
+mission)
+  # The mission's example with all four checks; 10 blocks/SM, 62.5 %,
+  # registers on compute capability 9.0 (the H100 and H200).
+  run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter
+  cat "$tmp/out"
+  run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter --json
+  f=$tmp/out
+  check "$f" "j['device']['source'] == 'driver'" "device.source is not driver"
+  check "$f" "j['verify']['agree'] and j['verify']['differences'] == []" "no agreement"
+  v="j['verify']"
+  check "$f" "$v['api_blocks_per_sm'] == j['active_blocks_per_sm'] == $v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max']" "the four numbers differ"
+  check "$f" "$v['probe']['regs_exact'] and $v['probe']['regs_per_thread'] == 48" "the probe did not use 48 registers"
+  if python3 -c "import json,sys; j=json.load(open('$f')); sys.exit(0 if j['device']['cc'] == '9.0' else 1)"; then
+    check "$f" "j['active_blocks_per_sm'] == 10 and j['occupancy'] == 0.625 and 'registers' in j['limited_by']" "not 10 blocks/SM, 62.5 %, registers"
+  fi
+  echo "gpu-mission: the four numbers agree"
+  ;;
+sweep)
+  run 0 verify --sweep 300 --seed 1 --json
+  check "$tmp/out" "j['summary']['cases'] == 300 and j['summary']['agree'] == 300" "not 300 agreements"
+  check "$tmp/out" "all(j['summary']['checks'][c] == 300 for c in ('api', 'measured_min', 'measured_max', 'cooperative'))" "a check has fewer than 300 agreements"
+  python3 -c "import json; s=json.load(open('$tmp/out'))['summary']; print('gpu-sweep:', s['agree'], 'of', s['cases'], 'agree; checks', s['checks'])"
+  ;;
+module)
+  # A cubin and a PTX file of a test kernel: its own attributes feed the
+  # prediction and the API is asked about that function.
+  run 0 --regs 32 --block 32 --device 0 --no-verify --json
+  arch=$(python3 -c "import json; print('sm_' + json.load(open('$tmp/out'))['device']['cc'].replace('.', ''))")
+  nvcc -cubin -arch="$arch" -o "$tmp/k.cubin" tests/gpu/module_kernel.cu || exit 1
+  nvcc -ptx -arch=compute_75 -o "$tmp/k.ptx" tests/gpu/module_kernel.cu || exit 1
+  for file in k.cubin k.ptx; do
+    run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/$file" --kernel module_test_kernel --json
+    check "$tmp/out" "j['verify']['agree'] and j['verify']['module']['launched'] is False" "$file: no agreement"
+    check "$tmp/out" "j['kernel']['smem_static_bytes'] == 4096 and j['kernel']['regs_per_thread'] == j['verify']['module']['regs_per_thread'] > 0" "$file: attributes not used"
+  done
+  run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/k.cubin" --kernel module_test_kernel
+  cat "$tmp/out"
+  grep -q 'not launched' "$tmp/out" || { echo "gpu-module: FAILED: does not say it was not launched"; exit 1; }
+  run 2 --block 256 --device 0 --module "$tmp/k.cubin" --kernel nosuch
+  grep -q "no kernel named 'nosuch'" "$tmp/err" || { echo "gpu-module: FAILED: unknown kernel not named"; cat "$tmp/err"; exit 1; }
+  echo "gpu-module: cubin and PTX agree with the API"
+  ;;
+cooperative)
+  for args in "--regs 48 --smem 4096 --block 128" "--regs 64 --dyn-smem 100K --block 256" "--regs 168 --block 1024"; do
+    run 0 $args --device 0 --json
+    check "$tmp/out" "j['verify']['cooperative_max_blocks'] == j['verify']['api_blocks_per_sm'] * j['device']['sm_count']" "$args: cooperative bound is not API x SMs"
+  done
+  echo "gpu-cooperative: API x SMs blocks launch cooperatively, one more is refused"
+  ;;
+achieved)
+  # A saturating probe: 8 blocks of 8 warps fill the SM's 64 warps.
+  run 0 --regs 32 --block 256 --device 0 --counter --json
+  f=$tmp/out
+  check "$f" "j['verify']['achieved_occupancy']['counter'] is not None" "counter not read: $(python3 -c "import json; print(json.load(open('$f'))['verify']['achieved_occupancy']['counter_error'])")"
+  check "$f" "abs(j['verify']['achieved_occupancy']['timeline'] - j['occupancy']) <= 0.1 * j['occupancy']" "timeline not within 10 %"
+  check "$f" "abs(j['verify']['achieved_occupancy']['counter'] - j['occupancy']) <= 0.1 * j['occupancy']" "counter not within 10 %"
+  python3 -c "import json; j=json.load(open('$f')); a=j['verify']['achieved_occupancy']; print('gpu-achieved: theoretical %.3f, timeline %.3f, counter %.3f' % (j['occupancy'], a['timeline'], a['counter']))"
+  ;;
+all)
+  run 0 --regs 48 --smem 4096 --block 128 --device all --json
+  check "$tmp/out" "isinstance(j, list) and len(j) >= 1 and all(d['verify']['agree'] for d in j)" "--device all: not every GPU agrees"
+  python3 -c "import json; j=json.load(open('$tmp/out')); print('gpu-all: %d GPU(s) agree' % len(j))"
+  ;;
+*)
+  echo "gpu_tests.sh: unknown case $case_name"
+  exit 1
+  ;;
+esac
+exit 0
