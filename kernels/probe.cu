@@ -8,7 +8,7 @@
  * memory as dynamic shared memory.
  *
  * Thread 0 of each block records the SM it runs on and the global timer at
- * entry and after all its warps have spun for spin_ns, so the host can count
+ * entry and after it has spun for spin_ns, so the host can count
  * how many blocks overlapped in time on each SM (resident blocks) and how
  * long warps stayed resident (achieved occupancy).
  */
@@ -57,7 +57,9 @@ extern "C" __global__ void occ_probe(struct probe_record *records,
   /* Never true for the seeds the host writes; keeps the values alive.
    * sink holds 1024 floats: one per thread of a block. */
   if (sum == 1234.5f) sink[threadIdx.x] = sum;
-  __syncthreads();
+  /* The end is recorded before the barrier, so no warp of this block has
+   * exited yet: a warp that exits frees its registers and warp slot, and a
+   * new block may start in them while the rest of this one still runs. */
   if (threadIdx.x == 0) {
     struct probe_record r;
     r.start_ns = start;
@@ -66,4 +68,5 @@ extern "C" __global__ void occ_probe(struct probe_record *records,
     r.pad = 0;
     records[blockIdx.x] = r;
   }
+  __syncthreads();
 }

@@ -81,7 +81,7 @@ module)
   echo "gpu-module: cubin and PTX agree with the API"
   ;;
 cooperative)
-  for args in "--regs 48 --smem 4096 --block 128" "--regs 64 --dyn-smem 100K --block 256" "--regs 168 --block 1024"; do
+  for args in "--regs 48 --smem 4096 --block 128" "--regs 64 --dyn-smem 100K --block 256" "--regs 64 --block 1024"; do
     run 0 $args --device 0 --json
     check "$tmp/out" "j['verify']['cooperative_max_blocks'] == j['verify']['api_blocks_per_sm'] * j['device']['sm_count']" "$args: cooperative bound is not API x SMs"
   done
