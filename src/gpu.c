@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "counter.h"
+#include "timeline.h"
 
 /* The probe's PTX, built from kernels/probe.cu and embedded by embed.sh. */
 extern const unsigned char occ_probe_ptx[];
@@ -30,13 +31,7 @@ extern const size_t occ_probe_ptx_len;
 #define SINK_FLOATS 1024
 #define MAX_CAP 255
 
-/* Mirrors struct probe_record in kernels/probe.cu. */
-typedef struct probe_record {
-  unsigned long long start_ns;
-  unsigned long long end_ns;
-  unsigned int smid;
-  unsigned int pad;
-} probe_record;
+typedef occ_probe_record probe_record;
 
 /* The driver entry points occcalc uses, fetched from the static runtime. */
 typedef struct driver_api {
@@ -425,68 +420,30 @@ static occ_gpu_status wait_idle(double deadline, char *err, size_t err_size) {
   }
 }
 
-typedef struct event {
-  unsigned int smid;
-  int delta; /* +1 start, -1 end */
-  unsigned long long t;
-} event;
-
-/* Ends sort before starts at the same time: intervals are [start, end). */
-static int event_cmp(const void *a, const void *b) {
-  const event *x = a, *y = b;
-  if (x->smid != y->smid) return x->smid < y->smid ? -1 : 1;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  return x->delta - y->delta;
-}
-
-/* Resident blocks per SM = the most [start, end) intervals of one SM that
- * overlap; achieved occupancy = warp-residency time over SMs x max warps x
- * kernel time. */
+/* Resident blocks and achieved occupancy of the last timeline launch. */
 static occ_gpu_status timeline(const occ_gpu *gpu, int64_t n,
                                int warps_per_block, occ_probe_run *run,
                                char *err, size_t err_size) {
-  const probe_record *rec = gpu->records_host;
-  event *ev = malloc((size_t)n * 2 * sizeof *ev);
-  if (!ev) {
+  const occ_device *d = &gpu->device;
+  occ_residency res;
+  int64_t bad = 0;
+  switch (occ_timeline_residency(gpu->records_host, n, d->sm_count,
+                                 warps_per_block,
+                                 d->max_threads_per_sm / d->warp_size, &res,
+                                 &bad)) {
+  case OCC_TIMELINE_OK: break;
+  case OCC_TIMELINE_NOMEM:
     snprintf(err, err_size, "out of memory");
     return OCC_GPU_ERR_NOMEM;
+  case OCC_TIMELINE_NO_RECORD:
+    snprintf(err, err_size, "probe block %lld left no timeline record",
+             (long long)bad);
+    return OCC_GPU_ERR_CUDA;
   }
-  unsigned long long t0 = rec[0].start_ns, t1 = rec[0].end_ns;
-  double warp_ns = 0;
-  for (int64_t i = 0; i < n; i++) {
-    if (rec[i].end_ns == 0 || rec[i].end_ns < rec[i].start_ns) {
-      free(ev);
-      snprintf(err, err_size, "probe block %lld left no timeline record",
-               (long long)i);
-      return OCC_GPU_ERR_CUDA;
-    }
-    ev[2 * i] = (event){rec[i].smid, +1, rec[i].start_ns};
-    ev[2 * i + 1] = (event){rec[i].smid, -1, rec[i].end_ns};
-    if (rec[i].start_ns < t0) t0 = rec[i].start_ns;
-    if (rec[i].end_ns > t1) t1 = rec[i].end_ns;
-    warp_ns += (double)warps_per_block * (double)(rec[i].end_ns - rec[i].start_ns);
-  }
-  qsort(ev, (size_t)n * 2, sizeof *ev, event_cmp);
-  int min = -1, max = 0, seen = 0, cur = 0, peak = 0;
-  for (int64_t i = 0; i < 2 * n; i++) {
-    cur += ev[i].delta;
-    if (cur > peak) peak = cur;
-    if (i + 1 == 2 * n || ev[i + 1].smid != ev[i].smid) {
-      seen++;
-      if (min < 0 || peak < min) min = peak;
-      if (peak > max) max = peak;
-      cur = peak = 0;
-    }
-  }
-  free(ev);
-  /* An SM that ran no block had 0 resident. */
-  run->sms_seen = seen;
-  run->measured_min = seen < gpu->device.sm_count ? 0 : min;
-  run->measured_max = max;
-  int max_warps = gpu->device.max_threads_per_sm / gpu->device.warp_size;
-  double span = (double)(t1 - t0);
-  run->achieved_timeline =
-      span > 0 ? warp_ns / ((double)gpu->device.sm_count * max_warps * span) : 0;
+  run->sms_seen = res.sms_seen;
+  run->measured_min = res.min_blocks;
+  run->measured_max = res.max_blocks;
+  run->achieved_timeline = res.achieved;
   return OCC_GPU_OK;
 }
 

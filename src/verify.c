@@ -114,6 +114,10 @@ static void tally(occ_sweep_summary *s, const occ_verify *v) {
   s->measured_max += !(v->failed & OCC_CHECK_MEASURED_MAX);
   s->cooperative += v->run.coop_checked && !(v->failed & OCC_CHECK_COOPERATIVE);
   s->regs_exact += v->regs_exact;
+  if (v->requested.carveout_pct != OCC_CARVEOUT_DEFAULT) {
+    s->with_carveout++;
+    s->with_carveout_agree += v->agree;
+  }
   s->jit_compiles += !v->run.jit_cached;
   double diff = absd(v->run.achieved_timeline - v->prediction.occupancy);
   if (diff > s->timeline_max_diff) s->timeline_max_diff = diff;

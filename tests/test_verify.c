@@ -1,0 +1,100 @@
+/* Unit tests of the live verifier's pure parts: residency from a timeline
+ * and the sweep's random configurations. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "gpudb.h"
+#include "occ.h"
+#include "timeline.h"
+#include "verify.h"
+
+static occ_probe_record rec(unsigned sm, unsigned long long a,
+                            unsigned long long b) {
+  return (occ_probe_record){a, b, sm, 0};
+}
+
+Test(timeline, touching_intervals_do_not_overlap) {
+  occ_probe_record r[] = {rec(0, 0, 10), rec(0, 10, 20), rec(0, 20, 30)};
+  occ_residency res;
+  int64_t bad;
+  cr_assert_eq(occ_timeline_residency(r, 3, 1, 4, 64, &res, &bad), OCC_TIMELINE_OK);
+  cr_assert_eq(res.max_blocks, 1);
+  cr_assert_eq(res.min_blocks, 1);
+  /* 4 warps busy all the time of 64: 1/16. */
+  cr_assert_float_eq(res.achieved, 4.0 / 64, 1e-12);
+}
+
+Test(timeline, counts_the_peak_per_sm) {
+  occ_probe_record r[] = {rec(3, 0, 100), rec(3, 10, 90), rec(3, 20, 30),
+                          rec(3, 95, 200), rec(7, 0, 50), rec(7, 50, 100)};
+  occ_residency res;
+  int64_t bad;
+  cr_assert_eq(occ_timeline_residency(r, 6, 2, 1, 64, &res, &bad), OCC_TIMELINE_OK);
+  cr_assert_eq(res.max_blocks, 3);
+  cr_assert_eq(res.min_blocks, 1);
+  cr_assert_eq(res.sms_seen, 2);
+}
+
+Test(timeline, an_sm_without_blocks_had_none) {
+  occ_probe_record r[] = {rec(0, 0, 10), rec(0, 5, 10)};
+  occ_residency res;
+  int64_t bad;
+  cr_assert_eq(occ_timeline_residency(r, 2, 2, 1, 64, &res, &bad), OCC_TIMELINE_OK);
+  cr_assert_eq(res.min_blocks, 0);
+  cr_assert_eq(res.max_blocks, 2);
+}
+
+Test(timeline, a_missing_record_is_an_error) {
+  occ_probe_record r[] = {rec(0, 0, 10), rec(0, 0, 0)};
+  occ_residency res;
+  int64_t bad = -1;
+  cr_assert_eq(occ_timeline_residency(r, 2, 1, 1, 64, &res, &bad),
+               OCC_TIMELINE_NO_RECORD);
+  cr_assert_eq(bad, 1);
+}
+
+static occ_device h100(void) {
+  char err[256], near[128];
+  occ_gpudb *db = occ_gpudb_load_builtin(err, sizeof err);
+  cr_assert_not_null(db, "%s", err);
+  occ_device d;
+  cr_assert_eq(occ_gpudb_find_gpu(db, "H100 SXM", &d, near, sizeof near), 0);
+  occ_gpudb_free(db);
+  return d;
+}
+
+Test(sweep, cases_launch_and_stay_in_range) {
+  occ_device d = h100();
+  uint64_t state = 1;
+  int carveouts = 0, optin = 0;
+  for (int i = 0; i < 20000; i++) {
+    occ_kernel k;
+    occ_sweep_case(&d, &state, &k);
+    occ_result r;
+    cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
+    cr_assert(r.active_blocks_per_sm >= 1);
+    cr_assert(k.regs_per_thread >= 24 && k.regs_per_thread <= 255);
+    cr_assert(k.block[0] >= 1 && k.block[0] <= 1024 && k.block[1] == 1);
+    cr_assert(k.smem_static_bytes <= d.smem_per_block_bytes);
+    carveouts += k.carveout_pct != OCC_CARVEOUT_DEFAULT;
+    optin += r.smem_optin;
+  }
+  /* The sweep covers carveouts and opt-in shared memory. */
+  cr_assert(carveouts > 5000 && optin > 1000, "carveouts %d, opt-in %d",
+            carveouts, optin);
+}
+
+Test(sweep, the_seed_fixes_the_cases) {
+  occ_device d = h100();
+  uint64_t a = 42, b = 42, c = 43;
+  occ_kernel ka, kb, kc;
+  int same_as_other_seed = 0;
+  for (int i = 0; i < 100; i++) {
+    occ_sweep_case(&d, &a, &ka);
+    occ_sweep_case(&d, &b, &kb);
+    occ_sweep_case(&d, &c, &kc);
+    cr_assert_eq(memcmp(&ka, &kb, sizeof ka), 0);
+    same_as_other_seed += memcmp(&ka, &kc, sizeof ka) == 0;
+  }
+  cr_assert_lt(same_as_other_seed, 5);
+}
