@@ -22,6 +22,10 @@ extern const size_t occ_probe_ptx_len;
  * resident together whatever the block scheduler's launch rate
  * (FACTS section 2: 200 us matched the API in 620 of 620 cases). */
 #define SPIN_NS 200000ull
+/* The timeline launches this many waves of API x SMs blocks: at least two
+ * so that every SM is kept full (FACTS section 2), four so that the ramp
+ * at the start and the end weighs less in the achieved occupancy. */
+#define WAVES 4
 /* The spin's second bound, in SM clock cycles: 20 per nanosecond covers
  * any clock below 20 GHz, so a stalled global timer ends it too. */
 #define SPIN_CYCLES_PER_NS 20
@@ -269,9 +273,9 @@ static occ_gpu_status read_device(int ordinal, const occ_gpudb *db,
 
 static occ_gpu_status alloc_buffers(occ_gpu *gpu, char *err, size_t err_size) {
   const occ_device *d = &gpu->device;
-  /* The timeline launches 2 x (API blocks) x SMs, the cooperative check
-   * one more than API x SMs. */
-  gpu->records_cap = 2 * (int64_t)d->max_blocks_per_sm * d->sm_count + 1;
+  /* The timeline launches WAVES x (API blocks) x SMs, the cooperative
+   * check one more than API x SMs. */
+  gpu->records_cap = WAVES * (int64_t)d->max_blocks_per_sm * d->sm_count + 1;
   size_t bytes = (size_t)gpu->records_cap * sizeof(probe_record);
   gpu->records_host = malloc(bytes);
   if (!gpu->records_host) {
@@ -494,7 +498,7 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
                                    size_t err_size) {
   const occ_device *d = &gpu->device;
   int64_t grid = run->api_blocks_per_sm > 0
-                     ? 2 * (int64_t)run->api_blocks_per_sm * d->sm_count
+                     ? WAVES * (int64_t)run->api_blocks_per_sm * d->sm_count
                      : 1;
   run->grid_blocks = grid;
   bool counting = false;

@@ -92,7 +92,7 @@ typedef struct occ_probe_run {
 } occ_probe_run;
 
 /* Runs the probe once with cfg: JIT (cached per register cap), the
- * occupancy API, a timeline launch of 2 x api x SMs blocks (one block,
+ * occupancy API, a timeline launch of 4 x api x SMs blocks (one block,
  * expected to be refused, when the API says 0), the counter if asked and
  * the cooperative bound. */
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
