@@ -1,0 +1,10 @@
+# The explore features: sweep engine, charts, suggestions.
+TEST_TARGETS += test-sweep
+
+build/sweep_check: tests/sweep_check.c tests/ref_header.h $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+# The sweep engine against cuda_occupancy.h and occ_compute on every
+# architecture's full grid.
+test-sweep: build/sweep_check
+	./build/sweep_check
