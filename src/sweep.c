@@ -156,6 +156,30 @@ void occ_sweep_free(occ_sweep *s) {
   free(s);
 }
 
+void occ_sweep_blocks_by_threads(const occ_sweep *s, int regs_per_thread,
+                                 int64_t smem_bytes, int threads_first,
+                                 int threads_last, int *blocks_out) {
+  int units = occ_sweep_smem_units(s, smem_bytes);
+  int threads = threads_first;
+  if (units >= 0 && regs_per_thread >= 0 &&
+      regs_per_thread <= s->max_regs_per_thread) {
+    const uint16_t *row =
+        s->fused_regs_warps + regs_per_thread * (s->max_warps_per_block + 1);
+    int smem_limit = s->fused_smem[units];
+    int last = min_int(threads_last, s->max_threads_per_block);
+    /* Block sizes of one warp count share one answer: fill them as a run. */
+    while (threads <= last) {
+      int warps = occ_sweep_warps(s, threads);
+      int run_end = min_int(warps * s->warp_size, last);
+      int blocks = min_int(row[warps], smem_limit);
+      for (; threads <= run_end; threads++)
+        blocks_out[threads - threads_first] = blocks;
+    }
+  }
+  for (; threads <= threads_last; threads++)
+    blocks_out[threads - threads_first] = 0;
+}
+
 static void set_point(const occ_sweep *s, const int limits[OCC_LIMITER_COUNT],
                       int warps, occ_sweep_point *p) {
   int active = OCC_UNLIMITED;

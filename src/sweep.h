@@ -103,6 +103,15 @@ static inline int occ_sweep_blocks(const occ_sweep *s, int threads_per_block,
                              occ_sweep_smem_units(s, smem_bytes));
 }
 
+/* Active blocks per SM for every block size threads_first..threads_last
+ * (inclusive, each >= 1) at one register count and shared-memory size:
+ * blocks_out[i] is occ_sweep_blocks(s, threads_first + i, regs_per_thread,
+ * smem_bytes). The row shares its register row and shared-memory limit, so
+ * each block size costs one store. */
+void occ_sweep_blocks_by_threads(const occ_sweep *s, int regs_per_thread,
+                                 int64_t smem_bytes, int threads_first,
+                                 int threads_last, int *blocks_out);
+
 /* One evaluation with its explanation. */
 typedef struct occ_sweep_point {
   int active_blocks_per_sm;
