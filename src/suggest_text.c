@@ -12,8 +12,8 @@ static const char *limiters_words(unsigned bits, char *buf, size_t size);
 
 static void print_now(FILE *out, const occ_device *d, const occ_suggestion *s) {
   char limiters[80];
-  fprintf(out, "Suggestions for %s (CC %d.%d): block %d, %d registers, "
-               "%lld B shared memory\n",
+  fprintf(out, "Suggestions for %.40s (CC %d.%d)\n"
+               "  kernel: block %d, %d registers, %lld B shared memory\n",
           d->name, d->cc_major, d->cc_minor, s->threads_per_block,
           s->regs_per_thread, (long long)s->smem_bytes);
   if (s->launchable)
