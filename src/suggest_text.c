@@ -113,11 +113,13 @@ static void print_smem_steps(FILE *out, const occ_suggestion *s) {
             (long long)st->value, st->active_blocks_per_sm,
             st->active_blocks_per_sm == 1 ? "" : "s",
             st->active_warps_per_sm, pct(st->occupancy));
-    if (st->value >= s->smem_static_bytes)
-      fprintf(out, "  (dynamic <= %lld B)\n",
+    if (s->smem_static_bytes == 0)
+      fputc('\n', out);
+    else if (st->value >= s->smem_static_bytes)
+      fprintf(out, " (dynamic <= %lld B)\n",
               (long long)(st->value - s->smem_static_bytes));
     else
-      fprintf(out, "  (static must shrink)\n");
+      fprintf(out, " (static must shrink)\n");
   }
 }
 
