@@ -251,7 +251,9 @@ static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
   case OPT_VERSION: cli->version = true; break;
   case OPT_CHART: rc = occ_parse_charts(arg, &cli->charts, why, sizeof why); break;
   case OPT_STEP:
-    rc = occ_parse_int(arg, 1, 1 << 16, &v, why, sizeof why);
+    /* 1024 threads is every architecture's block limit; a database
+     * device's own is checked once it is known. */
+    rc = occ_parse_int(arg, 1, 1024, &v, why, sizeof why);
     cli->chart_step = (int)v;
     break;
   case OPT_ASCII: cli->ascii = true; break;
