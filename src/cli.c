@@ -35,7 +35,7 @@ static const occ_option options[] = {
     {"device", "N|all", OPT_DEVICE, "check against a live GPU (needs a GPU)"},
     {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
     {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
-    {"chart", "block|regs|smem|all", OPT_CHART, "chart occupancy as one input varies"},
+    {"chart", "KIND", OPT_CHART, "chart occupancy by block, regs, smem or all"},
     {"step", "N", OPT_STEP, "the block chart's step in threads (default 32)"},
     {"ascii", NULL, OPT_ASCII, "draw charts in plain ASCII"},
     {"svg", "FILE", OPT_SVG, "write the charts as SVG to FILE ('-': stdout)"},
