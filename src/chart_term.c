@@ -139,14 +139,21 @@ static void print_rows(FILE *out, const occ_chart *c, const layout *l,
   fprintf(out, " %3d %%\n", 0);
 }
 
-/* The column showing x: the one holding the first point at or past it. */
+/* The column whose points span x, or -1 when x falls between columns
+ * (a tick there would name a value no column shows). */
 static int column_of(const occ_chart *c, const layout *l, int64_t x) {
-  size_t i = 0;
-  while (i + 1 < c->count && c->points[i].x < x) i++;
-  int col = 0;
-  while (col + 1 < l->columns && l->first_point[col + 1] <= i) col++;
-  while (col > 0 && l->first_point[col - 1] == l->first_point[col]) col--;
-  return col;
+  for (int col = 0; col < l->columns; col++) {
+    size_t first = l->first_point[col];
+    size_t last = first;
+    while (last + 1 < c->count &&
+           (col + 1 == l->columns || last + 1 < l->first_point[col + 1]))
+      last++;
+    if (c->points[first].x <= x && x <= c->points[last].x) {
+      while (col > 0 && l->first_point[col - 1] == first) col--;
+      return col;
+    }
+  }
+  return -1;
 }
 
 /* Tick labels under the axis, left-aligned on their column; the last is
@@ -167,8 +174,9 @@ static void print_ticks(FILE *out, const occ_chart *c, const layout *l) {
   for (size_t i = 0; i + 1 < n; i++) {
     format_x(c, ticks[i], label, sizeof label);
     int len = (int)strlen(label);
-    int at = LEFT_GUTTER + column_of(c, l, ticks[i]);
-    if (at < next_free || at + len >= last_at) continue;
+    int col = column_of(c, l, ticks[i]);
+    int at = LEFT_GUTTER + col;
+    if (col < 0 || at < next_free || at + len >= last_at) continue;
     memcpy(line + at, label, (size_t)len);
     next_free = at + len + 1;
   }
@@ -189,8 +197,9 @@ static void print_marker(FILE *out, const occ_chart *c, const layout *l,
   snprintf(x, sizeof x, "%lld %s", (long long)p->x, occ_chart_x_unit(c->kind));
   if (p->active_blocks_per_sm > 0)
     snprintf(text, sizeof text,
-             "%s: %d blocks, %d warps/SM, %.1f %% (%s)", x,
-             p->active_blocks_per_sm, p->active_warps_per_sm,
+             "%s: %d block%s, %d warps/SM, %.1f %% (%s)", x,
+             p->active_blocks_per_sm, p->active_blocks_per_sm == 1 ? "" : "s",
+             p->active_warps_per_sm,
              100.0 * p->occupancy,
              occ_chart_limiters_text(p->limited_by, limiters, sizeof limiters));
   else

@@ -164,7 +164,8 @@ occ_status occ_suggest(const occ_device *device, const occ_kernel *kernel,
   occ_sweep *s = NULL;
   status = occ_sweep_new(device, kernel->carveout_pct, kernel->barriers, &s);
   if (status != OCC_OK) return status;
-  best_block_sizes(s, out, device->sm_count, out);
+  out->sm_count = device->sm_count > 0 ? device->sm_count : 0;
+  best_block_sizes(s, out, out->sm_count, out);
   register_steps(s, out);
   smem_steps(s, out);
   headroom(s, out);

@@ -60,7 +60,10 @@ typedef struct occ_suggestion {
   int best_active_blocks_per_sm; /* at best_block_size */
   int best_active_warps_per_sm;
   double best_occupancy;
-  int64_t min_grid_size;         /* blocks for one full wave at best size */
+  int64_t min_grid_size;         /* blocks for one full wave at best size;
+                                    0 when the SM count is unknown */
+  int sm_count;                  /* the device's; 0 when unknown (a generic
+                                    architecture) */
 
   /* Fewer registers per thread: each value (the largest) that gains a step,
    * nearest first. Empty when fewer registers alone gain nothing. */

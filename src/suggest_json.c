@@ -4,7 +4,8 @@
  *   largest, cudaOccupancyMaxPotentialBlockSize's answer),
  *   smallest_best_block_size, best_active_blocks_per_sm,
  *   best_active_warps_per_sm, best_occupancy_pct, min_grid_size: null when
- *   no block size can launch;
+ *   no block size can launch (min_grid_size also when the SM count is
+ *   unknown);
  *   register_steps: [{regs_per_thread, active_blocks_per_sm,
  *   active_warps_per_sm, occupancy_pct, launch_bounds, maxrregcount}];
  *   smem_steps: [{smem_per_block_bytes, dynamic_smem_bytes (null when the
@@ -48,7 +49,8 @@ static bool add_best(cJSON *o, const occ_suggestion *s) {
          add_num(o, "best_active_blocks_per_sm", s->best_active_blocks_per_sm, any) &&
          add_num(o, "best_active_warps_per_sm", s->best_active_warps_per_sm, any) &&
          add_num(o, "best_occupancy_pct", pct2(s->best_occupancy), any) &&
-         add_num(o, "min_grid_size", (double)s->min_grid_size, any);
+         add_num(o, "min_grid_size", (double)s->min_grid_size,
+                 any && s->sm_count > 0);
 }
 
 static bool add_reg_steps(cJSON *o, const occ_suggestion *s) {

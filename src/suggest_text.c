@@ -43,10 +43,13 @@ static void print_block_sizes(FILE *out, const occ_suggestion *s) {
     fputs(item, out);
     column += len;
   }
-  fprintf(out, "\n    largest %d (what cudaOccupancyMaxPotentialBlockSize "
-               "picks; min grid %lld),\n    smallest %d\n",
-          s->best_block_size, (long long)s->min_grid_size,
-          s->smallest_best_block_size);
+  fprintf(out, "\n    largest %d (what cudaOccupancyMaxPotentialBlockSize picks",
+          s->best_block_size);
+  if (s->sm_count > 0)
+    fprintf(out, "; min grid %lld)", (long long)s->min_grid_size);
+  else
+    fprintf(out, "; %d blocks per SM)", s->best_active_blocks_per_sm);
+  fprintf(out, ",\n    smallest %d\n", s->smallest_best_block_size);
 }
 
 /* Limiter names for a sentence: "shared memory and registers". */
