@@ -48,7 +48,8 @@ static void print_block_sizes(FILE *out, const occ_suggestion *s) {
   if (s->sm_count > 0)
     fprintf(out, "; min grid %lld)", (long long)s->min_grid_size);
   else
-    fprintf(out, "; %d blocks per SM)", s->best_active_blocks_per_sm);
+    fprintf(out, "; %d block%s per SM)", s->best_active_blocks_per_sm,
+            s->best_active_blocks_per_sm == 1 ? "" : "s");
   fprintf(out, ",\n    smallest %d\n", s->smallest_best_block_size);
 }
 
