@@ -39,6 +39,11 @@ typedef struct occ_cli {
   int64_t grid_blocks;     /* --grid, 0 when not given */
   int sm_count;            /* --sms, 0 when not given */
   bool json, explain, list_gpus, help, version;
+  /* The explore options (src/explore.c writes what they ask for). */
+  unsigned charts;         /* bit (1 << occ_chart_kind) per --chart */
+  int chart_step;          /* --step, 0 when not given */
+  bool ascii, csv, suggest;
+  const char *svg_path;    /* --svg FILE, "-" for stdout */
 } occ_cli;
 
 /* Parses argv into *cli. On a usage error prints the one-line diagnostic
