@@ -131,6 +131,14 @@ static bool copy_arch(const char *s, const char *end, char *arch) {
   return true;
 }
 
+/* The number of "sm_NN" (90 for sm_90a), or 0 for anything else. */
+static int64_t arch_number(const char *arch) {
+  int64_t n = 0;
+  if (strncmp(arch, "sm_", 3) != 0) return 0;
+  const char *end = arch + strlen(arch);
+  return parse_num(arch + 3, end, 100000, &n) ? n : 0;
+}
+
 /* ---- records ---- */
 
 static void skip_line(occ_ptxas_parser *p) {
@@ -283,7 +291,7 @@ static bool parse_item(occ_ptxas_kernel *k, const char *s, const char *end,
   end = trim_end(s, end);
   const char *rest = after(s, end, "used ");
   if (rest) s = skip_space(rest, end);
-  int64_t value;
+  int64_t value = 0;
   s = parse_sum(s, end, BYTES_MAX, &value);
   if (!s || s == end || !is_space(*s)) return false;
   s = skip_space(s, end);
@@ -394,7 +402,7 @@ static bool parse_cuobjdump_fields(occ_ptxas_kernel *k, const char *s,
         return false;
     }
     if (key >= 0) {
-      int64_t v;
+      int64_t v = 0;
       if (!colon || parse_num(colon + 1, field_end, BYTES_MAX, &v) != field_end)
         return false;
       bool ok = true;
@@ -424,6 +432,13 @@ static int parse_cuobjdump_resources(occ_ptxas_parser *p, const char *s,
     return 0;
   }
   if (!p->open || p->open_source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
+  /* For sm_90 and newer cuobjdump's SHARED adds the 1 KB the system
+   * reserves per block whenever a kernel has shared memory (measured with
+   * CUDA 13.0: SHARED:2048 where ptxas and cudaFuncGetAttributes say
+   * 1024, SHARED:0 where they say 0). The calculator adds that reserve
+   * itself, so it is taken off here. */
+  if (arch_number(p->cuobjdump_arch) >= 90 && k.smem_static_bytes >= 1024)
+    k.smem_static_bytes -= 1024;
   return emit(p, &k);
 }
 
