@@ -63,5 +63,16 @@ bench: all
 bench-gpu: all
 	@sh tests/run_targets.sh "$(MAKE)" $(GPU_BENCH_TARGETS)
 
+# ASan and UBSan over the whole CPU suite, in a separate build tree.
+sanitize:
+	$(MAKE) clean
+	$(MAKE) test CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	$(MAKE) clean
+
+install: occcalc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 occcalc $(DESTDIR)$(PREFIX)/bin/occcalc
+	install -m 644 man/occcalc.1 $(DESTDIR)$(PREFIX)/share/man/man1/occcalc.1
+
 clean:
 	rm -rf build occcalc

@@ -163,6 +163,44 @@ occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
 int occ_result_limit(const occ_result *result, int index);
 
+/* A device prepared for many evaluations: the per-limit answers tabulated
+ * once, by the same functions occ_compute uses, so an evaluation is a few
+ * lookups. Large (about 40 KB): allocate it once, e.g. statically or with
+ * malloc; it owns no memory. */
+#define OCC_PREP_MAX_WARPS 32
+#define OCC_PREP_MAX_REGS 256
+#define OCC_PREP_MAX_BARRIERS 16
+#define OCC_PREP_SMEM_UNITS 4096
+
+typedef struct occ_prepared {
+  occ_device device;
+  int carveout_pct;        /* the carveout the shared-memory tables are for */
+  bool tabulated;          /* false: every evaluation takes occ_compute */
+  int warp_shift;          /* warp_size = 1 << warp_shift */
+  int block_warps_max;     /* warps of the largest block */
+  int reg_block_warp_mask; /* round up to reg_block_warp_multiple */
+  int smem_unit_shift;     /* smem_alloc_unit_bytes = 1 << smem_unit_shift */
+  occ_result base;         /* the fields every evaluation shares */
+  int16_t limit_warps[OCC_PREP_MAX_WARPS + 1];
+  int16_t limit_regs[OCC_PREP_MAX_REGS][OCC_PREP_MAX_WARPS + 1];
+  int32_t regs_per_warp[OCC_PREP_MAX_REGS];
+  int16_t warps_per_sub_partition[OCC_PREP_MAX_REGS];
+  int32_t limit_smem[OCC_PREP_SMEM_UNITS];
+  int64_t smem_config[OCC_PREP_SMEM_UNITS];
+  int32_t limit_barriers[OCC_PREP_MAX_BARRIERS + 1];
+} occ_prepared;
+
+/* Tabulates device for kernels with the given carveout preference (or
+ * OCC_CARVEOUT_DEFAULT). Returns OCC_OK or the error occ_compute would. */
+occ_status occ_prepare(const occ_device *device, int carveout_pct,
+                       occ_prepared *prepared);
+
+/* The same result as occ_compute(&prepared->device, kernel, result), field
+ * for field, from the tables; kernels outside them (another carveout, more
+ * than 255 registers or 16 barriers, an oversized block) take occ_compute. */
+occ_status occ_compute_prepared(const occ_prepared *prepared,
+                                const occ_kernel *kernel, occ_result *result);
+
 /* The block sizes that maximise active threads per SM for a kernel. */
 typedef struct occ_block_choice {
   int block_size;            /* what cudaOccupancyMaxPotentialBlockSize

@@ -7,6 +7,7 @@ missing=""
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 [ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
+[ -x /usr/bin/time ] || missing="$missing time"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "occcalc: missing Debian packages:$missing (run: sudo apt-get install$missing)" >&2

@@ -6,6 +6,7 @@
  * and fails on any disagreement. */
 #include <cuda_occupancy.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,43 @@
 #include "gpudb.h"
 #include "occ.h"
 
-static long long cases, failures;
+static long long cases, failures, prepared_cases, prepared_failures;
+static occ_prepared prepared[3]; /* default, 0 % and 50 % carveouts */
+
+/* Every field of two results is equal (padding aside). */
+static int same_result(const occ_result *a, const occ_result *b) {
+#define SAME(f) (a->f == b->f)
+  return SAME(threads_per_block) && SAME(warps_per_block) && SAME(inactive_threads) &&
+         SAME(regs_per_warp_raw) && SAME(regs_per_warp) && SAME(regs_per_block) &&
+         SAME(regs_per_block_checked) && SAME(regs_per_sub_partition) &&
+         SAME(warps_per_sub_partition) && SAME(warps_per_sm_by_regs) &&
+         SAME(smem_requested_bytes) && SAME(smem_per_block_bytes) &&
+         SAME(smem_block_cap_bytes) && SAME(smem_optin) && SAME(smem_preference_bytes) &&
+         SAME(smem_config_bytes) && SAME(carveout_ignored) && SAME(barriers_per_sm) &&
+         SAME(limit_warps) && SAME(limit_blocks) && SAME(limit_regs) && SAME(limit_smem) &&
+         SAME(limit_barriers) && SAME(limited_by) && SAME(active_blocks_per_sm) &&
+         SAME(active_warps_per_sm) && SAME(active_threads_per_sm) &&
+         SAME(max_warps_per_sm) && SAME(occupancy) && SAME(launchable) && SAME(reason);
+#undef SAME
+}
+
+/* The tabulated path must give the generic result field for field. */
+static void check_prepared(const occ_device *d, const occ_kernel *k, const occ_result *want) {
+  for (int i = 0; i < 3; i++) {
+    if (prepared[i].carveout_pct != k->carveout_pct) continue;
+    occ_result got;
+    memset(&got, 0xA5, sizeof got);
+    occ_status st = occ_compute_prepared(&prepared[i], k, &got);
+    prepared_cases++;
+    if (st != OCC_OK || !same_result(want, &got)) {
+      if (prepared_failures++ < 10)
+        fprintf(stderr, "PREPARED DIFFERS cc %d.%d block %d regs %d smem %" PRId64
+                " carveout %d: blocks %d vs %d\n", d->cc_major, d->cc_minor, k->block[0],
+                k->regs_per_thread, k->smem_dynamic_bytes, k->carveout_pct,
+                got.active_blocks_per_sm, want->active_blocks_per_sm);
+    }
+  }
+}
 
 static cudaOccDeviceProp to_prop(const occ_device *d) {
   cudaOccDeviceProp p;
@@ -80,6 +117,7 @@ static void check(const occ_device *d, const cudaOccDeviceProp *prop,
          got.regs_per_block == ref.allocatedRegistersPerBlock &&
          got.smem_per_block_bytes == (int64_t)ref.allocatedSharedMemPerBlock &&
          got.limited_by == expected_limiters(&ref);
+  if (gs == OCC_OK) check_prepared(d, k, &got);
   if (!ok && failures++ < 20)
     fprintf(stderr,
             "DISAGREE cc %d.%d block %d regs %d smem %" PRId64 "+%" PRId64
@@ -166,6 +204,12 @@ int main(void) {
     occ_device d;
     occ_gpudb_arch_at(db, i, &d, NULL, NULL);
     cudaOccDeviceProp p = to_prop(&d);
+    const int carveouts[3] = {OCC_CARVEOUT_DEFAULT, 0, 50};
+    for (int c = 0; c < 3; c++)
+      if (occ_prepare(&d, carveouts[c], &prepared[c]) != OCC_OK || !prepared[c].tabulated) {
+        fprintf(stderr, "diff_occupancy: cc %d.%d cannot be prepared\n", d.cc_major, d.cc_minor);
+        return 2;
+      }
     long long before = cases, failed = failures;
     grid_regs_blocks(&d, &p);
     grid_smem_carveout(&d, &p);
@@ -176,5 +220,7 @@ int main(void) {
   occ_gpudb_free(db);
   printf("differential: %lld cases over %zu architectures, %lld disagreements\n",
          cases, n, failures);
-  return failures ? 1 : 0;
+  printf("prepared: %lld cases of the tabulated path, %lld differ from occ_compute\n",
+         prepared_cases, prepared_failures);
+  return failures || prepared_failures ? 1 : 0;
 }

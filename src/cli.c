@@ -1,0 +1,283 @@
+/* cli.c - option table, strict number parsing, --help. */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+enum {
+  OPT_REGS = 256, OPT_SMEM, OPT_DYN_SMEM, OPT_BLOCK, OPT_BARRIERS,
+  OPT_CARVEOUT, OPT_GRID, OPT_SMS, OPT_GPU, OPT_ARCH, OPT_CC, OPT_DATA,
+  OPT_DEVICE, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION
+};
+
+static const occ_option options[] = {
+    {"regs", "N", OPT_REGS, "registers per thread, 0 to 255 (ptxas -v prints it)"},
+    {"smem", "BYTES", OPT_SMEM, "static shared memory per block (default 0)"},
+    {"dyn-smem", "BYTES", OPT_DYN_SMEM, "dynamic shared memory per block (default 0)"},
+    {"block", "X[xY[xZ]]", OPT_BLOCK, "threads per block, e.g. 128 or 40x2"},
+    {"barriers", "N", OPT_BARRIERS, "barriers the kernel uses, 0 to 16 (default 1)"},
+    {"carveout", "PCT", OPT_CARVEOUT, "shared-memory carveout preference, 0 to 100 percent"},
+    {"grid", "BLOCKS", OPT_GRID, "blocks in the grid: also report waves"},
+    {"sms", "N", OPT_SMS, "number of SMs (overrides the device's, for --grid)"},
+    {"gpu", "NAME", OPT_GPU, "a board from the database, e.g. 'H100 SXM', gtx970"},
+    {"arch", "sm_XY", OPT_ARCH, "the generic device of an architecture, e.g. sm_90"},
+    {"cc", "X.Y", OPT_CC, "the generic device of a compute capability, e.g. 9.0"},
+    {"data", "FILE", OPT_DATA, "read the GPU database from FILE instead"},
+    {"device", "N|all", OPT_DEVICE, "check against a live GPU (needs a GPU)"},
+    {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
+    {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
+    {"list-gpus", NULL, OPT_LIST_GPUS, "list the boards and architectures known"},
+    {"help", NULL, OPT_HELP, "show this help and exit"},
+    {"version", NULL, OPT_VERSION, "show the version and exit"},
+    {NULL, NULL, 0, NULL},
+};
+
+const occ_option *occ_cli_options(void) { return options; }
+
+static const occ_option *find_option(int id) {
+  for (const occ_option *o = options; o->name; o++)
+    if (o->id == id) return o;
+  return NULL;
+}
+
+int occ_cli_usage_error(FILE *err, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("occcalc: ", err);
+  vfprintf(err, fmt, ap);
+  va_end(ap);
+  fputs("\nocccalc: try 'occcalc --help'\n", err);
+  return OCC_EXIT_USAGE;
+}
+
+int occ_parse_int(const char *text, int64_t min, int64_t max, int64_t *value,
+                  char *why, size_t why_size) {
+  const char *p = text;
+  while (isspace((unsigned char)*p)) p++;
+  if (*p == '-' && isdigit((unsigned char)p[1])) {
+    snprintf(why, why_size, "'%s' is negative (accepted: %" PRId64 " to %" PRId64 ")",
+             text, min, max);
+    return -1;
+  }
+  if (!isdigit((unsigned char)*p)) {
+    snprintf(why, why_size, "'%s' is not a number (accepted: %" PRId64 " to %" PRId64 ")",
+             text, min, max);
+    return -1;
+  }
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(p, &end, 10);
+  if (*end != '\0') {
+    snprintf(why, why_size, "'%s' is not a number (accepted: %" PRId64 " to %" PRId64 ")",
+             text, min, max);
+    return -1;
+  }
+  if (errno == ERANGE || v > (unsigned long long)max || (int64_t)v < min) {
+    snprintf(why, why_size, "'%s' is out of range (accepted: %" PRId64 " to %" PRId64 ")",
+             text, min, max);
+    return -1;
+  }
+  *value = (int64_t)v;
+  return 0;
+}
+
+int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
+                    size_t why_size) {
+  static const struct { const char *suffix; int64_t scale; } units[] = {
+      {"", 1}, {"K", 1024}, {"KB", 1024}, {"KiB", 1024},
+      {"k", 1024}, {"M", 1 << 20}, {"MB", 1 << 20}, {"MiB", 1 << 20}};
+  char digits[32];
+  size_t n = 0;
+  while (text[n] && (isdigit((unsigned char)text[n]) || text[n] == '-') &&
+         n + 1 < sizeof digits)
+    n++;
+  memcpy(digits, text, n);
+  digits[n] = '\0';
+  const char *suffix = text + n;
+  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+    if (strcmp(suffix, units[i].suffix) != 0) continue;
+    int64_t v;
+    char inner[128];
+    if (occ_parse_int(n ? digits : text, 0, max / units[i].scale, &v, inner,
+                      sizeof inner) != 0) {
+      snprintf(why, why_size,
+               "'%s' is %s (accepted: 0 to %" PRId64 " bytes; suffixes K, KiB, M, MiB)",
+               text, strstr(inner, "negative") ? "negative"
+                     : strstr(inner, "range") ? "out of range" : "not a size",
+               max);
+      return -1;
+    }
+    *value = v * units[i].scale;
+    return 0;
+  }
+  snprintf(why, why_size,
+           "'%s' has an unknown size suffix (accepted: none, K, KB, KiB, M, MB, MiB)",
+           text);
+  return -1;
+}
+
+int occ_parse_block(const char *text, const occ_device *device, int block[3],
+                    char *why, size_t why_size) {
+  static const char axes[] = "xyz";
+  char copy[64];
+  if (snprintf(copy, sizeof copy, "%s", text) >= (int)sizeof copy) {
+    snprintf(why, why_size, "'%.20s...' is too long (accepted: N, XxY or XxYxZ)", text);
+    return -1;
+  }
+  block[0] = block[1] = block[2] = 1;
+  int dims = 0;
+  char *save = NULL;
+  for (char *part = strtok_r(copy, "x", &save); part;
+       part = strtok_r(NULL, "x", &save)) {
+    int64_t v;
+    char inner[128];
+    if (dims == 3 || occ_parse_int(part, 1, device->max_block_dim[dims], &v,
+                                   inner, sizeof inner) != 0) {
+      if (dims == 3)
+        snprintf(why, why_size, "'%s' has more than 3 dimensions (accepted: N, XxY or XxYxZ)", text);
+      else
+        snprintf(why, why_size,
+                 "'%s': %c must be 1 to %d (accepted: N, XxY or XxYxZ with "
+                 "x <= %d, y <= %d, z <= %d, at most %d threads)",
+                 text, axes[dims], device->max_block_dim[dims],
+                 device->max_block_dim[0], device->max_block_dim[1],
+                 device->max_block_dim[2], device->max_threads_per_block);
+      return -1;
+    }
+    block[dims++] = (int)v;
+  }
+  size_t len = strlen(text);
+  if (dims == 0 || text[0] == 'x' || (len && text[len - 1] == 'x') ||
+      strstr(text, "xx")) {
+    snprintf(why, why_size, "'%s' is not a block shape (accepted: N, XxY or XxYxZ)", text);
+    return -1;
+  }
+  int64_t threads = (int64_t)block[0] * block[1] * block[2];
+  if (threads > device->max_threads_per_block) {
+    snprintf(why, why_size,
+             "'%s' is %" PRId64 " threads (accepted: 1 to %d threads per block)",
+             text, threads, device->max_threads_per_block);
+    return -1;
+  }
+  return 0;
+}
+
+void occ_cli_print_help(FILE *out) {
+  fputs("Usage: occcalc --regs N --block X[xY[xZ]] [--smem BYTES] [options]\n"
+        "       occcalc --list-gpus [--json]\n"
+        "\n"
+        "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
+        "occupancy, by NVIDIA's rules, for any GPU in the built-in database.\n"
+        "\n"
+        "Options:\n", out);
+  for (const occ_option *o = options; o->name; o++) {
+    char left[40];
+    snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "",
+             o->arg ? o->arg : "");
+    fprintf(out, "  %-22s %s\n", left, o->help);
+  }
+  fputs("\n"
+        "Without --gpu, --arch or --cc the device is $OCCCALC_GPU, else the\n"
+        "built-in default (H100 SXM). Sizes are bytes; K and KiB mean 1024.\n"
+        "Exit status: 0 ok, 1 output error, 2 usage error, 3 occupancy gate,\n"
+        "4 verification disagrees, 5 CUDA or device error. See occcalc(1).\n",
+        out);
+}
+
+static int option_error(FILE *err, int id, const char *why) {
+  const occ_option *o = find_option(id);
+  return occ_cli_usage_error(err, "--%s: %s", o ? o->name : "?", why);
+}
+
+/* Applies one parsed option to cli. */
+static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
+  char why[256];
+  int64_t v = 0;
+  int rc = 0;
+  switch (id) {
+  case OPT_REGS:
+    rc = occ_parse_int(arg, 0, 255, &v, why, sizeof why);
+    cli->kernel.regs_per_thread = (int)v;
+    cli->regs_given = true;
+    break;
+  case OPT_SMEM:
+    rc = occ_parse_bytes(arg, 1 << 30, &v, why, sizeof why);
+    cli->kernel.smem_static_bytes = v;
+    break;
+  case OPT_DYN_SMEM:
+    rc = occ_parse_bytes(arg, 1 << 30, &v, why, sizeof why);
+    cli->kernel.smem_dynamic_bytes = v;
+    break;
+  case OPT_BLOCK: cli->block_text = arg; cli->block_given = true; break;
+  case OPT_BARRIERS:
+    rc = occ_parse_int(arg, 0, 16, &v, why, sizeof why);
+    cli->kernel.barriers = (int)v;
+    break;
+  case OPT_CARVEOUT:
+    rc = occ_parse_int(arg, 0, 100, &v, why, sizeof why);
+    cli->kernel.carveout_pct = (int)v;
+    break;
+  case OPT_GRID:
+    rc = occ_parse_int(arg, 1, INT32_MAX, &v, why, sizeof why);
+    cli->grid_blocks = v;
+    break;
+  case OPT_SMS:
+    rc = occ_parse_int(arg, 1, 100000, &v, why, sizeof why);
+    cli->sm_count = (int)v;
+    break;
+  case OPT_GPU: cli->gpu = arg; break;
+  case OPT_ARCH: case OPT_CC: cli->arch = arg; break;
+  case OPT_DATA: cli->data_path = arg; break;
+  case OPT_DEVICE: cli->device = arg; break;
+  case OPT_JSON: cli->json = true; break;
+  case OPT_EXPLAIN: cli->explain = true; break;
+  case OPT_LIST_GPUS: cli->list_gpus = true; break;
+  case OPT_HELP: cli->help = true; break;
+  case OPT_VERSION: cli->version = true; break;
+  }
+  return rc == 0 ? OCC_EXIT_OK : option_error(err, id, why);
+}
+
+int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
+  memset(cli, 0, sizeof *cli);
+  occ_kernel_init(&cli->kernel);
+  struct option longopts[sizeof options / sizeof options[0]];
+  size_t n = 0;
+  for (const occ_option *o = options; o->name; o++, n++)
+    longopts[n] = (struct option){o->name, o->arg ? required_argument : no_argument,
+                                  NULL, o->id};
+  longopts[n] = (struct option){NULL, 0, NULL, 0};
+
+  int device_options = 0;
+  opterr = 0;
+  optind = 1;
+  for (;;) {
+    int prev = optind;
+    int id = getopt_long(argc, argv, ":hV", longopts, NULL);
+    if (id == 'h') id = OPT_HELP;
+    if (id == 'V') id = OPT_VERSION;
+    if (id == -1) break;
+    if (id == ':')
+      return occ_cli_usage_error(err, "%s: missing value; expected %s, %s", argv[prev],
+                                 find_option(optopt) ? find_option(optopt)->arg : "a value",
+                                 find_option(optopt) ? find_option(optopt)->help : "");
+    if (id == '?')
+      return occ_cli_usage_error(err, "%s: unknown option", argv[prev]);
+    device_options += id == OPT_GPU || id == OPT_ARCH || id == OPT_CC;
+    int rc = apply_option(cli, id, optarg, err);
+    if (rc != OCC_EXIT_OK) return rc;
+  }
+  if (optind < argc)
+    return occ_cli_usage_error(err, "%s: unexpected argument (options start with --)",
+                               argv[optind]);
+  if (device_options > 1)
+    return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
+  return OCC_EXIT_OK;
+}

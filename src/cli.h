@@ -1,0 +1,64 @@
+/* cli.h - occcalc's command line: one option table drives parsing, --help
+ * and the check that the man page names the same options. */
+#ifndef OCC_CLI_H
+#define OCC_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "occ.h"
+
+typedef struct occ_option {
+  const char *name;     /* long name, without "--" */
+  const char *arg;      /* argument's name in --help, NULL for a flag */
+  int id;               /* value getopt_long returns */
+  const char *help;     /* one line for --help */
+} occ_option;
+
+/* The table, ending with a row whose name is NULL. */
+const occ_option *occ_cli_options(void);
+
+/* What the command line asked for. Strings point into argv. */
+typedef struct occ_cli {
+  occ_kernel kernel;
+  bool regs_given, block_given;
+  const char *block_text;  /* checked against the device once it is known */
+  const char *gpu;         /* --gpu */
+  const char *arch;        /* --arch or --cc, as given */
+  const char *data_path;   /* --data */
+  const char *device;      /* --device (the live verifier) */
+  int64_t grid_blocks;     /* --grid, 0 when not given */
+  int sm_count;            /* --sms, 0 when not given */
+  bool json, explain, list_gpus, help, version;
+} occ_cli;
+
+/* Parses argv into *cli. On a usage error prints the one-line diagnostic
+ * and the --help hint to err and returns OCC_EXIT_USAGE; else OCC_EXIT_OK. */
+int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err);
+
+/* Writes --help. */
+void occ_cli_print_help(FILE *out);
+
+/* Reports a usage error: "occcalc: <message>" and the --help hint. Returns
+ * OCC_EXIT_USAGE. */
+int occ_cli_usage_error(FILE *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Strict converters: the whole text must be the number, within [min, max].
+ * On error write a reason naming the accepted range into why and return
+ * -1. occ_parse_bytes also takes K, KB, KiB (x1024) and M, MB, MiB
+ * (x1048576) suffixes. */
+int occ_parse_int(const char *text, int64_t min, int64_t max, int64_t *value,
+                  char *why, size_t why_size);
+int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
+                    size_t why_size);
+
+/* Parses a block shape "N", "XxY" or "XxYxZ" and checks it against the
+ * device's limits. Returns 0, or -1 with the reason in why. */
+int occ_parse_block(const char *text, const occ_device *device, int block[3],
+                    char *why, size_t why_size);
+
+#define OCC_VERSION "0.1.0"
+
+#endif

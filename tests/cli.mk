@@ -1,0 +1,8 @@
+# Golden CLI cases (tests/golden/*.case) and the option/man-page agreement.
+TEST_TARGETS += test-golden test-options
+
+test-golden: occcalc
+	sh tests/golden.sh tests/golden/*.case
+
+test-options: occcalc
+	sh tests/options.sh

@@ -1,0 +1,36 @@
+#!/bin/sh
+# options.sh: --help and man/occcalc.1 name the same options, and every
+# example in the man page runs (status 0, some output) with ./occcalc.
+set -u
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+./occcalc --help | grep -o '^  --[a-z-]*' | sed 's/^  //' | sort -u >"$tmp/help"
+# Options section of the man page: .TP then .BI/.B/.BR with \-\-name.
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/occcalc.1 |
+  grep -o '^\.B[IR]* \\-\\-[a-z\\-]*' | sed 's/^\.B[IR]* //; s/\\-/-/g' | sort -u >"$tmp/man"
+if ! cmp -s "$tmp/help" "$tmp/man"; then
+  echo "options: --help and man/occcalc.1 differ (< help, > man):"
+  diff "$tmp/help" "$tmp/man"
+  fail=1
+fi
+count=$(wc -l <"$tmp/help")
+[ "$count" -ge 10 ] || { echo "options: only $count options found in --help"; fail=1; }
+
+# The examples: the lines between .EX and .EE, with roff escapes undone.
+sed -n '/^\.EX/,/^\.EE/p' man/occcalc.1 | grep -v '^\.E[XE]' |
+  sed 's/\\-/-/g' >"$tmp/examples"
+n=0
+while IFS= read -r line; do
+  n=$((n + 1))
+  out=$(PATH="$PWD:$PATH" sh -c "$line" 2>"$tmp/err")
+  rc=$?
+  if [ $rc -ne 0 ] || [ -z "$out" ]; then
+    echo "options: man page example failed (status $rc): $line"
+    cat "$tmp/err"
+    fail=1
+  fi
+done <"$tmp/examples"
+[ $n -ge 3 ] || { echo "options: only $n man page examples found"; fail=1; }
+echo "options: $count options agree, $n man page examples run"
+exit $fail
