@@ -14,7 +14,8 @@
 enum {
   OPT_REGS = 256, OPT_SMEM, OPT_DYN_SMEM, OPT_BLOCK, OPT_BARRIERS,
   OPT_CARVEOUT, OPT_GRID, OPT_SMS, OPT_GPU, OPT_ARCH, OPT_CC, OPT_DATA,
-  OPT_DEVICE, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION
+  OPT_DEVICE, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION,
+  OPT_PTXAS, OPT_KERNEL, OPT_JSONL, OPT_MIN_OCCUPANCY
 };
 
 static const occ_option options[] = {
@@ -31,7 +32,11 @@ static const occ_option options[] = {
     {"cc", "X.Y", OPT_CC, "the generic device of a compute capability, e.g. 9.0"},
     {"data", "FILE", OPT_DATA, "read the GPU database from FILE instead"},
     {"device", "N|all", OPT_DEVICE, "check against a live GPU (needs a GPU)"},
+    {"ptxas", "FILE", OPT_PTXAS, "every kernel of ptxas -v or cuobjdump -res-usage output"},
+    {"kernel", "PATTERN", OPT_KERNEL, "only kernels whose name matches (glob or substring)"},
+    {"min-occupancy", "PCT", OPT_MIN_OCCUPANCY, "exit 3 if a kernel's occupancy is below PCT"},
     {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
+    {"jsonl", NULL, OPT_JSONL, "with --ptxas: one JSON object per line, as read"},
     {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
     {"list-gpus", NULL, OPT_LIST_GPUS, "list the boards and architectures known"},
     {"help", NULL, OPT_HELP, "show this help and exit"},
@@ -123,6 +128,26 @@ int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
   return -1;
 }
 
+int occ_parse_pct(const char *text, double *value, char *why,
+                  size_t why_size) {
+  /* Digits with an optional fraction: strtod alone would also take
+   * "1e2", "inf", "0x10" and leading spaces. */
+  const char *p = text;
+  while (isdigit((unsigned char)*p)) p++;
+  if (p > text && *p == '.' && isdigit((unsigned char)p[1]))
+    for (p++; isdigit((unsigned char)*p); p++) {}
+  char *end;
+  errno = 0;
+  double v = p > text && *p == '\0' ? strtod(text, &end) : -1;
+  if (v < 0 || v > 100 || errno == ERANGE) {
+    snprintf(why, why_size, "'%s' is not a percentage (accepted: 0 to 100, e.g. 50 or 62.5)",
+             text);
+    return -1;
+  }
+  *value = v;
+  return 0;
+}
+
 int occ_parse_block(const char *text, const occ_device *device, int block[3],
                     char *why, size_t why_size) {
   static const char axes[] = "xyz";
@@ -171,6 +196,7 @@ int occ_parse_block(const char *text, const occ_device *device, int block[3],
 
 void occ_cli_print_help(FILE *out) {
   fputs("Usage: occcalc --regs N --block X[xY[xZ]] [--smem BYTES] [options]\n"
+        "       occcalc --ptxas FILE|- [--block N] [--min-occupancy PCT] [options]\n"
         "       occcalc --list-gpus [--json]\n"
         "\n"
         "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
@@ -239,6 +265,13 @@ static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
   case OPT_JSON: cli->json = true; break;
   case OPT_EXPLAIN: cli->explain = true; break;
   case OPT_LIST_GPUS: cli->list_gpus = true; break;
+  case OPT_PTXAS: cli->ptxas_path = arg; break;
+  case OPT_KERNEL: cli->kernel_pattern = arg; break;
+  case OPT_JSONL: cli->jsonl = true; break;
+  case OPT_MIN_OCCUPANCY:
+    rc = occ_parse_pct(arg, &cli->min_occupancy_pct, why, sizeof why);
+    cli->min_occupancy_given = true;
+    break;
   case OPT_HELP: cli->help = true; break;
   case OPT_VERSION: cli->version = true; break;
   }
@@ -279,5 +312,15 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
                                argv[optind]);
   if (device_options > 1)
     return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
+  if (!cli->ptxas_path && (cli->jsonl || cli->min_occupancy_given || cli->kernel_pattern))
+    return occ_cli_usage_error(err, "%s: needs --ptxas FILE (a ptxas -v or cuobjdump report)",
+                               cli->jsonl ? "--jsonl"
+                               : cli->min_occupancy_given ? "--min-occupancy" : "--kernel");
+  if (cli->ptxas_path && (cli->regs_given || cli->kernel.smem_static_bytes || cli->explain))
+    return occ_cli_usage_error(err, "%s: not with --ptxas (the report gives each kernel's "
+                               "registers and shared memory)",
+                               cli->regs_given ? "--regs" : cli->explain ? "--explain" : "--smem");
+  if (cli->json && cli->jsonl)
+    return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
   return OCC_EXIT_OK;
 }

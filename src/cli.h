@@ -31,6 +31,12 @@ typedef struct occ_cli {
   int64_t grid_blocks;     /* --grid, 0 when not given */
   int sm_count;            /* --sms, 0 when not given */
   bool json, explain, list_gpus, help, version;
+  /* Reading the compiler's reports (ptxas_run.h). */
+  const char *ptxas_path;     /* --ptxas FILE, "-" for stdin */
+  const char *kernel_pattern; /* --kernel: select kernels by name */
+  bool jsonl;                 /* --jsonl */
+  bool min_occupancy_given;
+  double min_occupancy_pct;   /* --min-occupancy, 0 to 100 */
 } occ_cli;
 
 /* Parses argv into *cli. On a usage error prints the one-line diagnostic
@@ -53,6 +59,10 @@ int occ_parse_int(const char *text, int64_t min, int64_t max, int64_t *value,
                   char *why, size_t why_size);
 int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
                     size_t why_size);
+
+/* Parses a percentage, 0 to 100 with an optional fraction ("62.5").
+ * Returns 0, or -1 with the reason in why. */
+int occ_parse_pct(const char *text, double *value, char *why, size_t why_size);
 
 /* Parses a block shape "N", "XxY" or "XxYxZ" and checks it against the
  * device's limits. Returns 0, or -1 with the reason in why. */

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "devselect.h"
+#include "ptxas_run.h"
 #include "report.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
@@ -86,7 +87,9 @@ int main(int argc, char **argv) {
   }
   occ_gpudb *db = occ_load_database(&cli, stderr);
   if (!db) return OCC_EXIT_USAGE;
-  rc = cli.list_gpus ? occ_list_gpus(db, cli.json, stdout) : calculate(&cli, db);
+  rc = cli.list_gpus     ? occ_list_gpus(db, cli.json, stdout)
+       : cli.ptxas_path ? occ_ptxas_run(&cli, db, stdout, stderr)
+                        : calculate(&cli, db);
   occ_gpudb_free(db);
   return finish(rc);
 }
