@@ -17,6 +17,7 @@
 #include "ptxas.h"
 #include "ptxas_out.h"
 #include "report.h"
+#include "report_text.h"
 
 /* Distinct targets in one report are few (one per -gencode); past this
  * many the device is looked up again for each kernel. */
@@ -170,7 +171,16 @@ static int write_json(run *r, const occ_ptxas_row *row) {
 
 static int write_row(run *r, const occ_ptxas_row *row) {
   if (r->mode != OUT_TABLE) return write_json(r, row);
-  if (r->written == 0) occ_ptxas_table_header(r->out);
+  if (r->written == 0) {
+    /* With --gpu or --arch, ARCH still shows the report's target: say
+     * which device every row was computed on. */
+    if (r->fixed) {
+      char cc[16];
+      occ_cc_text(&r->fixed_device, cc, sizeof cc);
+      fprintf(r->out, "on %s (cc %s):\n", r->fixed_device.name, cc);
+    }
+    occ_ptxas_table_header(r->out);
+  }
   occ_ptxas_table_row(r->out, row, r->name_width);
   r->any_chosen_block |= row->choice != NULL;
   r->any_ties |= occ_ptxas_limiter_ties(row->report->result);
@@ -183,11 +193,13 @@ static void check_gate(run *r, const occ_ptxas_row *row) {
   if (!r->cli->min_occupancy_given || pct >= r->cli->min_occupancy_pct - 1e-9)
     return;
   r->below_gate++;
-  fprintf(r->err, "occcalc: below --min-occupancy %g%%: %s on %s: %g%%\n",
+  char text[16];
+  occ_pct_text(row->report->result->occupancy, text, sizeof text);
+  fprintf(r->err, "occcalc: below --min-occupancy %g%%: %s on %s: %s%%\n",
           r->cli->min_occupancy_pct, row->demangled,
           row->kernel->arch[0] ? row->kernel->arch
                                : row->report->device->name,
-          pct);
+          text);
 }
 
 /* The block: --block for every kernel, else the smallest size reaching

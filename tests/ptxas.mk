@@ -1,7 +1,8 @@
 # The ptxas/cuobjdump reader (issue 4): its tests, fuzz target and
 # benchmark. `make fuzz` runs the fuzzer for FUZZ_SECONDS (default 60).
 TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
-                test-ptxas-nvcc test-ptxas-sanitize test-ptxas-fuzz
+                test-ptxas-cli test-ptxas-nvcc test-ptxas-sanitize \
+                test-ptxas-fuzz
 BENCH_TARGETS += bench-ptxas
 
 # src/demangle.c calls the C++ runtime's demangler (see there).
@@ -14,7 +15,8 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 FUZZ_SECONDS ?= 60
 CLANG ?= clang
 
-.PHONY: test-ptxas-golden test-ptxas-unit test-ptxas-real test-ptxas-nvcc \
+.PHONY: test-ptxas-golden test-ptxas-unit test-ptxas-real test-ptxas-cli \
+        test-ptxas-nvcc \
         test-ptxas-sanitize test-ptxas-fuzz fuzz bench-ptxas
 
 build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS) | build
@@ -42,6 +44,10 @@ test-ptxas-real: build/ptxas_dump
 	for b in pressure smem templates; do \
 	  sh tests/ptxas/agree.sh build/ptxas_dump tests/ptxas/real/$$b.ptxas.log \
 	     tests/ptxas/real/$$b.cuobjdump.txt || exit 1; done
+
+# occcalc --ptxas end to end: the gate, --jsonl through jq, bad inputs.
+test-ptxas-cli: occcalc
+	sh tests/ptxas/cli_test.sh
 
 test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
