@@ -227,20 +227,31 @@ typedef enum unit {
   U_SPILL_LOADS, U_UNIT_COUNT
 } unit;
 
-static const char *const unit_words[U_UNIT_COUNT] = {
-    "registers",  "barriers",        "bytes smem",  "bytes lmem",
-    "bytes cmem", "bytes cumulative stack size", "textures",
-    "samplers",   "surfaces",        "bytes stack frame",
-    "bytes spill stores",            "bytes spill loads"};
+/* The words after an item's number, with their lengths (matched on every
+ * line of a log, so strlen is not repeated). */
+#define WORD(w) {w, sizeof w - 1}
+static const struct { const char *text; size_t len; } unit_words[U_UNIT_COUNT] = {
+    WORD("registers"),  WORD("barriers"),
+    WORD("bytes smem"), WORD("bytes lmem"),
+    WORD("bytes cmem"), WORD("bytes cumulative stack size"),
+    WORD("textures"),   WORD("samplers"),
+    WORD("surfaces"),   WORD("bytes stack frame"),
+    WORD("bytes spill stores"), WORD("bytes spill loads")};
+#undef WORD
 
 /* Which unit [s, end) names: U_UNIT_COUNT for an unknown one (a newer
  * toolkit's field: ignored), -1 for a known one cut short (truncated). */
 static int match_unit(const char *s, const char *end) {
+  size_t n = (size_t)(end - s);
   for (int u = 0; u < U_UNIT_COUNT; u++) {
-    const char *rest = after(s, end, unit_words[u]);
-    if (rest && (rest == end || *rest == '[' || *rest == ' ')) return u;
-    if (rest == NULL && cut_prefix_of(s, end, unit_words[u])) return -1;
+    size_t len = unit_words[u].len;
+    if (n >= len && memcmp(s, unit_words[u].text, len) == 0 &&
+        (n == len || s[len] == '[' || s[len] == ' '))
+      return u;
   }
+  for (int u = 0; u < U_UNIT_COUNT; u++)
+    if (n > 0 && n < unit_words[u].len && memcmp(s, unit_words[u].text, n) == 0)
+      return -1;
   return U_UNIT_COUNT;
 }
 

@@ -8,7 +8,8 @@
 #include "ptxas_out.h"
 #include "report_text.h"
 
-/* ARCH REGS SMEM STACK SPILL ! BLOCK WARPS OCC LIMITER, then KERNEL. */
+/* ARCH REGS SMEM STACK SPILL ! BLOCK WARPS OCC LIMITER, then KERNEL; the
+ * header's format, and the widths occ_ptxas_table_row pads to. */
 #define ROW_FORMAT "%-7s %4s %6s %5s %9s %1s %5s %5s %6s %-9s "
 
 /* Short limiter names keep the column narrow; --json has the full set. */
@@ -34,75 +35,122 @@ void occ_ptxas_table_header(FILE *out) {
           "SPILL", "", "BLOCK", "WARPS", "OCC", "LIMITER", "KERNEL");
 }
 
-static void bytes_text(int64_t bytes, char *out, size_t size) {
-  if (bytes == OCC_PTXAS_UNKNOWN)
-    snprintf(out, size, "-");
-  else
-    snprintf(out, size, "%" PRId64, bytes);
+/* A row is built in one buffer and written with one call: a log of a
+ * million kernels spends its time here, and printf's format parsing per
+ * field costs more than the reading does. */
+typedef struct line {
+  char text[256];
+  size_t len;
+} line;
+
+static void put(line *l, const char *s, int width, bool left) {
+  size_t n = strlen(s);
+  size_t pad = (int)n < width ? (size_t)width - n : 0;
+  if (l->len + n + pad + 1 >= sizeof l->text) return; /* fields are short */
+  if (!left) {
+    memset(l->text + l->len, ' ', pad);
+    l->len += pad;
+  }
+  memcpy(l->text + l->len, s, n);
+  l->len += n;
+  if (left) {
+    memset(l->text + l->len, ' ', pad);
+    l->len += pad;
+  }
+  l->text[l->len++] = ' ';
+}
+
+/* Decimal digits of v >= 0 ending at end (exclusive, NUL included);
+ * returns the start. */
+static char *digits(int64_t v, char *end) {
+  *--end = '\0';
+  do *--end = (char)('0' + v % 10); while ((v /= 10) > 0);
+  return end;
+}
+
+static const char *bytes_text(int64_t bytes, char *buf, size_t size) {
+  return bytes == OCC_PTXAS_UNKNOWN ? "-" : digits(bytes, buf + size);
 }
 
 /* "stores/loads" in bytes, "-" when the report has no spill counts. */
-static void spill_text(const occ_ptxas_kernel *k, char *out, size_t size) {
+static const char *spill_text(const occ_ptxas_kernel *k, char *out,
+                              size_t size) {
   if (k->spill_stores_bytes == OCC_PTXAS_UNKNOWN &&
-      k->spill_loads_bytes == OCC_PTXAS_UNKNOWN) {
-    snprintf(out, size, "-");
-    return;
-  }
+      k->spill_loads_bytes == OCC_PTXAS_UNKNOWN)
+    return "-";
   char st[24], ld[24];
-  bytes_text(k->spill_stores_bytes, st, sizeof st);
-  bytes_text(k->spill_loads_bytes, ld, sizeof ld);
-  snprintf(out, size, "%s/%s", st, ld);
+  snprintf(out, size, "%s/%s", bytes_text(k->spill_stores_bytes, st, sizeof st),
+           bytes_text(k->spill_loads_bytes, ld, sizeof ld));
+  return out;
 }
 
 /* One limiter, the resource before the structural ones (a kernel held by
  * its registers is also at the block limit when the block is chosen to
  * fit); "+" when others bind too (--json lists them all). */
-static void limiter_text(const occ_result *r, char *out, size_t size) {
+static const char *limiter_text(const occ_result *r, char *out, size_t size) {
   static const int priority[OCC_LIMITER_COUNT] = {2, 3, 4, 1, 0};
-  if (!r->launchable) {
-    snprintf(out, size, "no-launch");
-    return;
-  }
-  int count = 0, first = -1;
-  for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
-    if (!((r->limited_by >> priority[i]) & 1)) continue;
-    if (first < 0) first = priority[i];
-    count++;
-  }
+  if (!r->launchable) return "no-launch";
+  int first = -1;
+  for (int i = 0; i < OCC_LIMITER_COUNT && first < 0; i++)
+    if ((r->limited_by >> priority[i]) & 1) first = priority[i];
   snprintf(out, size, "%s%s", first < 0 ? "-" : short_names[first],
-           count > 1 ? "+" : "");
+           occ_ptxas_limiter_ties(r) ? "+" : "");
+  return out;
 }
 
-static void name_text(FILE *out, const char *name, int width) {
+/* "62.5%": formatting a double is slow and consecutive rows mostly repeat
+ * the same warps, so the last text is kept. */
+static const char *occ_text(const occ_result *r) {
+  static int last_active = -1, last_max = -1;
+  static char text[24];
+  if (r->active_warps_per_sm != last_active ||
+      r->max_warps_per_sm != last_max) {
+    occ_pct_text(r->occupancy, text, sizeof text - 1);
+    strcat(text, "%");
+    last_active = r->active_warps_per_sm;
+    last_max = r->max_warps_per_sm;
+  }
+  return text;
+}
+
+static void write_line(FILE *out, const line *l, const char *name, int width) {
   int len = (int)strlen(name);
+  fwrite(l->text, 1, l->len, out);
   if (width <= 0 || len <= width)
-    fprintf(out, "%s\n", name);
+    fputs(name, out);
   else if (width <= 3)
-    fprintf(out, "%.*s\n", width, name);
+    fwrite(name, 1, (size_t)width, out);
   else
-    fprintf(out, "%.*s...\n", width - 3, name);
+    fprintf(out, "%.*s...", width - 3, name);
+  putc('\n', out);
 }
 
 void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width) {
   const occ_ptxas_kernel *k = row->kernel;
   const occ_result *r = row->report->result;
-  char regs[16], smem[24], stack[24], spill[48], block[16], warps[24], occ[24],
-      pct[16], limiter[64];
-  snprintf(regs, sizeof regs, "%d", k->regs_per_thread);
-  bytes_text(row->report->kernel->smem_static_bytes, smem, sizeof smem);
-  bytes_text(k->stack_bytes, stack, sizeof stack);
-  spill_text(k, spill, sizeof spill);
-  snprintf(block, sizeof block, "%d%s", r->threads_per_block,
-           row->choice ? "*" : "");
+  char regs[16], smem[24], stack[24], spill[48], block[16], warps[24],
+      limiter[16];
+  line l = {.len = 0};
+  put(&l, k->arch[0] ? k->arch : "-", 7, true);
+  put(&l, digits(k->regs_per_thread, regs + sizeof regs), 4, false);
+  put(&l, bytes_text(row->report->kernel->smem_static_bytes, smem, sizeof smem),
+      6, false);
+  put(&l, bytes_text(k->stack_bytes, stack, sizeof stack), 5, false);
+  put(&l, spill_text(k, spill, sizeof spill), 9, false);
+  put(&l, occ_ptxas_uses_local(k) ? "!" : "", 1, true);
+  /* The digits end one short of the buffer, leaving room for the mark. */
+  char *b = digits(r->threads_per_block, block + sizeof block - 1);
+  if (row->choice) {
+    block[sizeof block - 2] = '*';
+    block[sizeof block - 1] = '\0';
+  }
+  put(&l, b, 5, false);
   snprintf(warps, sizeof warps, "%d/%d", r->active_warps_per_sm,
            r->max_warps_per_sm);
-  occ_pct_text(r->occupancy, pct, sizeof pct);
-  snprintf(occ, sizeof occ, "%s%%", pct);
-  limiter_text(r, limiter, sizeof limiter);
-  fprintf(out, ROW_FORMAT, k->arch[0] ? k->arch : "-", regs, smem, stack,
-          spill, occ_ptxas_uses_local(k) ? "!" : "", block, warps, occ,
-          limiter);
-  name_text(out, row->demangled, name_width);
+  put(&l, warps, 5, false);
+  put(&l, occ_text(r), 6, false);
+  put(&l, limiter_text(r, limiter, sizeof limiter), 9, true);
+  write_line(out, &l, row->demangled, name_width);
 }
 
 void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,
