@@ -316,10 +316,12 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
     return occ_cli_usage_error(err, "%s: needs --ptxas FILE (a ptxas -v or cuobjdump report)",
                                cli->jsonl ? "--jsonl"
                                : cli->min_occupancy_given ? "--min-occupancy" : "--kernel");
-  if (cli->ptxas_path && (cli->regs_given || cli->kernel.smem_static_bytes || cli->explain))
+  if (cli->ptxas_path && (cli->regs_given || cli->kernel.smem_static_bytes || cli->explain ||
+                          cli->grid_blocks))
     return occ_cli_usage_error(err, "%s: not with --ptxas (the report gives each kernel's "
-                               "registers and shared memory)",
-                               cli->regs_given ? "--regs" : cli->explain ? "--explain" : "--smem");
+                               "registers and shared memory; --ptxas writes a table or JSON)",
+                               cli->regs_given ? "--regs" : cli->explain ? "--explain"
+                               : cli->grid_blocks ? "--grid" : "--smem");
   if (cli->json && cli->jsonl)
     return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
   return OCC_EXIT_OK;

@@ -74,7 +74,7 @@ fuzz: build/fuzz_ptxas build/fuzz_corpus
 	./build/fuzz_ptxas -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	  -artifact_prefix=build/ -print_final_stats=1 build/fuzz_corpus \
 	  2>build/fuzz.log || { tail -40 build/fuzz.log; exit 1; }
-	tail -12 build/fuzz.log
+	grep -E '^(Done|stat::peak_rss)' build/fuzz.log
 
 test-ptxas-fuzz:
 	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
