@@ -9,13 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "explore.h"
 #include "report.h"
 
 enum {
   OPT_REGS = 256, OPT_SMEM, OPT_DYN_SMEM, OPT_BLOCK, OPT_BARRIERS,
   OPT_CARVEOUT, OPT_GRID, OPT_SMS, OPT_GPU, OPT_ARCH, OPT_CC, OPT_DATA,
   OPT_DEVICE, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION,
-  OPT_PTXAS, OPT_KERNEL, OPT_JSONL, OPT_MIN_OCCUPANCY
+  OPT_PTXAS, OPT_KERNEL, OPT_JSONL, OPT_MIN_OCCUPANCY,
+  OPT_CHART, OPT_STEP, OPT_ASCII, OPT_SVG, OPT_CSV, OPT_SUGGEST
 };
 
 static const occ_option options[] = {
@@ -38,6 +40,12 @@ static const occ_option options[] = {
     {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
     {"jsonl", NULL, OPT_JSONL, "with --ptxas: one JSON object per line, as read"},
     {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
+    {"chart", "KIND", OPT_CHART, "chart occupancy by block, regs, smem or all"},
+    {"step", "N", OPT_STEP, "the block chart's step in threads (default 32)"},
+    {"ascii", NULL, OPT_ASCII, "draw charts in plain ASCII"},
+    {"svg", "FILE", OPT_SVG, "write the charts as SVG to FILE ('-': stdout)"},
+    {"csv", NULL, OPT_CSV, "write the charts' points as CSV instead"},
+    {"suggest", NULL, OPT_SUGGEST, "what to change: block sizes, registers, carveout"},
     {"list-gpus", NULL, OPT_LIST_GPUS, "list the boards and architectures known"},
     {"help", NULL, OPT_HELP, "show this help and exit"},
     {"version", NULL, OPT_VERSION, "show the version and exit"},
@@ -274,6 +282,17 @@ static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
     break;
   case OPT_HELP: cli->help = true; break;
   case OPT_VERSION: cli->version = true; break;
+  case OPT_CHART: rc = occ_parse_charts(arg, &cli->charts, why, sizeof why); break;
+  case OPT_STEP:
+    /* 1024 threads is every architecture's block limit; a database
+     * device's own is checked once it is known. */
+    rc = occ_parse_int(arg, 1, 1024, &v, why, sizeof why);
+    cli->chart_step = (int)v;
+    break;
+  case OPT_ASCII: cli->ascii = true; break;
+  case OPT_SVG: cli->svg_path = arg; break;
+  case OPT_CSV: cli->csv = true; break;
+  case OPT_SUGGEST: cli->suggest = true; break;
   }
   return rc == 0 ? OCC_EXIT_OK : option_error(err, id, why);
 }
@@ -324,5 +343,12 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
                                : cli->grid_blocks ? "--grid" : "--smem");
   if (cli->json && cli->jsonl)
     return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
-  return OCC_EXIT_OK;
+  if (cli->ptxas_path && (cli->charts || cli->csv || cli->svg_path || cli->suggest ||
+                          cli->chart_step))
+    return occ_cli_usage_error(err, "%s: not with --ptxas (charts and suggestions are for "
+                               "one configuration)",
+                               cli->suggest ? "--suggest" : cli->csv ? "--csv"
+                               : cli->svg_path ? "--svg" : cli->chart_step ? "--step"
+                               : "--chart");
+  return occ_check_explore_options(cli, err);
 }

@@ -37,6 +37,11 @@ typedef struct occ_cli {
   bool jsonl;                 /* --jsonl */
   bool min_occupancy_given;
   double min_occupancy_pct;   /* --min-occupancy, 0 to 100 */
+  /* The explore options (src/explore.c writes what they ask for). */
+  unsigned charts;         /* bit (1 << occ_chart_kind) per --chart */
+  int chart_step;          /* --step, 0 when not given */
+  bool ascii, csv, suggest;
+  const char *svg_path;    /* --svg FILE, "-" for stdout */
 } occ_cli;
 
 /* Parses argv into *cli. On a usage error prints the one-line diagnostic

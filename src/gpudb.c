@@ -392,11 +392,11 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
     buf = grown;
     cap *= 2;
   }
-  bool failed = ferror(f);
+  int read_errno = ferror(f) ? errno : 0;
   fclose(f);
-  if (!buf || failed || len == cap) {
+  if (!buf || read_errno || len == cap) {
     set_err(err, err_size, "%s: %s", path,
-            !buf ? "out of memory" : failed ? "read error" : "larger than 64 MiB");
+            !buf ? "out of memory" : read_errno ? strerror(read_errno) : "larger than 64 MiB");
     free(buf);
     return NULL;
   }

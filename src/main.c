@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "devselect.h"
 #include "ptxas_run.h"
+#include "explore.h"
 #include "report.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
@@ -19,11 +20,19 @@ static int finish(int rc) {
 }
 
 static int write_result(const occ_cli *cli, const occ_report *rep) {
+  if (occ_explore_replaces_report(cli))
+    return occ_explore_write(cli, rep->device, rep->kernel, stdout, stderr);
   if (!cli->json) {
     (cli->explain ? occ_print_explain : occ_print_report)(stdout, rep);
-    return OCC_EXIT_OK;
+    return occ_explore_write(cli, rep->device, rep->kernel, stdout, stderr);
   }
   cJSON *obj = occ_json_report(rep);
+  int rc = obj ? occ_explore_add_json(cli, rep->device, rep->kernel, obj, stderr)
+               : OCC_EXIT_OK;
+  if (rc != OCC_EXIT_OK) {
+    cJSON_Delete(obj);
+    return rc;
+  }
   char *text = obj ? cJSON_Print(obj) : NULL;
   cJSON_Delete(obj);
   if (!text) {
@@ -50,6 +59,8 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
   char why[256];
   if (occ_parse_block(cli->block_text, &device, kernel.block, why, sizeof why) != 0)
     return occ_cli_usage_error(stderr, "--block: %s", why);
+  rc = occ_explore_check(cli, &device, stderr);
+  if (rc != OCC_EXIT_OK) return rc;
   if (cli->grid_blocks > 0 && device.sm_count <= 0)
     return occ_cli_usage_error(stderr, "--grid: %s has no SM count (accepted: a board "
                                "from --gpu, or give --sms N)", device.name);

@@ -20,6 +20,7 @@ const char *occ_strerror(occ_status status) {
   case OCC_ERR_CARVEOUT: return "carveout must be 0 to 100 percent";
   case OCC_ERR_SMEM_CONFIG:
     return "no shared-memory configuration of the device fits";
+  case OCC_ERR_NOMEM: return "out of memory";
   }
   return "unknown error";
 }

@@ -28,7 +28,8 @@ typedef enum occ_status {
   OCC_ERR_INVALID_DEVICE, /* a device field is out of range */
   OCC_ERR_INVALID_KERNEL, /* a kernel field is out of range */
   OCC_ERR_CARVEOUT,       /* carveout not in -1 or 0..100 */
-  OCC_ERR_SMEM_CONFIG     /* no shared-memory configuration fits */
+  OCC_ERR_SMEM_CONFIG,    /* no shared-memory configuration fits */
+  OCC_ERR_NOMEM           /* out of memory (tables of the sweep engine) */
 } occ_status;
 
 /* Returns a static, human-readable description of a status. */

@@ -1,8 +1,11 @@
 # Golden CLI cases (tests/golden/*.case) and the option/man-page agreement.
-TEST_TARGETS += test-golden test-options
+TEST_TARGETS += test-golden test-options test-json
 
 test-golden: occcalc
 	sh tests/golden.sh tests/golden/*.case
 
 test-options: occcalc
 	sh tests/options.sh
+
+test-json: occcalc
+	sh tests/json_keys.sh

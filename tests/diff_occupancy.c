@@ -2,8 +2,10 @@
  * cuda_occupancy.h (included from the toolkit, never copied), for every
  * architecture in the built-in database, over grids that cover every
  * register count, every block size, shared memory from 0 past the per-block
- * maximum at every carveout, and barriers 0-16. Prints the number of cases
- * and fails on any disagreement. */
+ * maximum at every carveout, and barriers 0-16; and occ_best_block_size
+ * against the header's cudaOccMaxPotentialOccupancyBlockSize over every
+ * register count x 12 shared-memory sizes x 3 carveouts x barriers 0-2.
+ * Prints the number of cases and fails on any disagreement. */
 #include <cuda_occupancy.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -192,6 +194,66 @@ static void grid_barriers(const occ_device *d, const cudaOccDeviceProp *p) {
         }
 }
 
+/* occ_best_block_size against cudaOccMaxPotentialOccupancyBlockSize: the
+ * block size, and the minimum grid (the header multiplies by its numSms,
+ * 1 for a generic architecture without an SM count). */
+static void check_best_block_size(const occ_device *d,
+                                  const cudaOccDeviceProp *prop,
+                                  const occ_kernel *k) {
+  cudaOccFuncAttributes attr;
+  memset(&attr, 0, sizeof attr);
+  attr.maxThreadsPerBlock = d->max_threads_per_block;
+  attr.numRegs = k->regs_per_thread;
+  attr.sharedSizeBytes = (size_t)k->smem_static_bytes;
+  attr.partitionedGCConfig = PARTITIONED_GC_OFF;
+  attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
+  attr.maxDynamicSharedSizeBytes = (size_t)k->smem_dynamic_bytes;
+  attr.numBlockBarriers = k->barriers;
+  cudaOccDeviceState state;
+  memset(&state, 0, sizeof state);
+  state.cacheConfig = CACHE_PREFER_NONE;
+  state.carveoutConfig = k->carveout_pct;
+  int ref_grid = 0, ref_block = 0;
+  cudaOccError rs = cudaOccMaxPotentialOccupancyBlockSize(
+      &ref_grid, &ref_block, prop, &attr, &state, NULL,
+      (size_t)k->smem_dynamic_bytes);
+  occ_block_choice got;
+  occ_status gs = occ_best_block_size(d, k, &got);
+  int64_t got_grid = (int64_t)got.active_blocks_per_sm * prop->numSms;
+  cases++;
+  int ok = (rs == CUDA_OCC_SUCCESS) == (gs == OCC_OK);
+  if (ok && gs == OCC_OK)
+    ok = got.block_size == ref_block && got_grid == ref_grid &&
+         (d->sm_count <= 0 || got.min_grid_size == ref_grid);
+  if (!ok && failures++ < 20)
+    fprintf(stderr,
+            "DISAGREE best block size cc %d.%d regs %d smem %" PRId64 "+%" PRId64
+            " barriers %d carveout %d: occcalc %d (grid %" PRId64
+            ", status %d) header %d (grid %d, status %d)\n",
+            d->cc_major, d->cc_minor, k->regs_per_thread, k->smem_static_bytes,
+            k->smem_dynamic_bytes, k->barriers, k->carveout_pct, got.block_size,
+            got_grid, gs, ref_block, ref_grid, rs);
+}
+
+static void grid_best_block_size(const occ_device *d, const cudaOccDeviceProp *p) {
+  const int64_t smem[] = {0, 1, 1024, 4096, 12288, 48 * 1024 - 1024,
+                          48 * 1024, 48 * 1024 + 1, 100 * 1024, 160 * 1024,
+                          227 * 1024, 228 * 1024};
+  const int carveouts[] = {OCC_CARVEOUT_DEFAULT, 0, 50};
+  occ_kernel k;
+  occ_kernel_init(&k);
+  for (int regs = 0; regs <= 255; regs++)
+    for (size_t s = 0; s < sizeof smem / sizeof smem[0]; s++)
+      for (size_t c = 0; c < sizeof carveouts / sizeof carveouts[0]; c++)
+        for (int barriers = 0; barriers <= 2; barriers++) {
+          k.regs_per_thread = regs;
+          set_smem(&k, smem[s], (int)(s & 1));
+          k.carveout_pct = carveouts[c];
+          k.barriers = barriers;
+          check_best_block_size(d, p, &k);
+        }
+}
+
 int main(void) {
   char err[256];
   occ_gpudb *db = occ_gpudb_load_builtin(err, sizeof err);
@@ -214,6 +276,7 @@ int main(void) {
     grid_regs_blocks(&d, &p);
     grid_smem_carveout(&d, &p);
     grid_barriers(&d, &p);
+    grid_best_block_size(&d, &p);
     printf("cc %2d.%d: %10lld cases, %lld disagreements\n", d.cc_major,
            d.cc_minor, cases - before, failures - failed);
   }
