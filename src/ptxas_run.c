@@ -123,9 +123,11 @@ static void make_kernel(const run *r, const occ_ptxas_kernel *k,
   *kernel = r->cli->kernel;
   kernel->regs_per_thread = k->regs_per_thread;
   kernel->smem_static_bytes = k->smem_static_bytes;
-  /* A cubin's cuobjdump report names no target; on CC >= 9.0 its SHARED
-   * includes the 1 KB reserve the calculator adds (see ptxas.c). */
-  if (k->source == OCC_PTXAS_FROM_CUOBJDUMP && !k->arch[0] &&
+  /* A cubin's cuobjdump report names no target. Built for CC >= 9.0 its
+   * SHARED includes the 1 KB reserve the calculator adds (see ptxas.c);
+   * the cubin is taken to be built for the device --gpu/--arch names, and
+   * left as reported for the default device, which says nothing of it. */
+  if (k->source == OCC_PTXAS_FROM_CUOBJDUMP && !k->arch[0] && r->fixed &&
       device->cc_major >= 9 && kernel->smem_static_bytes >= 1024)
     kernel->smem_static_bytes -= 1024;
   if (k->barriers != OCC_PTXAS_UNKNOWN) kernel->barriers = k->barriers;
