@@ -14,6 +14,7 @@
 
 #include "demangle.h"
 #include "devselect.h"
+#include "json_compact.h"
 #include "ptxas.h"
 #include "ptxas_out.h"
 #include "report.h"
@@ -154,19 +155,20 @@ static occ_status best_block(run *r, const occ_device *device,
 
 static int write_json(run *r, const occ_ptxas_row *row) {
   cJSON *obj = occ_ptxas_json(row);
-  char *text = obj ? (r->mode == OUT_JSONL ? cJSON_PrintUnformatted(obj)
-                                           : cJSON_Print(obj))
-                   : NULL;
-  cJSON_Delete(obj);
-  if (!text) {
+  char *text = obj && r->mode == OUT_JSON ? cJSON_Print(obj) : NULL;
+  if (!obj || (r->mode == OUT_JSON && !text)) {
+    cJSON_Delete(obj);
     fprintf(r->err, "occcalc: out of memory writing JSON\n");
     return r->rc = OCC_EXIT_FAILURE;
   }
-  if (r->mode == OUT_JSON)
+  if (r->mode == OUT_JSON) {
     fprintf(r->out, "%s%s", r->written == 0 ? "[\n" : ",\n", text);
-  else
-    fprintf(r->out, "%s\n", text);
+  } else {
+    occ_json_write_compact(r->out, obj);
+    putc('\n', r->out);
+  }
   free(text);
+  cJSON_Delete(obj);
   if (r->flush_each) fflush(r->out);
   return 0;
 }

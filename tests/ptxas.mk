@@ -35,8 +35,12 @@ build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS) | build
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 
-test-ptxas-unit: build/ptxas_unit
+build/json_compact_test: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
+
+test-ptxas-unit: build/ptxas_unit build/json_compact_test
 	./build/ptxas_unit
+	./build/json_compact_test
 
 # Reports of nvcc 13.0 and cuobjdump 13.0 kept from the GPU machine: ptxas'
 # numbers must agree with cuobjdump's on this machine too, which has none.
