@@ -38,6 +38,9 @@ test-ptxas-golden: build/ptxas_dump
 build/json_compact_test: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
 
+build/json_compact_test_san: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
+
 test-ptxas-unit: build/ptxas_unit build/json_compact_test
 	./build/ptxas_unit
 	./build/json_compact_test
@@ -57,9 +60,10 @@ test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
 	   tests/kernels/*.cu $(wildcard kernels/*.cu)
 
-test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san
+test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_compact_test_san
 	sh tests/ptxas/golden.sh build/ptxas_dump_san tests/ptxas/golden
 	./build/ptxas_unit_san
+	./build/json_compact_test_san
 
 build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS) | build
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
