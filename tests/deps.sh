@@ -8,6 +8,7 @@ missing=""
 [ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
 command -v jq >/dev/null 2>&1 || missing="$missing jq"
 [ -x /usr/bin/time ] || missing="$missing time"
+command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "occcalc: missing Debian packages:$missing (run: sudo apt-get install$missing)" >&2
