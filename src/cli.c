@@ -17,6 +17,7 @@ enum {
   OPT_CARVEOUT, OPT_GRID, OPT_SMS, OPT_GPU, OPT_ARCH, OPT_CC, OPT_DATA,
   OPT_DEVICE, OPT_NO_VERIFY, OPT_COUNTER, OPT_MODULE, OPT_KERNEL, OPT_SWEEP,
   OPT_SEED, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION,
+  OPT_PTXAS, OPT_JSONL, OPT_MIN_OCCUPANCY,
   OPT_CHART, OPT_STEP, OPT_ASCII, OPT_SVG, OPT_CSV, OPT_SUGGEST
 };
 
@@ -37,10 +38,13 @@ static const occ_option options[] = {
     {"no-verify", NULL, OPT_NO_VERIFY, "with --device: read the GPU and compute only"},
     {"counter", NULL, OPT_COUNTER, "with --device: also read the hardware counter (CUPTI)"},
     {"module", "FILE", OPT_MODULE, "with --device: take the kernel from a cubin, fatbin or PTX"},
-    {"kernel", "NAME", OPT_KERNEL, "the kernel's name (with --module: the one to check)"},
+    {"kernel", "NAME", OPT_KERNEL, "--module: the kernel to check; --ptxas: only names matching"},
     {"sweep", "N", OPT_SWEEP, "verify: check N random configurations on the GPU"},
     {"seed", "S", OPT_SEED, "verify --sweep: the random seed (default 1)"},
+    {"ptxas", "FILE", OPT_PTXAS, "every kernel of ptxas -v or cuobjdump -res-usage output"},
+    {"min-occupancy", "PCT", OPT_MIN_OCCUPANCY, "exit 3 if a kernel's occupancy is below PCT"},
     {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
+    {"jsonl", NULL, OPT_JSONL, "with --ptxas: one JSON object per line, as read"},
     {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
     {"chart", "KIND", OPT_CHART, "chart occupancy by block, regs, smem or all"},
     {"step", "N", OPT_STEP, "the block chart's step in threads (default 32)"},
@@ -138,6 +142,26 @@ int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
   return -1;
 }
 
+int occ_parse_pct(const char *text, double *value, char *why,
+                  size_t why_size) {
+  /* Digits with an optional fraction: strtod alone would also take
+   * "1e2", "inf", "0x10" and leading spaces. */
+  const char *p = text;
+  while (isdigit((unsigned char)*p)) p++;
+  if (p > text && *p == '.' && isdigit((unsigned char)p[1]))
+    for (p++; isdigit((unsigned char)*p); p++) {}
+  char *end;
+  errno = 0;
+  double v = p > text && *p == '\0' ? strtod(text, &end) : -1;
+  if (v < 0 || v > 100 || errno == ERANGE) {
+    snprintf(why, why_size, "'%s' is not a percentage (accepted: 0 to 100, e.g. 50 or 62.5)",
+             text);
+    return -1;
+  }
+  *value = v;
+  return 0;
+}
+
 int occ_parse_block(const char *text, const occ_device *device, int block[3],
                     char *why, size_t why_size) {
   static const char axes[] = "xyz";
@@ -186,6 +210,7 @@ int occ_parse_block(const char *text, const occ_device *device, int block[3],
 
 void occ_cli_print_help(FILE *out) {
   fputs("Usage: occcalc --regs N --block X[xY[xZ]] [--smem BYTES] [options]\n"
+        "       occcalc --ptxas FILE|- [--block N] [--min-occupancy PCT] [options]\n"
         "       occcalc --list-gpus [--json]\n"
         "       occcalc --regs N --block B --device N|all [--counter] [--json]\n"
         "       occcalc --block B --device N --module FILE --kernel NAME\n"
@@ -270,6 +295,12 @@ static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
   case OPT_JSON: cli->json = true; break;
   case OPT_EXPLAIN: cli->explain = true; break;
   case OPT_LIST_GPUS: cli->list_gpus = true; break;
+  case OPT_PTXAS: cli->ptxas_path = arg; break;
+  case OPT_JSONL: cli->jsonl = true; break;
+  case OPT_MIN_OCCUPANCY:
+    rc = occ_parse_pct(arg, &cli->min_occupancy_pct, why, sizeof why);
+    cli->min_occupancy_given = true;
+    break;
   case OPT_HELP: cli->help = true; break;
   case OPT_VERSION: cli->version = true; break;
   case OPT_CHART: rc = occ_parse_charts(arg, &cli->charts, why, sizeof why); break;
@@ -304,8 +335,8 @@ static int check_verifier_options(const occ_cli *cli, int device_options,
                                : cli->counter ? "--counter" : "--no-verify");
   if (cli->module && !cli->kernel_name)
     return occ_cli_usage_error(err, "--module: --kernel NAME is required");
-  if (cli->kernel_name && !cli->module)
-    return occ_cli_usage_error(err, "--kernel: only with --module FILE");
+  if (cli->kernel_name && !cli->module && !cli->ptxas_path)
+    return occ_cli_usage_error(err, "--kernel: needs --module FILE or --ptxas FILE");
   return OCC_EXIT_OK;
 }
 
@@ -352,5 +383,25 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
     return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
   int rc = check_verifier_options(cli, device_options, err);
   if (rc != OCC_EXIT_OK) return rc;
+  if (!cli->ptxas_path && (cli->jsonl || cli->min_occupancy_given))
+    return occ_cli_usage_error(err, "%s: needs --ptxas FILE (a ptxas -v or cuobjdump report)",
+                               cli->jsonl ? "--jsonl" : "--min-occupancy");
+  if (cli->ptxas_path && (cli->device || cli->verify_command || cli->module))
+    return occ_cli_usage_error(err, "--ptxas: not with --device, --module or verify");
+  if (cli->ptxas_path && (cli->regs_given || cli->kernel.smem_static_bytes || cli->explain ||
+                          cli->grid_blocks))
+    return occ_cli_usage_error(err, "%s: not with --ptxas (the report gives each kernel's "
+                               "registers and shared memory; --ptxas writes a table or JSON)",
+                               cli->regs_given ? "--regs" : cli->explain ? "--explain"
+                               : cli->grid_blocks ? "--grid" : "--smem");
+  if (cli->json && cli->jsonl)
+    return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
+  if (cli->ptxas_path && (cli->charts || cli->csv || cli->svg_path || cli->suggest ||
+                          cli->chart_step))
+    return occ_cli_usage_error(err, "%s: not with --ptxas (charts and suggestions are for "
+                               "one configuration)",
+                               cli->suggest ? "--suggest" : cli->csv ? "--csv"
+                               : cli->svg_path ? "--svg" : cli->chart_step ? "--step"
+                               : "--chart");
   return occ_check_explore_options(cli, err);
 }

@@ -31,7 +31,8 @@ typedef struct occ_cli {
   bool no_verify;          /* --no-verify: read the device, compute only */
   bool counter;            /* --counter: also the hardware counter (CUPTI) */
   const char *module;      /* --module FILE: a cubin, fatbin or PTX file */
-  const char *kernel_name; /* --kernel NAME */
+  const char *kernel_name; /* --kernel: with --module the kernel to check,
+                              with --ptxas a name filter (glob or substring) */
   bool verify_command;     /* "occcalc verify ..." */
   int sweep;               /* verify --sweep N, 0 when not given */
   uint64_t seed;           /* verify --seed S, default 1 */
@@ -39,6 +40,11 @@ typedef struct occ_cli {
   int64_t grid_blocks;     /* --grid, 0 when not given */
   int sm_count;            /* --sms, 0 when not given */
   bool json, explain, list_gpus, help, version;
+  /* Reading the compiler's reports (ptxas_run.h). */
+  const char *ptxas_path;     /* --ptxas FILE, "-" for stdin */
+  bool jsonl;                 /* --jsonl */
+  bool min_occupancy_given;
+  double min_occupancy_pct;   /* --min-occupancy, 0 to 100 */
   /* The explore options (src/explore.c writes what they ask for). */
   unsigned charts;         /* bit (1 << occ_chart_kind) per --chart */
   int chart_step;          /* --step, 0 when not given */
@@ -66,6 +72,10 @@ int occ_parse_int(const char *text, int64_t min, int64_t max, int64_t *value,
                   char *why, size_t why_size);
 int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
                     size_t why_size);
+
+/* Parses a percentage, 0 to 100 with an optional fraction ("62.5").
+ * Returns 0, or -1 with the reason in why. */
+int occ_parse_pct(const char *text, double *value, char *why, size_t why_size);
 
 /* Parses a block shape "N", "XxY" or "XxYxZ" and checks it against the
  * device's limits. Returns 0, or -1 with the reason in why. */

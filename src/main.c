@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "device_cmd.h"
 #include "devselect.h"
+#include "ptxas_run.h"
 #include "explore.h"
 #include "report.h"
 
@@ -97,6 +98,8 @@ int main(int argc, char **argv) {
     rc = occ_sweep_command(&cli, db);
   else if (cli.device)
     rc = occ_device_command(&cli, db);
+  else if (cli.ptxas_path)
+    rc = occ_ptxas_run(&cli, db, stdout, stderr);
   else
     rc = cli.list_gpus ? occ_list_gpus(db, cli.json, stdout) : calculate(&cli, db);
   occ_gpudb_free(db);

@@ -1,0 +1,92 @@
+# The ptxas/cuobjdump reader (issue 4): its tests, fuzz target and
+# benchmark. `make fuzz` runs the fuzzer for FUZZ_SECONDS (default 60).
+TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
+                test-ptxas-cli test-ptxas-nvcc test-ptxas-sanitize \
+                test-ptxas-fuzz
+BENCH_TARGETS += bench-ptxas
+
+# src/demangle.c calls the C++ runtime's demangler (see there).
+LIBS += -lstdc++
+
+PTXAS_SRCS = src/ptxas.c src/demangle.c
+PTXAS_DEPS = $(PTXAS_SRCS) src/ptxas.h src/demangle.h
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+            -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 60
+CLANG ?= clang
+
+.PHONY: test-ptxas-golden test-ptxas-unit test-ptxas-real test-ptxas-cli \
+        test-ptxas-nvcc \
+        test-ptxas-sanitize test-ptxas-fuzz fuzz bench-ptxas
+
+build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS) | build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -lstdc++
+
+build/ptxas_dump_san: tests/ptxas/dump.c $(PTXAS_DEPS) | build
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -lstdc++
+
+build/ptxas_unit: tests/ptxas/unit.c $(PTXAS_DEPS) | build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -lstdc++
+
+build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS) | build
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -lstdc++
+
+# Every historical form, written from FACTS.md section 7.
+test-ptxas-golden: build/ptxas_dump
+	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
+
+build/json_compact_test: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
+
+build/json_compact_test_san: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
+
+test-ptxas-unit: build/ptxas_unit build/json_compact_test
+	./build/ptxas_unit
+	./build/json_compact_test
+
+# Reports of nvcc 13.0 and cuobjdump 13.0 kept from the GPU machine: ptxas'
+# numbers must agree with cuobjdump's on this machine too, which has none.
+test-ptxas-real: build/ptxas_dump
+	for b in pressure smem templates; do \
+	  sh tests/ptxas/agree.sh build/ptxas_dump tests/ptxas/real/$$b.ptxas.log \
+	     tests/ptxas/real/$$b.cuobjdump.txt || exit 1; done
+
+# occcalc --ptxas end to end: the gate, --jsonl through jq, bad inputs.
+test-ptxas-cli: occcalc
+	sh tests/ptxas/cli_test.sh
+
+test-ptxas-nvcc: build/ptxas_dump
+	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
+	   tests/kernels/*.cu $(wildcard kernels/*.cu)
+
+test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_compact_test_san
+	sh tests/ptxas/golden.sh build/ptxas_dump_san tests/ptxas/golden
+	./build/ptxas_unit_san
+	./build/json_compact_test_san
+
+build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS) | build
+	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -o $@ tests/ptxas/fuzz.c $(PTXAS_SRCS) -lstdc++
+
+build/fuzz_corpus: $(wildcard tests/ptxas/golden/*) | build
+	rm -rf $@ && mkdir -p $@
+	for f in tests/ptxas/golden/*.log tests/ptxas/golden/*.txt \
+	         tests/ptxas/real/*.log tests/ptxas/real/*.txt; do \
+	  cp "$$f" $@/; done
+
+# Seeded from the golden cases; fails on any crash, leak or sanitizer
+# report (libFuzzer exits non-zero and leaves a crash-* file in build/).
+fuzz: build/fuzz_ptxas build/fuzz_corpus
+	./build/fuzz_ptxas -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	  -artifact_prefix=build/ -print_final_stats=1 build/fuzz_corpus \
+	  2>build/fuzz.log || { tail -40 build/fuzz.log; exit 1; }
+	grep -E '^(Done|stat::peak_rss)' build/fuzz.log
+
+test-ptxas-fuzz:
+	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+
+bench-ptxas: occcalc
+	sh tests/ptxas/bench.sh ./occcalc build/bench

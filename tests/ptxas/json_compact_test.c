@@ -1,0 +1,55 @@
+/* json_compact_test.c - occ_json_write_compact writes what
+ * cJSON_PrintUnformatted writes, byte for byte, for every kind of value
+ * and the numbers where "%1.15g" and "%1.17g" differ (Criterion). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_compact.h"
+
+static void same_as_cjson(const cJSON *item) {
+  char *want = cJSON_PrintUnformatted(item);
+  cr_assert_not_null(want);
+  char *got = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&got, &len);
+  cr_assert_not_null(out);
+  occ_json_write_compact(out, item);
+  fclose(out);
+  cr_assert_str_eq(got, want);
+  free(got);
+  free(want);
+}
+
+Test(json_compact, numbers) {
+  static const double numbers[] = {
+      0, 1, -1, 42, 233472, 2147483647.0, 2147483648.0, -2147483649.0,
+      1e15 - 1, 1e15, 1e16, 1e20, 123456789012345.0, 0.5, 0.1, 1.0 / 3,
+      2.0 / 3, 0.625, 0.30000000000000004, 1e-7, -2.5, 6.02214076e23,
+      0.1 + 0.2, 100.0 / 48, 40.0 / 64};
+  for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++) {
+    cJSON *n = cJSON_CreateNumber(numbers[i]);
+    same_as_cjson(n);
+    cJSON_Delete(n);
+  }
+}
+
+Test(json_compact, strings_and_structure) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON_AddStringToObject(root, "plain", "tk<64>(double*)");
+  cJSON_AddStringToObject(root, "escapes", "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f\xc3\xa9");
+  cJSON_AddStringToObject(root, "", "");
+  cJSON_AddNullToObject(root, "null");
+  cJSON_AddTrueToObject(root, "yes");
+  cJSON_AddFalseToObject(root, "no");
+  cJSON_AddItemToObject(root, "empty_object", cJSON_CreateObject());
+  cJSON_AddItemToObject(root, "empty_array", cJSON_CreateArray());
+  int block[3] = {256, 1, 1};
+  cJSON_AddItemToObject(root, "block", cJSON_CreateIntArray(block, 3));
+  cJSON *nested = cJSON_AddObjectToObject(root, "nested");
+  cJSON_AddNumberToObject(nested, "occupancy", 2.0 / 3);
+  cJSON_AddItemToObject(nested, "raw", cJSON_CreateRaw("{\"a\":1}"));
+  same_as_cjson(root);
+  cJSON_Delete(root);
+}
