@@ -159,15 +159,9 @@ static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,
 /* Writes one object for one device, an array for --device all. */
 static int write_json(cJSON *array, bool all) {
   cJSON *root = all ? array : cJSON_DetachItemFromArray(array, 0);
-  char *text = root ? cJSON_Print(root) : NULL;
+  int rc = occ_print_json(stdout, root);
   if (!all) cJSON_Delete(root);
-  if (!text) {
-    fprintf(stderr, "occcalc: out of memory writing JSON\n");
-    return OCC_EXIT_FAILURE;
-  }
-  printf("%s\n", text);
-  free(text);
-  return OCC_EXIT_OK;
+  return rc;
 }
 
 int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
@@ -238,25 +232,20 @@ static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
   cJSON *root = cJSON_CreateObject();
   cJSON *dev = occ_json_device(occ_gpu_device(gpu));
   cJSON *summary = occ_json_sweep_summary(sum, seed);
-  char *text = NULL;
+  int rc = OCC_EXIT_FAILURE;
   if (root && dev && summary) {
     cJSON_AddNumberToObject(root, "schema", 1);
     cJSON_AddItemToObject(root, "device", dev);
     cJSON_AddItemToObject(root, "summary", summary);
     cJSON_AddItemReferenceToObject(root, "cases", cases);
-    text = cJSON_Print(root);
+    rc = occ_print_json(stdout, root);
   } else {
     cJSON_Delete(dev);
     cJSON_Delete(summary);
+    rc = occ_print_json(stdout, NULL);
   }
   cJSON_Delete(root);
-  if (!text) {
-    fprintf(stderr, "occcalc: out of memory writing JSON\n");
-    return OCC_EXIT_FAILURE;
-  }
-  printf("%s\n", text);
-  free(text);
-  return OCC_EXIT_OK;
+  return rc;
 }
 
 int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {

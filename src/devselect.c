@@ -68,12 +68,9 @@ static int list_json(const occ_gpudb *db, FILE *out) {
       cJSON_AddItemToArray(pass ? archs : gpus, obj);
     }
   }
-  char *text = cJSON_Print(root);
+  int rc = occ_print_json(out, root);
   cJSON_Delete(root);
-  if (!text) return OCC_EXIT_FAILURE;
-  fprintf(out, "%s\n", text);
-  free(text);
-  return OCC_EXIT_OK;
+  return rc;
 }
 
 static void list_row(FILE *out, const occ_device *d, const char *family) {

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
 #include "devfields.h"
@@ -21,6 +22,17 @@ static void add_int_or_null(cJSON *obj, const char *key, int64_t value, bool pre
 
 static void add_limit(cJSON *obj, const char *key, int limit) {
   add_int_or_null(obj, key, limit, limit != OCC_UNLIMITED);
+}
+
+int occ_print_json(FILE *out, const cJSON *obj) {
+  char *text = obj ? cJSON_Print(obj) : NULL;
+  if (!text) {
+    fprintf(stderr, "occcalc: out of memory writing JSON\n");
+    return OCC_EXIT_FAILURE;
+  }
+  fprintf(out, "%s\n", text);
+  free(text);
+  return OCC_EXIT_OK;
 }
 
 cJSON *occ_json_device(const occ_device *d) {

@@ -34,15 +34,9 @@ static int write_result(const occ_cli *cli, const occ_report *rep) {
     cJSON_Delete(obj);
     return rc;
   }
-  char *text = obj ? cJSON_Print(obj) : NULL;
+  rc = occ_print_json(stdout, obj);
   cJSON_Delete(obj);
-  if (!text) {
-    fprintf(stderr, "occcalc: out of memory writing JSON\n");
-    return OCC_EXIT_FAILURE;
-  }
-  printf("%s\n", text);
-  free(text);
-  return OCC_EXIT_OK;
+  return rc;
 }
 
 /* The calculator: one configuration on one device. */

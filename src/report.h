@@ -39,6 +39,11 @@ void occ_print_explain(FILE *out, const occ_report *report);
  * NULL when out of memory. */
 cJSON *occ_json_report(const occ_report *report);
 
+/* Writes obj as indented JSON and a newline (obj stays the caller's; NULL
+ * counts as out of memory). Returns OCC_EXIT_OK, or OCC_EXIT_FAILURE after
+ * saying so on stderr. */
+int occ_print_json(FILE *out, const cJSON *obj);
+
 /* Builds the JSON object of a device (the "device" key of a report). */
 cJSON *occ_json_device(const occ_device *device);
 

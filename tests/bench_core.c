@@ -3,7 +3,6 @@
  * 0-255 x every block size 1-1024 x 13 shared-memory sizes, on the CC 9.0
  * device), side by side, with a check that every answer is the same.
  * Reports the median of several passes of each, interleaved. */
-#include <cuda_occupancy.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "gpudb.h"
 #include "occ.h"
+#include "ref_header.h"
 
 #define PASSES 7
 static const int64_t smem_sizes[] = {0, 1024, 2048, 4096, 8192, 12288, 16384,
@@ -53,9 +53,7 @@ static double pass_header(const cudaOccDeviceProp *p) {
   a.maxThreadsPerBlock = 1024;
   a.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
   a.numBlockBarriers = 1;
-  cudaOccDeviceState st;
-  memset(&st, 0, sizeof st);
-  st.carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT;
+  cudaOccDeviceState st = ref_state(SHAREDMEM_CARVEOUT_DEFAULT);
   cudaOccResult r;
   memset(&r, 0, sizeof r);
   long i = 0;
@@ -82,19 +80,8 @@ int main(void) {
   occ_device d;
   char near[64];
   if (!db || occ_gpudb_find_cc(db, 9, 0, &d, near, sizeof near) != 0) return 2;
-  cudaOccDeviceProp p;
-  memset(&p, 0, sizeof p);
-  p.computeMajor = 9;
-  p.maxThreadsPerBlock = d.max_threads_per_block;
-  p.maxThreadsPerMultiprocessor = d.max_threads_per_sm;
-  p.regsPerBlock = d.regs_per_block;
-  p.regsPerMultiprocessor = d.regs_per_sm;
-  p.warpSize = d.warp_size;
-  p.sharedMemPerBlock = (size_t)d.smem_per_block_bytes;
-  p.sharedMemPerMultiprocessor = (size_t)d.smem_per_sm_bytes;
-  p.numSms = 132;
-  p.sharedMemPerBlockOptin = (size_t)d.smem_per_block_optin_bytes;
-  p.reservedSharedMemPerBlock = (size_t)d.reserved_smem_per_block_bytes;
+  d.sm_count = 132;
+  cudaOccDeviceProp p = ref_prop(&d);
   double t_prep = now_s();
   if (occ_prepare(&d, OCC_CARVEOUT_DEFAULT, &prepared) != OCC_OK) return 2;
   t_prep = now_s() - t_prep;

@@ -6,7 +6,6 @@
  * against the header's cudaOccMaxPotentialOccupancyBlockSize over every
  * register count x 12 shared-memory sizes x 3 carveouts x barriers 0-2.
  * Prints the number of cases and fails on any disagreement. */
-#include <cuda_occupancy.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -15,6 +14,7 @@
 
 #include "gpudb.h"
 #include "occ.h"
+#include "ref_header.h"
 
 static long long cases, failures, prepared_cases, prepared_failures;
 static occ_prepared prepared[3]; /* default, 0 % and 50 % carveouts */
@@ -54,24 +54,6 @@ static void check_prepared(const occ_device *d, const occ_kernel *k, const occ_r
   }
 }
 
-static cudaOccDeviceProp to_prop(const occ_device *d) {
-  cudaOccDeviceProp p;
-  memset(&p, 0, sizeof p);
-  p.computeMajor = d->cc_major;
-  p.computeMinor = d->cc_minor;
-  p.maxThreadsPerBlock = d->max_threads_per_block;
-  p.maxThreadsPerMultiprocessor = d->max_threads_per_sm;
-  p.regsPerBlock = d->regs_per_block;
-  p.regsPerMultiprocessor = d->regs_per_sm;
-  p.warpSize = d->warp_size;
-  p.sharedMemPerBlock = (size_t)d->smem_per_block_bytes;
-  p.sharedMemPerMultiprocessor = (size_t)d->smem_per_sm_bytes;
-  p.numSms = d->sm_count > 0 ? d->sm_count : 1;
-  p.sharedMemPerBlockOptin = (size_t)d->smem_per_block_optin_bytes;
-  p.reservedSharedMemPerBlock = (size_t)d->reserved_smem_per_block_bytes;
-  return p;
-}
-
 /* The header's limiting factors, restricted to the limits that equal the
  * final answer. (The header keeps a factor set before the barrier limit
  * lowers the answer; occcalc reports only limits that bind.) */
@@ -95,10 +77,7 @@ static void check(const occ_device *d, const cudaOccDeviceProp *prop,
   attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
   attr.maxDynamicSharedSizeBytes = (size_t)k->smem_dynamic_bytes;
   attr.numBlockBarriers = k->barriers;
-  cudaOccDeviceState state;
-  memset(&state, 0, sizeof state);
-  state.cacheConfig = CACHE_PREFER_NONE;
-  state.carveoutConfig = k->carveout_pct; /* -1: default, never 0 by accident */
+  cudaOccDeviceState state = ref_state(k->carveout_pct);
 
   int threads = k->block[0] * k->block[1] * k->block[2];
   cudaOccResult ref;
@@ -265,7 +244,7 @@ int main(void) {
   for (size_t i = 0; i < n; i++) {
     occ_device d;
     occ_gpudb_arch_at(db, i, &d, NULL, NULL);
-    cudaOccDeviceProp p = to_prop(&d);
+    cudaOccDeviceProp p = ref_prop(&d);
     const int carveouts[3] = {OCC_CARVEOUT_DEFAULT, 0, 50};
     for (int c = 0; c < 3; c++)
       if (occ_prepare(&d, carveouts[c], &prepared[c]) != OCC_OK || !prepared[c].tabulated) {
