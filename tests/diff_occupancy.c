@@ -68,15 +68,7 @@ static unsigned expected_limiters(const cudaOccResult *r) {
 
 static void check(const occ_device *d, const cudaOccDeviceProp *prop,
                   const occ_kernel *k) {
-  cudaOccFuncAttributes attr;
-  memset(&attr, 0, sizeof attr);
-  attr.maxThreadsPerBlock = d->max_threads_per_block;
-  attr.numRegs = k->regs_per_thread;
-  attr.sharedSizeBytes = (size_t)k->smem_static_bytes;
-  attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-  attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  attr.maxDynamicSharedSizeBytes = (size_t)k->smem_dynamic_bytes;
-  attr.numBlockBarriers = k->barriers;
+  cudaOccFuncAttributes attr = ref_kernel_attr(d, k);
   cudaOccDeviceState state = ref_state(k->carveout_pct);
 
   int threads = k->block[0] * k->block[1] * k->block[2];
@@ -179,19 +171,8 @@ static void grid_barriers(const occ_device *d, const cudaOccDeviceProp *p) {
 static void check_best_block_size(const occ_device *d,
                                   const cudaOccDeviceProp *prop,
                                   const occ_kernel *k) {
-  cudaOccFuncAttributes attr;
-  memset(&attr, 0, sizeof attr);
-  attr.maxThreadsPerBlock = d->max_threads_per_block;
-  attr.numRegs = k->regs_per_thread;
-  attr.sharedSizeBytes = (size_t)k->smem_static_bytes;
-  attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-  attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  attr.maxDynamicSharedSizeBytes = (size_t)k->smem_dynamic_bytes;
-  attr.numBlockBarriers = k->barriers;
-  cudaOccDeviceState state;
-  memset(&state, 0, sizeof state);
-  state.cacheConfig = CACHE_PREFER_NONE;
-  state.carveoutConfig = k->carveout_pct;
+  cudaOccFuncAttributes attr = ref_kernel_attr(d, k);
+  cudaOccDeviceState state = ref_state(k->carveout_pct);
   int ref_grid = 0, ref_block = 0;
   cudaOccError rs = cudaOccMaxPotentialOccupancyBlockSize(
       &ref_grid, &ref_block, prop, &attr, &state, NULL,

@@ -44,6 +44,16 @@ static inline cudaOccFuncAttributes ref_attr(const occ_device *d, int regs,
   return a;
 }
 
+/* The attributes of an occcalc kernel: static shared memory as compiled,
+ * opted in to exactly its dynamic size (as occcalc assumes). */
+static inline cudaOccFuncAttributes ref_kernel_attr(const occ_device *d,
+                                                    const occ_kernel *k) {
+  cudaOccFuncAttributes a =
+      ref_attr(d, k->regs_per_thread, (size_t)k->smem_dynamic_bytes, k->barriers);
+  a.sharedSizeBytes = (size_t)k->smem_static_bytes;
+  return a;
+}
+
 /* A device state with a carveout preference (-1: none; zeroed state would
  * mean "maximum L1"). */
 static inline cudaOccDeviceState ref_state(int carveout_pct) {

@@ -3,26 +3,11 @@
 #include <string.h>
 
 #include "cli.h"
+#include "db_fixture.h"
 #include "gpudb.h"
 #include "occ.h"
 #include "report_text.h"
 
-static occ_gpudb *db;
-
-static void load_db(void) {
-  char err[256];
-  db = occ_gpudb_load_builtin(err, sizeof err);
-  cr_assert_not_null(db, "built-in database: %s", err);
-}
-
-static void free_db(void) { occ_gpudb_free(db); }
-
-static occ_device board(const char *name) {
-  occ_device d;
-  char near[128];
-  cr_assert_eq(occ_gpudb_find_gpu(db, name, &d, near, sizeof near), 0, "%s", name);
-  return d;
-}
 
 static occ_result run(const occ_device *d, int regs, int64_t smem, int bx, int by) {
   occ_kernel k;

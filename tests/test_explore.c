@@ -6,27 +6,12 @@
 
 #include "chart.h"
 #include "explore.h"
+#include "db_fixture.h"
 #include "gpudb.h"
 #include "occ.h"
 #include "suggest.h"
 #include "sweep.h"
 
-static occ_gpudb *db;
-
-static void load_db(void) {
-  char err[256];
-  db = occ_gpudb_load_builtin(err, sizeof err);
-  cr_assert_not_null(db, "built-in database: %s", err);
-}
-
-static void free_db(void) { occ_gpudb_free(db); }
-
-static occ_device gpu(const char *name) {
-  occ_device d;
-  char near[128];
-  cr_assert_eq(occ_gpudb_find_gpu(db, name, &d, near, sizeof near), 0, "%s", name);
-  return d;
-}
 
 static occ_kernel kernel(int regs, int64_t static_smem, int64_t dynamic_smem,
                          int threads) {
@@ -81,7 +66,7 @@ static int widest_line(const char *text) {
 TestSuite(sweep, .init = load_db, .fini = free_db);
 
 Test(sweep, mission_example_and_the_edges) {
-  occ_device d = gpu("H100 SXM");
+  occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4096, 0, 128);
   occ_sweep *s = sweep_of(&d, &k);
   cr_expect_eq(occ_sweep_blocks(s, 128, 48, 4096), 10);
@@ -105,7 +90,7 @@ Test(sweep, mission_example_and_the_edges) {
 }
 
 Test(sweep, row_of_block_sizes_matches_single_calls) {
-  occ_device d = gpu("GTX 970");
+  occ_device d = board("GTX 970");
   occ_kernel k = kernel(0, 0, 0, 1);
   occ_sweep *s = sweep_of(&d, &k);
   int row[1100];
@@ -129,7 +114,7 @@ static void build(const occ_device *d, const occ_kernel *k, occ_chart_kind kind,
 }
 
 Test(chart, ranges_and_the_marked_point) {
-  occ_device d = gpu("H100 SXM");
+  occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4096, 0, 128);
   occ_chart c;
   build(&d, &k, OCC_CHART_BLOCK, 0, &c);
@@ -156,7 +141,7 @@ Test(chart, ranges_and_the_marked_point) {
 }
 
 Test(chart, an_off_grid_kernel_is_inserted_in_order) {
-  occ_device d = gpu("H100 SXM");
+  occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4000, 0, 100);
   occ_chart c;
   build(&d, &k, OCC_CHART_BLOCK, 0, &c);
@@ -175,7 +160,7 @@ Test(chart, an_off_grid_kernel_is_inserted_in_order) {
 }
 
 Test(chart, every_point_is_the_cores_answer) {
-  occ_device d = gpu("A100");
+  occ_device d = board("A100");
   occ_kernel k = kernel(40, 2048, 10000, 192);
   k.carveout_pct = 30;
   for (int kind = 0; kind < OCC_CHART_KIND_COUNT; kind++) {
@@ -205,7 +190,7 @@ static void print_ascii(FILE *f, const occ_chart *const *c, size_t n) {
 }
 
 Test(chart, cannot_launch_still_draws) {
-  occ_device d = gpu("V100");
+  occ_device d = board("V100");
   occ_kernel k = kernel(255, 0, 0, 1024);
   occ_chart charts[OCC_CHART_KIND_COUNT];
   const occ_chart *list[OCC_CHART_KIND_COUNT];
@@ -228,7 +213,7 @@ Test(chart, cannot_launch_still_draws) {
 Test(chart, terminal_fits_80_columns_and_ascii_is_ascii) {
   const char *boards[] = {"GTX 970", "H100 SXM", "RTX 4090", "Jetson AGX Orin"};
   for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
-    occ_device d = gpu(boards[b]);
+    occ_device d = board(boards[b]);
     occ_kernel k = kernel(72, 1000, 30000, 1000);
     occ_chart charts[3];
     const occ_chart *list[3];
@@ -251,7 +236,7 @@ Test(chart, terminal_fits_80_columns_and_ascii_is_ascii) {
 }
 
 Test(chart, csv_has_a_row_per_point_and_one_marked) {
-  occ_device d = gpu("H100 SXM");
+  occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4096, 0, 128);
   occ_chart charts[3];
   const occ_chart *list[3];
@@ -305,7 +290,7 @@ Test(chart, parse_chart_values) {
 TestSuite(suggest, .init = load_db, .fini = free_db);
 
 Test(suggest, gtx970_registers_are_the_limiter) {
-  occ_device d = gpu("GTX 970");
+  occ_device d = board("GTX 970");
   occ_kernel k = kernel(48, 4096, 0, 128);
   occ_suggestion s;
   cr_assert_eq(occ_suggest(&d, &k, &s), OCC_OK);
@@ -342,7 +327,7 @@ Test(suggest, gtx970_registers_are_the_limiter) {
 }
 
 Test(suggest, h100_shared_memory_is_the_limiter) {
-  occ_device d = gpu("H100 SXM");
+  occ_device d = board("H100 SXM");
   occ_kernel k = kernel(32, 0, 40000, 256);
   occ_suggestion s;
   cr_assert_eq(occ_suggest(&d, &k, &s), OCC_OK);
@@ -363,7 +348,7 @@ Test(suggest, h100_shared_memory_is_the_limiter) {
 }
 
 Test(suggest, a_smaller_carveout_keeps_the_occupancy) {
-  occ_device d = gpu("H100 SXM");
+  occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4096, 0, 128); /* 10 blocks, by registers */
   occ_suggestion s;
   cr_assert_eq(occ_suggest(&d, &k, &s), OCC_OK);
@@ -427,7 +412,7 @@ Test(suggest, best_block_sizes_agree_with_the_core) {
 }
 
 Test(suggest, cannot_launch_has_steps_but_no_headroom) {
-  occ_device d = gpu("V100");
+  occ_device d = board("V100");
   occ_kernel k = kernel(255, 0, 0, 1024);
   occ_suggestion s;
   cr_assert_eq(occ_suggest(&d, &k, &s), OCC_OK);
