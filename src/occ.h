@@ -132,8 +132,19 @@ typedef struct occ_result {
   int64_t smem_block_cap_bytes; /* what one block may have, reserved incl. */
   bool smem_optin;              /* the opt-in cap applies */
   int64_t smem_preference_bytes; /* the carveout, rounded to a config */
-  int64_t smem_config_bytes;    /* the SM's configuration actually used */
+  int64_t smem_config_bytes;    /* the configuration the occupancy API
+                                   and cuda_occupancy.h assume */
   bool carveout_ignored;        /* a preference given to a CC without carveout */
+
+  /* At launch, with a carveout preference, the driver sizes the SM's shared
+   * memory for the blocks the preference holds counting only their own
+   * shared memory, then adds each block's reserve on top; a kernel with no
+   * shared memory of its own gets the largest configuration. So the SM can
+   * hold more blocks than the occupancy API says (measured on an H100, see
+   * docs/gpu-verification.md). Equal to the fields above without a
+   * preference or a per-block reserve. */
+  int64_t launch_smem_config_bytes;
+  int launch_limit_smem;
 
   /* barriers */
   int barriers_per_sm;          /* 0 when there is no barrier limit */
@@ -145,7 +156,8 @@ typedef struct occ_result {
   int limit_barriers;
   unsigned limited_by;          /* occ_limiter bits */
 
-  int active_blocks_per_sm;
+  int active_blocks_per_sm;     /* by the occupancy API's rule */
+  int launch_active_blocks_per_sm; /* what the SM holds at launch */
   int active_warps_per_sm;
   int active_threads_per_sm;
   int max_warps_per_sm;
@@ -188,6 +200,8 @@ typedef struct occ_prepared {
   int16_t warps_per_sub_partition[OCC_PREP_MAX_REGS];
   int32_t limit_smem[OCC_PREP_SMEM_UNITS];
   int64_t smem_config[OCC_PREP_SMEM_UNITS];
+  int32_t launch_limit_smem[OCC_PREP_SMEM_UNITS];
+  int64_t launch_smem_config[OCC_PREP_SMEM_UNITS];
   int32_t limit_barriers[OCC_PREP_MAX_BARRIERS + 1];
 } occ_prepared;
 

@@ -76,6 +76,16 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
   fprintf(out, "  active threads  %6d of %d\n", r->active_threads_per_sm,
           d->max_threads_per_sm);
   fprintf(out, "  occupancy       %6s %% (limited by %s)\n", pct, limiters);
+  if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
+    int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+    occ_pct_text((double)warps / r->max_warps_per_sm, pct, sizeof pct);
+    fprintf(out, "  at launch       %6d blocks, %d warps, %s %%\n",
+            r->launch_active_blocks_per_sm, warps, pct);
+    fprintf(out, "                  the driver gives the SM %" PRId64 " KB for "
+            "this carveout;\n                  the occupancy API and "
+            "cuda_occupancy.h assume %" PRId64 " KB\n",
+            r->launch_smem_config_bytes / 1024, r->smem_config_bytes / 1024);
+  }
   if (!r->launchable) {
     char reason[160];
     occ_reason_detail(d, rep->kernel, r, reason, sizeof reason);

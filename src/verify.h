@@ -22,8 +22,8 @@ typedef struct occ_verify_options {
 /* The checks a verification makes, as bits of occ_verify.failed. */
 typedef enum occ_check {
   OCC_CHECK_API = 1u << 0,          /* API == prediction */
-  OCC_CHECK_MEASURED_MIN = 1u << 1, /* min resident == prediction */
-  OCC_CHECK_MEASURED_MAX = 1u << 2, /* max resident == prediction */
+  OCC_CHECK_MEASURED_MIN = 1u << 1, /* min resident == prediction at launch */
+  OCC_CHECK_MEASURED_MAX = 1u << 2, /* max resident == prediction at launch */
   OCC_CHECK_COOPERATIVE = 1u << 3   /* coop bound == prediction x SMs */
 } occ_check;
 
@@ -36,7 +36,8 @@ typedef struct occ_verify {
   occ_result prediction;  /* occ_compute of probe on the device */
   occ_probe_run run;
   unsigned failed;        /* occ_check bits that disagree */
-  bool agree;             /* prediction == API == measured min == max */
+  bool agree;             /* prediction == API, and prediction at launch
+                             == measured min == max */
 } occ_verify;
 
 /* Verifies kernel on gpu. A disagreement is not an error: it is
@@ -57,6 +58,8 @@ typedef struct occ_sweep_summary {
   int agree;              /* every check of occ_verify.agree */
   int api, measured_min, measured_max, cooperative; /* agreements per check */
   int regs_exact;
+  int api_is_measured;    /* the API equals the measured residency */
+  int launch_differs;     /* the SM holds more at launch than the API says */
   int with_carveout, with_carveout_agree; /* cases with a carveout given */
   int counter_ok;
   double timeline_max_diff; /* largest |achieved - predicted| occupancy */

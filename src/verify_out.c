@@ -64,8 +64,9 @@ static void print_differences(FILE *out, const occ_verify *v) {
     fprintf(out, "  differs: the API says %d, the prediction %d\n",
             r->api_blocks_per_sm, want);
   if (v->failed & (OCC_CHECK_MEASURED_MIN | OCC_CHECK_MEASURED_MAX))
-    fprintf(out, "  differs: measured %d..%d resident, the prediction %d\n",
-            r->measured_min, r->measured_max, want);
+    fprintf(out, "  differs: measured %d..%d resident, the prediction at "
+            "launch %d\n", r->measured_min, r->measured_max,
+            v->prediction.launch_active_blocks_per_sm);
   if (v->failed & OCC_CHECK_COOPERATIVE)
     fprintf(out, "  differs: cooperative bound %" PRId64 ", the prediction "
             "x SMs %d\n", r->cooperative_max_blocks, want);
@@ -77,6 +78,12 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   fprintf(out, "  %-26s %-8d %.1f%% theoretical occupancy\n",
           "predicted blocks/SM", v->prediction.active_blocks_per_sm,
           100 * v->prediction.occupancy);
+  const occ_result *p = &v->prediction;
+  if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm)
+    fprintf(out, "  %-26s %-8d the driver configures %" PRId64 " KB, not %"
+            PRId64 " KB\n", "predicted at launch",
+            p->launch_active_blocks_per_sm, p->launch_smem_config_bytes / 1024,
+            p->smem_config_bytes / 1024);
   fprintf(out, "  %-26s %-8d cuOccupancyMaxActiveBlocksPerMultiprocessor\n",
           "CUDA occupancy API", r->api_blocks_per_sm);
   print_measured(out, gpu, v);
@@ -167,6 +174,8 @@ cJSON *occ_json_verify(const occ_gpu *gpu, const occ_verify *v) {
   cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           v->prediction.active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "predicted_occupancy", v->prediction.occupancy);
+  cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
+                          v->prediction.launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", r->api_blocks_per_sm);
   bool ok = json_measured(o, v);
   if (r->cooperative_max_blocks >= 0)
@@ -188,11 +197,13 @@ void occ_print_sweep_case(FILE *out, int index, const occ_verify *v) {
   const occ_kernel *k = &v->requested;
   const occ_probe_run *r = &v->run;
   fprintf(out, "case %d: regs %d (probe %d) block %d smem %" PRId64 "+%" PRId64
-          " carveout %d: predicted %d, api %d, measured %d..%d, coop %" PRId64
+          " carveout %d: predicted %d (at launch %d), api %d, measured "
+          "%d..%d, coop %" PRId64
           ", timeline %.3f, counter %.3f%s\n", index, k->regs_per_thread,
           r->regs_per_thread, k->block[0], k->smem_static_bytes,
           k->smem_dynamic_bytes, k->carveout_pct,
-          v->prediction.active_blocks_per_sm, r->api_blocks_per_sm,
+          v->prediction.active_blocks_per_sm,
+          v->prediction.launch_active_blocks_per_sm, r->api_blocks_per_sm,
           r->measured_min, r->measured_max, r->cooperative_max_blocks,
           r->achieved_timeline, r->counter_ok ? r->achieved_counter : -1.0,
           v->agree ? "" : "  DISAGREE");
@@ -203,10 +214,15 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
   const occ_device *d = occ_gpu_device(gpu);
   fprintf(out, "sweep: %d random configurations (seed %" PRIu64 ") on device "
           "%d, %s\n", n, seed, occ_gpu_ordinal(gpu), d->name);
-  fprintf(out, "  all four agree        %d/%d\n", s->agree, s->cases);
+  fprintf(out, "  all checks agree      %d/%d\n", s->agree, s->cases);
   fprintf(out, "  API == prediction     %d/%d\n", s->api, s->cases);
-  fprintf(out, "  measured min == pred  %d/%d\n", s->measured_min, s->cases);
-  fprintf(out, "  measured max == pred  %d/%d\n", s->measured_max, s->cases);
+  fprintf(out, "  measured min == pred  %d/%d (at launch)\n", s->measured_min,
+          s->cases);
+  fprintf(out, "  measured max == pred  %d/%d (at launch)\n", s->measured_max,
+          s->cases);
+  fprintf(out, "  API == measured       %d/%d (predicted %d: the driver's "
+          "carveout)\n", s->api_is_measured, s->cases,
+          s->cases - s->launch_differs);
   fprintf(out, "  cooperative bound     %d/%d\n", s->cooperative, s->cases);
   fprintf(out, "  exact probe registers %d/%d\n", s->regs_exact, s->cases);
   fprintf(out, "  agree by carveout     %d/%d with a preference, %d/%d with "
@@ -240,6 +256,8 @@ cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
   cJSON_AddNumberToObject(c, "measured_max", s->measured_max);
   cJSON_AddNumberToObject(c, "cooperative", s->cooperative);
   cJSON_AddNumberToObject(c, "regs_exact", s->regs_exact);
+  cJSON_AddNumberToObject(o, "api_equals_measured", s->api_is_measured);
+  cJSON_AddNumberToObject(o, "launch_differs_from_api", s->launch_differs);
   cJSON_AddNumberToObject(c, "counter_read", s->counter_ok);
   cJSON_AddNumberToObject(o, "cases_with_carveout", s->with_carveout);
   cJSON_AddNumberToObject(o, "agree_with_carveout", s->with_carveout_agree);
@@ -291,6 +309,8 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddBoolToObject(m, "launched", false);
   cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           prediction->active_blocks_per_sm);
+  cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
+                          prediction->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", mk->api_blocks_per_sm);
   cJSON_AddNullToObject(o, "measured_blocks_per_sm");
   cJSON_AddNullToObject(o, "achieved_occupancy");

@@ -28,7 +28,8 @@ static int same_result(const occ_result *a, const occ_result *b) {
          SAME(warps_per_sub_partition) && SAME(warps_per_sm_by_regs) &&
          SAME(smem_requested_bytes) && SAME(smem_per_block_bytes) &&
          SAME(smem_block_cap_bytes) && SAME(smem_optin) && SAME(smem_preference_bytes) &&
-         SAME(smem_config_bytes) && SAME(carveout_ignored) && SAME(barriers_per_sm) &&
+         SAME(smem_config_bytes) && SAME(launch_smem_config_bytes) &&
+         SAME(launch_limit_smem) && SAME(launch_active_blocks_per_sm) && SAME(carveout_ignored) && SAME(barriers_per_sm) &&
          SAME(limit_warps) && SAME(limit_blocks) && SAME(limit_regs) && SAME(limit_smem) &&
          SAME(limit_barriers) && SAME(limited_by) && SAME(active_blocks_per_sm) &&
          SAME(active_warps_per_sm) && SAME(active_threads_per_sm) &&

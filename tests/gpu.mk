@@ -35,13 +35,26 @@ test-gpu-offline: occcalc
 	sh tests/gpu_offline.sh
 
 # GPU: each prints "skipped: no GPU" and exits 77 without one.
-GPU_CASES = mission sweep module cooperative achieved all
+GPU_CASES = mission sweep carveout module cooperative achieved all
 GPU_TEST_TARGETS += $(GPU_CASES:%=test-gpu-%)
 # The suite shows that the GPU tests exist: on CI this one is skipped,
 # visibly, and counted as skipped.
 TEST_TARGETS += test-gpu-mission
 $(GPU_CASES:%=test-gpu-%): occcalc
 	sh tests/gpu_tests.sh $(@:test-gpu-%=%)
+
+# The carveout survey on the GPU at hand (kernels/carveout_survey.cu): how
+# many blocks each SM holds under every preference, beside the API's answer.
+# Its output on an H100 is tests/data/h100-carveout.csv, which the unit test
+# core/launch_rule_matches_h100_survey checks the calculator against.
+build/carveout_survey: kernels/carveout_survey.cu | build
+	$(NVCC) -O2 -o $@ $<
+
+carveout-survey: build/carveout_survey
+	./build/carveout_survey > build/carveout-survey.csv
+	@echo "carveout-survey: $$(($$(wc -l < build/carveout-survey.csv) - 1)) configurations in build/carveout-survey.csv"
+
+.PHONY: carveout-survey
 
 GPU_BENCH_TARGETS += bench-gpu-run
 build/bench_floor: tests/bench_floor.c build/probe_ptx.o

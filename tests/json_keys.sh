@@ -34,10 +34,16 @@ for json in "$with_grid" "$plain"; do
   for k in warps blocks registers shared_memory barriers; do
     check limits "$json" ".limits | has(\"$k\")"
   done
+  for k in smem_config_bytes active_blocks_per_sm active_warps_per_sm occupancy \
+      differs_from_api; do
+    check at_launch "$json" ".at_launch | has(\"$k\")"
+  done
   check types "$json" '(.occupancy|type) == "number" and (.launchable|type) == "boolean" and (.limited_by|type) == "array" and (.kernel.block|length) == 3'
 done
 check grid "$with_grid" '.waves.blocks_per_wave == 1716 and .active_blocks_per_sm == 13 and .waves.full_waves == 0 and .inactive_threads == 16'
 check source "$with_grid" '.device.source == "database" and .device.cc == "9.0" and .kernel.name == null and .carveout_pct == null'
 check nulls "$plain" '.waves == null and .limits.registers == null and .limits.barriers == null and .device.sm_count == null'
+carve=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 7168 --carveout 28 --json)
+check at_launch "$carve" '.active_blocks_per_sm == 8 and .at_launch.active_blocks_per_sm == 12 and .at_launch.smem_config_bytes == 102400 and .at_launch.differs_from_api'
 [ $fail -eq 0 ] && echo "json_keys: every key of schema 1 present"
 exit $fail

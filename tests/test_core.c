@@ -254,3 +254,69 @@ Test(text, percentages_keep_what_matters) {
   occ_pct_text(1.0 / 3.0, s, sizeof s);
   cr_expect_str_eq(s, "33.33");
 }
+
+/* Every row of tests/data/h100-carveout.csv (kernels/carveout_survey.cu on
+ * an H100): the occupancy API's answer must equal active_blocks_per_sm and
+ * the residency measured on every SM must equal launch_active_blocks_per_sm.
+ * The survey includes configurations where the two rules differ, so a
+ * calculator with only one of them fails here. */
+Test(core, launch_rule_matches_h100_survey) {
+  occ_device d = board("H100 SXM");
+  FILE *f = fopen("tests/data/h100-carveout.csv", "r");
+  cr_assert_not_null(f, "tests/data/h100-carveout.csv: run from the repository root");
+  char line[256];
+  int rows = 0, rules_differ = 0;
+  while (fgets(line, sizeof line, f)) {
+    int st, regs, block, dyn, carve, api, lo, hi, err;
+    if (sscanf(line, "%d,%d,%d,%d,%d,%d,%d,%d,%d", &st, &regs, &block, &dyn,
+               &carve, &api, &lo, &hi, &err) != 9)
+      continue; /* the comment and the header */
+    cr_assert_eq(err, 0, "row %d was not measured", rows + 1);
+    occ_kernel k;
+    occ_kernel_init(&k);
+    k.regs_per_thread = regs;
+    k.block[0] = block;
+    k.smem_static_bytes = st;
+    k.smem_dynamic_bytes = dyn;
+    k.carveout_pct = carve;
+    occ_result r;
+    cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
+    cr_expect_eq(r.active_blocks_per_sm, api, "%s: API rule %d, API %d", line,
+                 r.active_blocks_per_sm, api);
+    cr_expect_eq(lo, hi, "%s: SMs differ", line);
+    cr_expect_eq(r.launch_active_blocks_per_sm, hi, "%s: launch rule %d, measured %d",
+                 line, r.launch_active_blocks_per_sm, hi);
+    rows++;
+    rules_differ += api != hi;
+  }
+  fclose(f);
+  cr_expect_geq(rows, 3000);
+  cr_expect_gt(rules_differ, 0);
+}
+
+Test(core, launch_rule_equals_api_rule_without_preference) {
+  occ_device d = board("H100 SXM");
+  occ_kernel k;
+  occ_kernel_init(&k);
+  k.regs_per_thread = 32;
+  k.block[0] = 64;
+  k.smem_dynamic_bytes = 7168;
+  occ_result r;
+  cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
+  cr_expect_eq(r.launch_smem_config_bytes, r.smem_config_bytes);
+  cr_expect_eq(r.launch_active_blocks_per_sm, r.active_blocks_per_sm);
+  /* 28 % of 228 KB is 63.8 KB: 64 KB for the API; 9 blocks of 7 KB of
+   * their own at launch, 72 KB with the reserve, so 100 KB: 12 blocks. */
+  k.carveout_pct = 28;
+  cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
+  cr_expect_eq(r.smem_config_bytes, 64 * 1024);
+  cr_expect_eq(r.active_blocks_per_sm, 8);
+  cr_expect_eq(r.launch_smem_config_bytes, 100 * 1024);
+  cr_expect_eq(r.launch_active_blocks_per_sm, 12);
+  /* No shared memory of its own: the largest configuration. */
+  k.smem_dynamic_bytes = 0;
+  k.carveout_pct = 0;
+  cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
+  cr_expect_eq(r.smem_config_bytes, 8192);
+  cr_expect_eq(r.launch_smem_config_bytes, 228 * 1024);
+}
