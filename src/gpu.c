@@ -503,7 +503,11 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
   run->grid_blocks = grid;
   bool counting = false;
   double t0 = occ_gpu_now_s();
-  if (cfg->counter) counter_begin(gpu, run, &counting);
+  if (cfg->counter)
+    counter_begin(gpu, run, &counting);
+  else
+    snprintf(run->counter_error, sizeof run->counter_error,
+             "not asked for (--counter)");
   run->counter_ms = ms_since(t0);
   CUresult r;
   double t1 = occ_gpu_now_s();

@@ -10,7 +10,7 @@ static const char *check_names[] = {"api", "measured_min", "measured_max",
 
 static void print_probe(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   const occ_device *d = occ_gpu_device(gpu);
-  fprintf(out, "verify: device %d, %s (%d SMs), probe kernel with %d "
+  fprintf(out, "verify: device %d, %s (%d SMs)\n  probe kernel: %d "
           "registers/thread, %" PRId64 " B dynamic shared memory, %d threads\n",
           occ_gpu_ordinal(gpu), d->name, d->sm_count, v->probe.regs_per_thread,
           v->probe.smem_dynamic_bytes, v->probe.block[0]);
@@ -30,7 +30,7 @@ static void print_measured(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   }
   char range[32];
   snprintf(range, sizeof range, "%d..%d", r->measured_min, r->measured_max);
-  fprintf(out, "  %-26s %-8s min..max over %d of %d SMs, timeline of %" PRId64
+  fprintf(out, "  %-26s %-8s min..max over %d/%d SMs, %" PRId64
           " blocks\n", "measured resident/SM", range, r->sms_seen,
           occ_gpu_device(gpu)->sm_count, r->grid_blocks);
 }
@@ -40,8 +40,10 @@ static void print_achieved(FILE *out, const occ_verify *v) {
   char counter[200];
   if (r->counter_ok)
     snprintf(counter, sizeof counter, "%.1f%% counter", 100 * r->achieved_counter);
-  else
+  else if (r->counter_error[0])
     snprintf(counter, sizeof counter, "counter n/a: %s", r->counter_error);
+  else
+    snprintf(counter, sizeof counter, "counter not read (--counter)");
   fprintf(out, "  %-26s %-8s %.1f%% timeline, %s\n", "achieved occupancy", "",
           100 * r->achieved_timeline, counter);
 }
