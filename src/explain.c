@@ -96,15 +96,15 @@ static void step_smem_launch(FILE *out, const occ_device *d, const occ_kernel *k
   int64_t own = (k->smem_static_bytes + k->smem_dynamic_bytes + unit - 1) / unit * unit;
   int64_t preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
   fprintf(out, "   at launch the driver counts only the blocks' own shared memory\n"
-          "   against the carveout (measured on an H100; the occupancy API does not):\n");
-  if (own == 0)
-    fprintf(out, "   the kernel has none, so it configures the largest, %" PRId64
-            " bytes\n", r->launch_smem_config_bytes);
-  else
-    fprintf(out, "   %" PRId64 " / %" PRId64 " = %" PRId64 " blocks, x %" PRId64
-            " = %" PRId64 " bytes,\n   so it configures %" PRId64 " bytes\n",
-            preference, own, preference / own, r->smem_per_block_bytes,
-            preference / own * r->smem_per_block_bytes, r->launch_smem_config_bytes);
+          "   against the carveout (measured on H100 and H200; the API does not):\n");
+  if (own == 0) {
+    fprintf(out, "   the kernel has none: shared memory does not limit it at launch\n");
+    return;
+  }
+  fprintf(out, "   %" PRId64 " / %" PRId64 " = %" PRId64 " blocks, x %" PRId64
+          " = %" PRId64 " bytes,\n   so it configures %" PRId64 " bytes\n",
+          preference, own, preference / own, r->smem_per_block_bytes,
+          preference / own * r->smem_per_block_bytes, r->launch_smem_config_bytes);
   fprintf(out, "   %" PRId64 " / %" PRId64 " = %d blocks at launch\n",
           r->launch_smem_config_bytes, r->smem_per_block_bytes, r->launch_limit_smem);
 }

@@ -90,8 +90,9 @@ static cJSON *json_allocated(const occ_result *r) {
 static cJSON *json_at_launch(const occ_result *r) {
   cJSON *obj = cJSON_CreateObject();
   int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+  /* Null where it is not known: blocks with no shared memory of their own. */
   add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes,
-                  r->launchable || r->launch_smem_config_bytes > 0);
+                  r->launch_smem_config_bytes > 0);
   cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
   cJSON_AddNumberToObject(obj, "occupancy", (double)warps / r->max_warps_per_sm);

@@ -138,11 +138,12 @@ typedef struct occ_result {
 
   /* At launch, with a carveout preference, the driver sizes the SM's shared
    * memory for the blocks the preference holds counting only their own
-   * shared memory, then adds each block's reserve on top; a kernel with no
-   * shared memory of its own gets the largest configuration. So the SM can
-   * hold more blocks than the occupancy API says (measured on an H100, see
-   * docs/gpu-verification.md). Equal to the fields above without a
-   * preference or a per-block reserve. */
+   * shared memory, then adds each block's reserve on top; blocks with no
+   * shared memory of their own are not limited by it (launch_limit_smem is
+   * OCC_UNLIMITED and the configuration, not known, 0). So the SM can hold
+   * more blocks than the occupancy API says (measured on an H100 and an
+   * H200, see docs/gpu-verification.md). Equal to the fields above without
+   * a preference or a per-block reserve. */
   int64_t launch_smem_config_bytes;
   int launch_limit_smem;
 

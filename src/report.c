@@ -81,10 +81,14 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
     occ_pct_text((double)warps / r->max_warps_per_sm, pct, sizeof pct);
     fprintf(out, "  at launch       %6d blocks, %d warps, %s %%\n",
             r->launch_active_blocks_per_sm, warps, pct);
-    fprintf(out, "                  the driver gives the SM %" PRId64 " KB for "
-            "this carveout;\n                  the occupancy API and "
-            "cuda_occupancy.h assume %" PRId64 " KB\n",
-            r->launch_smem_config_bytes / 1024, r->smem_config_bytes / 1024);
+    if (r->launch_smem_config_bytes > 0)
+      fprintf(out, "                  the driver gives the SM %" PRId64 " KB for "
+              "this carveout;\n", r->launch_smem_config_bytes / 1024);
+    else
+      fprintf(out, "                  no shared memory of its own: not limited "
+              "by it;\n");
+    fprintf(out, "                  the occupancy API and cuda_occupancy.h "
+            "assume %" PRId64 " KB\n", r->smem_config_bytes / 1024);
   }
   if (!r->launchable) {
     char reason[160];

@@ -37,6 +37,7 @@ typedef struct occ_carveout_option {
   int active_blocks_per_sm;
   int active_warps_per_sm;
   double occupancy;
+  int launch_active_blocks_per_sm; /* what the SM holds at launch (occ.h) */
 } occ_carveout_option;
 
 typedef struct occ_suggestion {

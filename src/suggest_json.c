@@ -14,6 +14,7 @@
  *   headroom: {regs_per_thread_max, extra_regs_per_thread,
  *   smem_per_block_max_bytes, extra_smem_bytes}, null when it cannot launch;
  *   carveout: {options: [{carveout_pct, smem_config_bytes, smem_used_bytes,
+ *   launch_active_blocks_per_sm (what the SM holds at launch, occ.h),
  *   active_blocks_per_sm, active_warps_per_sm, occupancy_pct}],
  *   smallest_best_carveout_pct, smallest_best_smem_config_bytes} (options
  *   empty and the two null where the architecture has no carveout). */
@@ -112,6 +113,8 @@ static bool add_carveout(cJSON *o, const occ_suggestion *s) {
         !add_num(e, "carveout_pct", op->carveout_pct, true) ||
         !add_num(e, "smem_config_bytes", (double)op->smem_config_bytes, true) ||
         !add_num(e, "smem_used_bytes", (double)op->smem_used_bytes, true) ||
+        !add_num(e, "launch_active_blocks_per_sm",
+                 op->launch_active_blocks_per_sm, true) ||
         !add_occupancy(e, op->active_blocks_per_sm, op->active_warps_per_sm,
                        op->occupancy))
       return false;

@@ -155,6 +155,13 @@ static void print_carveout(FILE *out, const occ_device *d,
             c->active_warps_per_sm, pct(c->occupancy),
             i == s->carveout_best ? "  <- smallest at best" : "");
   }
+  for (int i = 0; i < s->carveout_count; i++)
+    if (s->carveouts[i].launch_active_blocks_per_sm !=
+        s->carveouts[i].active_blocks_per_sm) {
+      fprintf(out, "    (the occupancy API's figures; at launch the SM holds "
+                   "more at %d %%: --explain)\n", s->carveouts[i].carveout_pct);
+      break;
+    }
   if (s->carveout_best >= 0) {
     const occ_carveout_option *c = &s->carveouts[s->carveout_best];
     fprintf(out, "    a carveout of %d %% (%lld KB) keeps %.1f %%; L1 keeps "

@@ -37,15 +37,15 @@ static void print_measured(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
 
 static void print_achieved(FILE *out, const occ_verify *v) {
   const occ_probe_run *r = &v->run;
-  char counter[200];
+  char timeline[16], counter[200];
+  snprintf(timeline, sizeof timeline, "%.1f%%", 100 * r->achieved_timeline);
   if (r->counter_ok)
-    snprintf(counter, sizeof counter, "%.1f%% counter", 100 * r->achieved_counter);
-  else if (r->counter_error[0])
-    snprintf(counter, sizeof counter, "counter n/a: %s", r->counter_error);
+    snprintf(counter, sizeof counter, "%.1f%%", 100 * r->achieved_counter);
   else
-    snprintf(counter, sizeof counter, "counter not read (--counter)");
-  fprintf(out, "  %-26s %-8s %.1f%% timeline, %s\n", "achieved occupancy", "",
-          100 * r->achieved_timeline, counter);
+    snprintf(counter, sizeof counter, "n/a, %s",
+             r->counter_error[0] ? r->counter_error : "not read");
+  fprintf(out, "  %-26s %-8s timeline; counter %s\n", "achieved occupancy",
+          timeline, counter);
 }
 
 static void print_coop(FILE *out, const occ_verify *v) {
@@ -81,11 +81,15 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
           "predicted blocks/SM", v->prediction.active_blocks_per_sm,
           100 * v->prediction.occupancy);
   const occ_result *p = &v->prediction;
-  if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm)
+  if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm &&
+      p->launch_smem_config_bytes > 0)
     fprintf(out, "  %-26s %-8d the driver configures %" PRId64 " KB, not %"
             PRId64 " KB\n", "predicted at launch",
             p->launch_active_blocks_per_sm, p->launch_smem_config_bytes / 1024,
             p->smem_config_bytes / 1024);
+  else if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm)
+    fprintf(out, "  %-26s %-8d no shared memory of its own: not limited\n",
+            "predicted at launch", p->launch_active_blocks_per_sm);
   fprintf(out, "  %-26s %-8d cuOccupancyMaxActiveBlocksPerMultiprocessor\n",
           "CUDA occupancy API", r->api_blocks_per_sm);
   print_measured(out, gpu, v);
