@@ -507,7 +507,7 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
     counter_begin(gpu, run, &counting);
   else
     snprintf(run->counter_error, sizeof run->counter_error,
-             "not asked for: use --counter");
+             "not asked for");
   run->counter_ms = ms_since(t0);
   CUresult r;
   double t1 = occ_gpu_now_s();

@@ -42,7 +42,7 @@ static void print_achieved(FILE *out, const occ_verify *v) {
   if (r->counter_ok)
     snprintf(counter, sizeof counter, "%.1f%%", 100 * r->achieved_counter);
   else
-    snprintf(counter, sizeof counter, "n/a, %s",
+    snprintf(counter, sizeof counter, "n/a: %s",
              r->counter_error[0] ? r->counter_error : "not read");
   fprintf(out, "  %-26s %-8s timeline; counter %s\n", "achieved occupancy",
           timeline, counter);
@@ -90,7 +90,7 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   else if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm)
     fprintf(out, "  %-26s %-8d no shared memory of its own: not limited\n",
             "predicted at launch", p->launch_active_blocks_per_sm);
-  fprintf(out, "  %-26s %-8d cuOccupancyMaxActiveBlocksPerMultiprocessor\n",
+  fprintf(out, "  %-26s %-8d the driver's answer for the probe\n",
           "CUDA occupancy API", r->api_blocks_per_sm);
   print_measured(out, gpu, v);
   print_achieved(out, v);
@@ -234,15 +234,15 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
   fprintf(out, "  agree by carveout     %d/%d with a preference, %d/%d with "
           "the default\n", s->with_carveout_agree, s->with_carveout,
           s->agree - s->with_carveout_agree, s->cases - s->with_carveout);
-  fprintf(out, "  achieved occupancy    timeline max |diff| %.3f; counter "
-          "read %d/%d, max |diff| %.3f\n", s->timeline_max_diff,
-          s->counter_ok, s->cases, s->counter_max_diff);
+  fprintf(out, "  achieved, max |diff|  timeline %.3f; counter %.3f (read "
+          "%d/%d)\n", s->timeline_max_diff, s->counter_max_diff,
+          s->counter_ok, s->cases);
   double per = s->cases ? 1.0 / s->cases : 0;
-  fprintf(out, "  cost per configuration: %.2f ms total = JIT %.2f (%d "
-          "compiles) + launches %.2f + counter %.2f + cooperative %.2f; "
-          "sweep %.1f s\n", s->total_ms * per, s->jit_ms * per,
-          s->jit_compiles, s->launch_ms * per, s->counter_ms * per,
-          s->coop_ms * per, s->total_ms / 1e3);
+  fprintf(out, "  cost per case         %.2f ms = JIT %.2f (%d compiles) + "
+          "launches %.2f\n                        + counter %.2f + "
+          "cooperative %.2f; sweep %.1f s\n", s->total_ms * per,
+          s->jit_ms * per, s->jit_compiles, s->launch_ms * per,
+          s->counter_ms * per, s->coop_ms * per, s->total_ms / 1e3);
 }
 
 cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
