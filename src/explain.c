@@ -92,9 +92,8 @@ static void step_smem_config(FILE *out, const occ_device *d, const occ_kernel *k
 static void step_smem_launch(FILE *out, const occ_device *d, const occ_kernel *k,
                              const occ_result *r) {
   if (r->launch_limit_smem == r->limit_smem) return;
-  int64_t unit = d->smem_alloc_unit_bytes;
-  int64_t own = (k->smem_static_bytes + k->smem_dynamic_bytes + unit - 1) / unit * unit;
-  int64_t preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
+  int64_t preference, own;
+  occ_launch_smem_terms(d, k, &preference, &own);
   fprintf(out, "   at launch the driver counts only the blocks' own shared memory\n"
           "   against the carveout (measured on H100 and H200; the API does not):\n");
   if (own == 0) {
@@ -171,7 +170,7 @@ static void step_result(FILE *out, const occ_report *rep) {
           r->max_warps_per_sm, pct);
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
-    occ_pct_text((double)warps / r->max_warps_per_sm, pct, sizeof pct);
+    occ_pct_text(occ_launch_occupancy(r), pct, sizeof pct);
     fprintf(out, "   at launch: %d blocks x %d %s = %d warps, %d / %d = %s %%\n",
             r->launch_active_blocks_per_sm, r->warps_per_block,
             warps_word(r->warps_per_block), warps, warps, r->max_warps_per_sm, pct);

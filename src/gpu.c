@@ -583,23 +583,46 @@ static occ_gpu_status coop_run(occ_gpu *gpu, CUfunction fn,
   return OCC_GPU_OK;
 }
 
-static occ_gpu_status probe_attrs(occ_gpu *gpu, CUfunction fn,
-                                  occ_probe_run *run, char *err,
-                                  size_t err_size) {
-  int regs, smem, local, threads;
+static occ_gpu_status module_attrs(occ_gpu *gpu, CUfunction fn,
+                                   occ_module_kernel *out, char *err,
+                                   size_t err_size) {
+  int regs, smem, local, cnst, threads, ptx, bin;
   occ_gpu_status s;
   if ((s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_NUM_REGS, &regs, err, err_size)) ||
       (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &smem, err,
                      err_size)) ||
       (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &local, err,
                      err_size)) ||
+      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &cnst, err,
+                     err_size)) ||
       (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &threads,
-                     err, err_size)))
+                     err, err_size)) ||
+      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_PTX_VERSION, &ptx, err,
+                     err_size)) ||
+      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_BINARY_VERSION, &bin, err,
+                     err_size)))
     return s;
-  run->regs_per_thread = regs;
-  run->smem_static_bytes = smem;
-  run->local_bytes_per_thread = local;
-  run->max_threads_per_block = threads;
+  out->regs_per_thread = regs;
+  out->smem_static_bytes = smem;
+  out->local_bytes_per_thread = local;
+  out->const_bytes = cnst;
+  out->max_threads_per_block = threads;
+  out->ptx_version = ptx;
+  out->binary_version = bin;
+  return OCC_GPU_OK;
+}
+
+/* The probe's attributes, read as a module kernel's are. */
+static occ_gpu_status probe_attrs(occ_gpu *gpu, CUfunction fn,
+                                  occ_probe_run *run, char *err,
+                                  size_t err_size) {
+  occ_module_kernel attrs;
+  occ_gpu_status s = module_attrs(gpu, fn, &attrs, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  run->regs_per_thread = attrs.regs_per_thread;
+  run->smem_static_bytes = attrs.smem_static_bytes;
+  run->local_bytes_per_thread = attrs.local_bytes_per_thread;
+  run->max_threads_per_block = attrs.max_threads_per_block;
   return OCC_GPU_OK;
 }
 
@@ -685,35 +708,6 @@ static void list_kernels(occ_gpu *gpu, CUmodule mod, char *err,
     snprintf(err + used, err_size - used, ")");
   }
   free(fns);
-}
-
-static occ_gpu_status module_attrs(occ_gpu *gpu, CUfunction fn,
-                                   occ_module_kernel *out, char *err,
-                                   size_t err_size) {
-  int regs, smem, local, cnst, threads, ptx, bin;
-  occ_gpu_status s;
-  if ((s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_NUM_REGS, &regs, err, err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &smem, err,
-                     err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &local, err,
-                     err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &cnst, err,
-                     err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &threads,
-                     err, err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_PTX_VERSION, &ptx, err,
-                     err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_BINARY_VERSION, &bin, err,
-                     err_size)))
-    return s;
-  out->regs_per_thread = regs;
-  out->smem_static_bytes = smem;
-  out->local_bytes_per_thread = local;
-  out->const_bytes = cnst;
-  out->max_threads_per_block = threads;
-  out->ptx_version = ptx;
-  out->binary_version = bin;
-  return OCC_GPU_OK;
 }
 
 static occ_gpu_status module_query(occ_gpu *gpu, CUmodule mod, const char *path,

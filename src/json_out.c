@@ -95,7 +95,7 @@ static cJSON *json_at_launch(const occ_result *r) {
                   r->launch_smem_config_bytes > 0);
   cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
-  cJSON_AddNumberToObject(obj, "occupancy", (double)warps / r->max_warps_per_sm);
+  cJSON_AddNumberToObject(obj, "occupancy", occ_launch_occupancy(r));
   cJSON_AddBoolToObject(obj, "differs_from_api",
                         r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
   return obj;

@@ -132,6 +132,13 @@ static void compute_registers(const occ_device *d, const occ_kernel *k,
   }
 }
 
+void occ_launch_smem_terms(const occ_device *d, const occ_kernel *k,
+                           int64_t *preference, int64_t *own) {
+  *preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
+  *own = round_up64(k->smem_static_bytes + k->smem_dynamic_bytes,
+                    d->smem_alloc_unit_bytes);
+}
+
 /* The configuration the driver sets at launch under a carveout preference
  * (see occ.h): the preference is taken to hold floor(preference / own)
  * blocks, where own is a block's shared memory without the reserve, and
@@ -148,9 +155,8 @@ static void compute_launch_smem(const occ_device *d, const occ_kernel *k,
       reserve == 0 || r->limit_smem == 0 || r->smem_per_block_bytes == 0)
     return;
   int64_t largest = d->smem_configs_bytes[d->smem_config_count - 1];
-  int64_t own = round_up64(k->smem_static_bytes + k->smem_dynamic_bytes,
-                           d->smem_alloc_unit_bytes);
-  int64_t preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
+  int64_t preference, own;
+  occ_launch_smem_terms(d, k, &preference, &own);
   if (own == 0) {
     /* Blocks with nothing of their own are not limited at all; which
      * configuration the SM then takes is not known from residency. */

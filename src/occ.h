@@ -174,6 +174,18 @@ typedef struct occ_result {
 occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
                        occ_result *result);
 
+/* The two numbers the launch rule divides (see occ_result): the carveout
+ * preference in bytes and a block's own shared memory (static + dynamic,
+ * rounded to the allocation unit, without the reserve). */
+void occ_launch_smem_terms(const occ_device *device, const occ_kernel *kernel,
+                           int64_t *preference, int64_t *own);
+
+/* Active warps / max warps at launch, as occupancy is for the API's rule. */
+static inline double occ_launch_occupancy(const occ_result *r) {
+  return (double)r->launch_active_blocks_per_sm * r->warps_per_block /
+         r->max_warps_per_sm;
+}
+
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
 int occ_result_limit(const occ_result *result, int index);
 

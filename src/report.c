@@ -78,7 +78,7 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
   fprintf(out, "  occupancy       %6s %% (limited by %s)\n", pct, limiters);
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
-    occ_pct_text((double)warps / r->max_warps_per_sm, pct, sizeof pct);
+    occ_pct_text(occ_launch_occupancy(r), pct, sizeof pct);
     fprintf(out, "  at launch       %6d blocks, %d warps, %s %%\n",
             r->launch_active_blocks_per_sm, warps, pct);
     if (r->launch_smem_config_bytes > 0)

@@ -128,9 +128,7 @@ static void tally(occ_sweep_summary *s, const occ_verify *v) {
   }
   s->jit_compiles += !v->run.jit_cached;
   /* Achieved occupancy is bounded by what the SM holds at launch. */
-  double theoretical = (double)v->prediction.launch_active_blocks_per_sm *
-                       v->prediction.warps_per_block /
-                       v->prediction.max_warps_per_sm;
+  double theoretical = occ_launch_occupancy(&v->prediction);
   double diff = absd(v->run.achieved_timeline - theoretical);
   if (diff > s->timeline_max_diff) s->timeline_max_diff = diff;
   if (v->run.counter_ok) {
