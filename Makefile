@@ -1,22 +1,56 @@
 # occcalc - CUDA occupancy and warp calculator.
-# `make` builds ./occcalc; `make test` runs the whole suite (what .ci/run
-# runs); `make bench` runs the CPU benchmarks. See README.md.
+# `make` builds ./occcalc (it needs a C compiler, the CUDA toolkit and
+# cJSON); `make test` runs the whole suite (what .ci/run runs) after
+# installing the test-only packages; `make bench` runs the CPU benchmarks.
+# See README.md.
+#
+# src/ is one folder per layer:
+#   core/  the calculator, the sweep engine, charts' and suggestions' data:
+#          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
+#   db/    the GPU database (data/gpus.json, compiled in at build time)
+#   ptxas/ the compiler-report reader
+#   live/  the live GPU backend (the only code that sees CUDA's headers)
+#   out/   the writers: text, JSON, CSV, SVG
+#   cli/   options, commands, main
 
+VERSION  = 0.1.0
 PREFIX  ?= /usr/local
 CUDA    ?= /usr/local/cuda
+NVCC    ?= $(CUDA)/bin/nvcc
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN     = -Wall -Wextra -Werror
-ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -Isrc -Ibuild $(CPPFLAGS)
+ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DOCC_VERSION='"$(VERSION)"' \
+               -Isrc -Ibuild $(CPPFLAGS)
 ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS)
-LIBS     = -lcjson -lm
 
-SRCS     = $(wildcard src/*.c)
-OBJS     = $(SRCS:src/%.c=build/%.o) build/gpus_data.o
-LIB_OBJS = $(filter-out build/main.o,$(OBJS))
-HDRS     = $(wildcard src/*.h)
+obj = $(patsubst src/%.c,build/%.o,$(1))
+CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
+DB_OBJS    = $(call obj,$(wildcard src/db/*.c))
+PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
+LIVE_OBJS  = $(call obj,$(wildcard src/live/*.c)) build/probe_ptx.o
+OUT_OBJS   = $(call obj,$(wildcard src/out/*.c))
+CLI_OBJS   = $(call obj,$(wildcard src/cli/*.c))
+HDRS       = $(wildcard src/*/*.h)
+CORE_LIB   = build/libocc_core.a
 
-.PHONY: all deps test bench bench-gpu test-gpu clean install sanitize
+# The database compiled in: data/gpus.json embedded at build time.
+DB_DATA_OBJ = build/gpus_data.o
+
+# Everything but main(), for the tests that drive the program's parts.
+LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
+           $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+
+# The product's link: cJSON; the CUDA runtime linked statically (it loads
+# the driver at run time, never through -lcuda, so ./occcalc starts on
+# machines without an NVIDIA driver); the C++ runtime's demangler linked
+# statically (a dynamic libstdc++ costs every run ~0.7 ms of loading).
+CUDA_LIBS = -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
+LIBS      = -lcjson -lm $(CUDA_LIBS) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+# What a test of the core and the database links: no CUDA.
+CORE_DB_LIBS = $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB) -lcjson -lm
+
+.PHONY: all deps test-deps test bench bench-gpu test-gpu clean install sanitize
 
 # Each part of the suite is a make target listed in TEST_TARGETS (CPU) or
 # GPU_TEST_TARGETS; tests/*.mk add their own. A target passes with status
@@ -27,37 +61,64 @@ GPU_TEST_TARGETS =
 BENCH_TARGETS =
 GPU_BENCH_TARGETS =
 
-all: deps occcalc
+all: occcalc
 
 # Installs the Debian packages the build needs when they are missing (as
-# root), or names them and stops.
+# root), or names them and stops. test-deps adds what only the tests need.
 deps:
-	@sh tests/deps.sh
+	@sh tests/deps.sh build
 
-occcalc: $(OBJS)
-	$(CC) $(ALL_CFLAGS) -o $@ $(OBJS) $(LDFLAGS) $(LIBS)
+test-deps:
+	@sh tests/deps.sh test
 
-build/%.o: src/%.c $(HDRS) | build
+occcalc: $(CLI_OBJS) $(LIB_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ build/cli/main.o $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+
+build/%.o: src/%.c $(HDRS) Makefile
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-build/gpus_data.c: data/gpus.json src/embed.sh | build
-	sh src/embed.sh data/gpus.json occ_builtin_gpus_json > $@
+$(CORE_LIB): $(CORE_OBJS)
+	rm -f $@ && ar rcs $@ $(CORE_OBJS)
+
+build/gpus_data.c: data/gpus.json src/live/embed.sh
+	@mkdir -p build
+	sh src/live/embed.sh data/gpus.json occ_builtin_gpus_json > $@
 
 build/gpus_data.o: build/gpus_data.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-build:
-	mkdir -p build
+# Only the live backend sees CUDA's headers.
+$(call obj,$(wildcard src/live/*.c)): ALL_CPPFLAGS += -I$(CUDA)/include
+
+# cupti_profiler_host.h includes C++'s <string> without using it; an empty
+# one lets the C compiler read the header unchanged.
+build/live/counter.o: ALL_CPPFLAGS += -Ibuild/cshim
+build/live/counter.o: build/cshim/string
+build/cshim/string:
+	mkdir -p build/cshim && : > $@
+
+# The probe kernel, built to PTX and embedded. compute_75 is the oldest
+# target nvcc 13 accepts; the driver JIT-compiles the PTX for the device.
+build/probe.ptx: kernels/probe.cu
+	@mkdir -p build
+	$(NVCC) -ptx -arch=compute_75 -o $@ $<
+
+build/probe_ptx.c: build/probe.ptx src/live/embed.sh
+	sh src/live/embed.sh build/probe.ptx occ_probe_ptx > $@
+
+build/probe_ptx.o: build/probe_ptx.c
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 include $(wildcard tests/*.mk)
 
-test: all
+test: all test-deps
 	@sh tests/run_targets.sh "$(MAKE)" $(TEST_TARGETS)
 
 test-gpu: all
 	@sh tests/run_targets.sh "$(MAKE)" $(GPU_TEST_TARGETS)
 
-bench: all
+bench: all test-deps
 	@sh tests/run_targets.sh "$(MAKE)" $(BENCH_TARGETS)
 
 bench-gpu: all

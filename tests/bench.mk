@@ -2,8 +2,8 @@
 # test). `make bench` runs every BENCH_TARGETS entry.
 BENCH_TARGETS += bench-core bench-process
 
-build/bench_core: tests/bench_core.c $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+build/bench_core: tests/bench_core.c $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(CORE_DB_LIBS)
 
 bench-core: build/bench_core
 	./build/bench_core

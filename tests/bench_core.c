@@ -8,8 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpudb.h"
-#include "occ.h"
+#include "db/gpudb.h"
+#include "core/occ.h"
 #include "ref_header.h"
 
 #define PASSES 7

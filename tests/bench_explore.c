@@ -22,9 +22,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "gpudb.h"
+#include "db/gpudb.h"
 #include "ref_header.h"
-#include "sweep.h"
+#include "core/sweep.h"
 
 #define MAX_THREADS 1024
 

@@ -6,7 +6,7 @@
 
 #include <criterion/criterion.h>
 
-#include "gpudb.h"
+#include "db/gpudb.h"
 
 static occ_gpudb *db;
 

@@ -1,14 +1,19 @@
 #!/bin/sh
-# deps.sh: makes sure the Debian packages occcalc builds and tests with are
-# installed. As root it installs what is missing with apt-get; otherwise it
-# names the packages and fails.
+# deps.sh build|test: makes sure the Debian packages occcalc needs are
+# installed: "build" what `make` needs (cJSON; the CUDA toolkit is at
+# $CUDA), "test" what only the suite needs (Criterion, jq, GNU time,
+# xmllint, valgrind for the instruction count). As root it installs what is
+# missing with apt-get; otherwise it names the packages and fails.
 set -eu
 missing=""
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
-[ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
-command -v jq >/dev/null 2>&1 || missing="$missing jq"
-[ -x /usr/bin/time ] || missing="$missing time"
-command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+if [ "${1:-build}" = test ]; then
+  [ -f /usr/include/criterion/criterion.h ] || missing="$missing libcriterion-dev"
+  command -v jq >/dev/null 2>&1 || missing="$missing jq"
+  [ -x /usr/bin/time ] || missing="$missing time"
+  command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
+  command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
   echo "occcalc: missing Debian packages:$missing (run: sudo apt-get install$missing)" >&2

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpudb.h"
-#include "occ.h"
+#include "db/gpudb.h"
+#include "core/occ.h"
 #include "ref_header.h"
 
 static long long cases, failures, prepared_cases, prepared_failures;

@@ -3,11 +3,11 @@
 TEST_TARGETS += test-sweep test-explore-golden test-explore-svg
 BENCH_TARGETS += bench-explore
 
-build/sweep_check: tests/sweep_check.c tests/ref_header.h $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+build/sweep_check: tests/sweep_check.c tests/ref_header.h $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(CORE_DB_LIBS)
 
-build/bench_explore: tests/bench_explore.c tests/ref_header.h $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+build/bench_explore: tests/bench_explore.c tests/ref_header.h $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(CORE_DB_LIBS)
 
 # The sweep engine against cuda_occupancy.h and occ_compute on every
 # architecture's full grid.

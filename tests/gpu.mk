@@ -1,33 +1,5 @@
-# The live verifier (--device, verify --sweep): the probe kernel is built to
-# PTX with nvcc and embedded in the binary; the CUDA runtime is linked
-# statically and the driver is reached at run time, never through -lcuda,
-# so ./occcalc starts on machines without an NVIDIA driver.
-NVCC ?= $(CUDA)/bin/nvcc
-LIBS += -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
-OBJS += build/probe_ptx.o
-occcalc: build/probe_ptx.o
-
-# Only the files that touch CUDA see its headers.
-build/gpu.o build/counter.o: ALL_CPPFLAGS += -I$(CUDA)/include
-
-# cupti_profiler_host.h includes C++'s <string> without using it; an empty
-# one lets the C compiler read the header unchanged.
-build/counter.o: ALL_CPPFLAGS += -Ibuild/cshim
-build/counter.o: build/cshim/string
-build/cshim/string: | build
-	mkdir -p build/cshim && : > $@
-
-# compute_75 is the oldest target nvcc 13 accepts; the driver JIT-compiles
-# the PTX for the device at hand.
-build/probe.ptx: kernels/probe.cu | build
-	$(NVCC) -ptx -arch=compute_75 -o $@ $<
-
-build/probe_ptx.c: build/probe.ptx src/embed.sh
-	sh src/embed.sh build/probe.ptx occ_probe_ptx > $@
-
-build/probe_ptx.o: build/probe_ptx.c
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
-
+# The live verifier (--device, verify --sweep); the product's rules for
+# the probe kernel and the CUDA runtime are in the top Makefile.
 
 # CPU: the no-GPU paths (one-line error, exit 5; usage errors; no -lcuda).
 TEST_TARGETS += test-gpu-offline
@@ -47,7 +19,8 @@ $(GPU_CASES:%=test-gpu-%): occcalc
 # many blocks each SM holds under every preference, beside the API's answer.
 # Its output on an H100 is tests/data/h100-carveout.csv, which the unit test
 # core/launch_rule_matches_h100_survey checks the calculator against.
-build/carveout_survey: kernels/carveout_survey.cu | build
+build/carveout_survey: kernels/carveout_survey.cu
+	@mkdir -p build
 	$(NVCC) -O2 -o $@ $<
 
 carveout-survey: build/carveout_survey
@@ -58,7 +31,7 @@ carveout-survey: build/carveout_survey
 
 GPU_BENCH_TARGETS += bench-gpu-run
 build/bench_floor: tests/bench_floor.c build/probe_ptx.o
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ tests/bench_floor.c build/probe_ptx.o $(LDFLAGS) -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ tests/bench_floor.c build/probe_ptx.o $(LDFLAGS) $(CUDA_LIBS)
 
 bench-gpu-run: occcalc build/bench_floor
 	sh tests/bench_gpu.sh

@@ -5,13 +5,8 @@ TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
                 test-ptxas-fuzz
 BENCH_TARGETS += bench-ptxas
 
-# src/demangle.c calls the C++ runtime's demangler (see there).
-# The demangler is linked statically: a dynamic libstdc++ costs every run
-# ~0.7 ms of loading and relocation, and only --ptxas uses it.
-LIBS += -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
-
-PTXAS_SRCS = src/ptxas.c src/demangle.c
-PTXAS_DEPS = $(PTXAS_SRCS) src/ptxas.h src/demangle.h
+PTXAS_SRCS = $(wildcard src/ptxas/*.c)
+PTXAS_DEPS = $(PTXAS_SRCS) $(wildcard src/ptxas/*.h)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 FUZZ_SECONDS ?= 60
@@ -21,27 +16,33 @@ CLANG ?= clang
         test-ptxas-nvcc \
         test-ptxas-sanitize test-ptxas-fuzz fuzz bench-ptxas
 
-build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS) | build
+build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS)
+	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -lstdc++
 
-build/ptxas_dump_san: tests/ptxas/dump.c $(PTXAS_DEPS) | build
+build/ptxas_dump_san: tests/ptxas/dump.c $(PTXAS_DEPS)
+	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -lstdc++
 
-build/ptxas_unit: tests/ptxas/unit.c $(PTXAS_DEPS) | build
+build/ptxas_unit: tests/ptxas/unit.c $(PTXAS_DEPS)
+	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -lstdc++
 
-build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS) | build
+build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
+	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -lstdc++
 
 # Every historical form, written from FACTS.md section 7.
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 
-build/json_compact_test: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
+build/json_compact_test: tests/ptxas/json_compact_test.c src/out/json_compact.c src/out/json_compact.h
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_compact_test.c src/out/json_compact.c -lcriterion -lcjson -lm
 
-build/json_compact_test_san: tests/ptxas/json_compact_test.c src/json_compact.c src/json_compact.h | build
-	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_compact_test.c src/json_compact.c -lcriterion -lcjson -lm
+build/json_compact_test_san: tests/ptxas/json_compact_test.c src/out/json_compact.c src/out/json_compact.h
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_compact_test.c src/out/json_compact.c -lcriterion -lcjson -lm
 
 test-ptxas-unit: build/ptxas_unit build/json_compact_test
 	./build/ptxas_unit
@@ -67,12 +68,14 @@ test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_compac
 	./build/ptxas_unit_san
 	./build/json_compact_test_san
 
-build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS) | build
+build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS)
+	@mkdir -p build
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -o $@ tests/ptxas/fuzz.c $(PTXAS_SRCS) -lstdc++
 
-build/fuzz_corpus: $(wildcard tests/ptxas/golden/*) | build
+build/fuzz_corpus: $(wildcard tests/ptxas/golden/*)
+	@mkdir -p build
 	rm -rf $@ && mkdir -p $@
 	for f in tests/ptxas/golden/*.log tests/ptxas/golden/*.txt \
 	         tests/ptxas/real/*.log tests/ptxas/real/*.txt; do \

@@ -8,7 +8,7 @@
 #include <cuda_occupancy.h>
 #include <string.h>
 
-#include "occ.h"
+#include "core/occ.h"
 
 static inline cudaOccDeviceProp ref_prop(const occ_device *d) {
   cudaOccDeviceProp p;

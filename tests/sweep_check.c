@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpudb.h"
+#include "db/gpudb.h"
 #include "ref_header.h"
-#include "sweep.h"
+#include "core/sweep.h"
 
 static long long cases, failures;
 

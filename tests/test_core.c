@@ -1,12 +1,12 @@
 /* Unit tests of the calculator core, the database and the parsers. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
 #include "db_fixture.h"
-#include "gpudb.h"
-#include "occ.h"
-#include "report_text.h"
+#include "db/gpudb.h"
+#include "core/occ.h"
+#include "out/report_text.h"
 
 
 static occ_result run(const occ_device *d, int regs, int64_t smem, int bx, int by) {
@@ -200,47 +200,6 @@ Test(parse, compute_capability_forms) {
   cr_expect_eq(occ_parse_cc("sm_9x", &a, &b), -1);
   cr_expect_eq(occ_parse_cc("90", &a, &b), -1);
   cr_expect_eq(occ_parse_cc("9.", &a, &b), -1);
-}
-
-Test(parse, integers_are_strict) {
-  int64_t v;
-  char why[128];
-  cr_expect_eq(occ_parse_int("48", 0, 255, &v, why, sizeof why), 0);
-  cr_expect_eq(v, 48);
-  cr_expect_eq(occ_parse_int("48x", 0, 255, &v, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_int("", 0, 255, &v, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_int("-1", 0, 255, &v, why, sizeof why), -1);
-  cr_expect(strstr(why, "negative") != NULL);
-  cr_expect_eq(occ_parse_int("99999999999999999999", 0, 255, &v, why, sizeof why), -1);
-  cr_expect(strstr(why, "0 to 255") != NULL);
-}
-
-Test(parse, sizes_take_suffixes) {
-  int64_t v;
-  char why[160];
-  cr_expect_eq(occ_parse_bytes("4K", 1 << 30, &v, why, sizeof why), 0);
-  cr_expect_eq(v, 4096);
-  cr_expect_eq(occ_parse_bytes("100KiB", 1 << 30, &v, why, sizeof why), 0);
-  cr_expect_eq(v, 102400);
-  cr_expect_eq(occ_parse_bytes("1M", 1 << 30, &v, why, sizeof why), 0);
-  cr_expect_eq(v, 1 << 20);
-  cr_expect_eq(occ_parse_bytes("4Q", 1 << 30, &v, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_bytes("K", 1 << 30, &v, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_bytes("2048M", 1 << 30, &v, why, sizeof why), -1);
-}
-
-Test(parse, block_shapes, .init = load_db, .fini = free_db) {
-  occ_device d = board("A100");
-  int b[3];
-  char why[256];
-  cr_expect_eq(occ_parse_block("40x2", &d, b, why, sizeof why), 0);
-  cr_expect(b[0] == 40 && b[1] == 2 && b[2] == 1);
-  cr_expect_eq(occ_parse_block("8x8x16", &d, b, why, sizeof why), 0);
-  cr_expect_eq(occ_parse_block("1x1x65", &d, b, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_block("64x32", &d, b, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_block("0", &d, b, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_block("3x", &d, b, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_block("1x2x3x4", &d, b, why, sizeof why), -1);
 }
 
 Test(text, percentages_keep_what_matters) {

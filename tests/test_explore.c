@@ -4,13 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
-#include "explore.h"
+#include "out/chart_out.h"
 #include "db_fixture.h"
-#include "gpudb.h"
-#include "occ.h"
-#include "suggest.h"
-#include "sweep.h"
+#include "db/gpudb.h"
+#include "core/occ.h"
+#include "out/suggest_out.h"
+#include "core/sweep.h"
 
 
 static occ_kernel kernel(int regs, int64_t static_smem, int64_t dynamic_smem,
@@ -270,21 +269,6 @@ Test(chart, locale_decides_unicode) {
   unsetenv("LC_CTYPE");
   setenv("LANG", "POSIX", 1);
   cr_expect_not(occ_chart_locale_is_utf8());
-}
-
-Test(chart, parse_chart_values) {
-  unsigned charts = 0;
-  char why[128];
-  cr_expect_eq(occ_parse_charts("block", &charts, why, sizeof why), 0);
-  cr_expect_eq(charts, 1u << OCC_CHART_BLOCK);
-  cr_expect_eq(occ_parse_charts("smem,regs", &charts, why, sizeof why), 0);
-  cr_expect_eq(charts, 7u);
-  charts = 0;
-  cr_expect_eq(occ_parse_charts("all", &charts, why, sizeof why), 0);
-  cr_expect_eq(charts, 7u);
-  cr_expect_eq(occ_parse_charts("pie", &charts, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_charts("block,", &charts, why, sizeof why), -1);
-  cr_expect_eq(occ_parse_charts("", &charts, why, sizeof why), -1);
 }
 
 TestSuite(suggest, .init = load_db, .fini = free_db);

@@ -3,10 +3,10 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "gpudb.h"
-#include "occ.h"
-#include "timeline.h"
-#include "verify.h"
+#include "db/gpudb.h"
+#include "core/occ.h"
+#include "live/timeline.h"
+#include "live/verify.h"
 
 static occ_probe_record rec(unsigned sm, unsigned long long a,
                             unsigned long long b) {

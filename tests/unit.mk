@@ -1,10 +1,21 @@
-# Criterion unit tests: every tests/test_*.c, linked with the library objects.
+# Criterion unit tests. The core's, the database's and the chart writers'
+# (tests/test_core.c, tests/test_explore.c) link libocc_core.a, the
+# database and the writers, without the CUDA runtime; the verifier's and the command line's (tests/test_verify.c,
+# tests/test_cli.c) link the whole program but main().
 TEST_TARGETS += test-unit
 
-UNIT_SRCS = $(wildcard tests/test_*.c)
+CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c $(wildcard tests/test_db*.c)
 
-build/unit_tests: $(UNIT_SRCS) $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcriterion
+UNIT_OUT_OBJS = $(filter-out build/out/verify_out.o,$(OUT_OBJS))
 
-test-unit: build/unit_tests
-	./build/unit_tests --short-filename
+build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h $(UNIT_OUT_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_OUT_OBJS) $(CORE_DB_LIBS) -lcriterion
+
+PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c
+
+build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(PROGRAM_UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcriterion
+
+test-unit: build/unit_core build/unit_program
+	./build/unit_core --short-filename
+	./build/unit_program --short-filename

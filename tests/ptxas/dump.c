@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ptxas.h"
+#include "ptxas/ptxas.h"
 
 static void field(const char *key, int64_t value) {
   if (value == OCC_PTXAS_UNKNOWN) printf(" %s=-", key);

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
-#include "ptxas.h"
+#include "ptxas/demangle.h"
+#include "ptxas/ptxas.h"
 
 static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   occ_demangler *d = ctx;

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_compact.h"
+#include "out/json_compact.h"
 
 static void same_as_cjson(const cJSON *item) {
   char *want = cJSON_PrintUnformatted(item);

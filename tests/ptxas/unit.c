@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "demangle.h"
-#include "ptxas.h"
+#include "ptxas/demangle.h"
+#include "ptxas/ptxas.h"
 
 /* Every kernel as one text line, appended to a growing buffer. */
 typedef struct trace {

@@ -1,0 +1,106 @@
+/* devselect.c - device selection and --list-gpus. */
+#include "cli/devselect.h"
+
+#include <stdlib.h>
+
+#include "out/report.h"
+
+occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
+  char why[512];
+  occ_gpudb *db = cli->data_path ? occ_gpudb_load_file(cli->data_path, why, sizeof why)
+                                 : occ_gpudb_load_builtin(why, sizeof why);
+  if (!db)
+    fprintf(err, "occcalc: --data: %s (accepted: a JSON file like data/gpus.json)\n", why);
+  return db;
+}
+
+static int find_board(const occ_gpudb *db, const char *option, const char *name,
+                      occ_device *device, FILE *err) {
+  char near[256];
+  if (occ_gpudb_find_gpu(db, name, device, near, sizeof near) == 0) return OCC_EXIT_OK;
+  return occ_cli_usage_error(err, "%s: unknown GPU '%s' (nearest known: %s; see --list-gpus)",
+                             option, name, near);
+}
+
+int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *device,
+                      const char **note, FILE *err) {
+  int rc = OCC_EXIT_OK;
+  *note = NULL;
+  if (cli->gpu) {
+    rc = find_board(db, "--gpu", cli->gpu, device, err);
+  } else if (cli->arch) {
+    int major, minor;
+    char near[128];
+    if (occ_parse_cc(cli->arch, &major, &minor) != 0)
+      return occ_cli_usage_error(err, "--arch/--cc: '%s' is not a compute capability "
+                                      "(accepted: sm_90, sm_90a, compute_90 or 9.0)", cli->arch);
+    if (occ_gpudb_find_cc(db, major, minor, device, near, sizeof near) != 0)
+      return occ_cli_usage_error(err, "--arch/--cc: unknown compute capability %d.%d "
+                                      "(nearest known: %s; see --list-gpus)", major, minor, near);
+  } else {
+    const char *env = getenv("OCCCALC_GPU");
+    bool from_env = env && *env;
+    rc = find_board(db, from_env ? "OCCCALC_GPU" : "default_gpu",
+                    from_env ? env : occ_gpudb_default_gpu(db), device, err);
+    if (rc == OCC_EXIT_OK)
+      *note = from_env ? "from OCCCALC_GPU" : "the default; set OCCCALC_GPU to change it";
+  }
+  if (rc == OCC_EXIT_OK && cli->sm_count > 0) device->sm_count = cli->sm_count;
+  return rc;
+}
+
+static int list_json(const occ_gpudb *db, FILE *out) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
+  cJSON *archs = cJSON_AddArrayToObject(root, "architectures");
+  for (int pass = 0; pass < 2; pass++) {
+    size_t n = pass ? occ_gpudb_arch_count(db) : occ_gpudb_gpu_count(db);
+    for (size_t i = 0; i < n; i++) {
+      occ_device d;
+      const char *family, *source;
+      if (pass)
+        occ_gpudb_arch_at(db, i, &d, &family, &source);
+      else
+        occ_gpudb_gpu_at(db, i, &d, &family, &source);
+      cJSON *obj = occ_json_device(&d);
+      cJSON_AddStringToObject(obj, "family", family);
+      cJSON_AddStringToObject(obj, "reference", source);
+      cJSON_AddItemToArray(pass ? archs : gpus, obj);
+    }
+  }
+  int rc = occ_exit_of_write(occ_print_json(out, root));
+  cJSON_Delete(root);
+  return rc;
+}
+
+static void list_row(FILE *out, const occ_device *d, const char *family) {
+  char cc[16];
+  snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
+  char sms[16] = "-";
+  if (d->sm_count > 0) snprintf(sms, sizeof sms, "%d", d->sm_count);
+  fprintf(out, "%-28.28s %-5s %-13.13s %4s %5d %6d %7lld %6lld\n", d->name, cc, family,
+          sms, d->max_threads_per_sm / d->warp_size, d->max_blocks_per_sm,
+          (long long)d->regs_per_sm, (long long)(d->smem_per_sm_bytes / 1024));
+}
+
+int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out) {
+  if (json) return list_json(db, out);
+  const char *header = "%-28s %-5s %-13s %4s %5s %6s %7s %6s\n";
+  fprintf(out, header, "GPU", "CC", "FAMILY", "SMS", "WARPS", "BLOCKS", "REGS", "SMEM_K");
+  for (size_t i = 0; i < occ_gpudb_gpu_count(db); i++) {
+    occ_device d;
+    const char *family;
+    occ_gpudb_gpu_at(db, i, &d, &family, NULL);
+    list_row(out, &d, family);
+  }
+  fprintf(out, "\n");
+  fprintf(out, header, "ARCHITECTURE (--arch, --cc)", "CC", "FAMILY", "SMS", "WARPS",
+          "BLOCKS", "REGS", "SMEM_K");
+  for (size_t i = 0; i < occ_gpudb_arch_count(db); i++) {
+    occ_device d;
+    const char *family;
+    occ_gpudb_arch_at(db, i, &d, &family, NULL);
+    list_row(out, &d, family);
+  }
+  return OCC_EXIT_OK;
+}

@@ -1,0 +1,26 @@
+/* devselect.h - turning --gpu / --arch / --cc / $OCCCALC_GPU / --data into
+ * one occ_device, with the diagnostics a user sees when that fails. */
+#ifndef OCC_DEVSELECT_H
+#define OCC_DEVSELECT_H
+
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "db/gpudb.h"
+
+/* Loads the database (--data FILE or the built-in one). Returns it, or
+ * NULL after writing the one-line reason to err. */
+occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err);
+
+/* Selects the device the command line names, or the default board, and
+ * applies --sms. When the default was used, *note gets the sentence to
+ * print once the rest of the input is known to be good (else NULL).
+ * Returns OCC_EXIT_OK or OCC_EXIT_USAGE (after the diagnostic on err). */
+int occ_select_device(const occ_gpudb *db, const occ_cli *cli,
+                      occ_device *device, const char **note, FILE *err);
+
+/* Writes the boards and architectures of the database as a table or as
+ * JSON. Returns OCC_EXIT_OK or OCC_EXIT_FAILURE (out of memory). */
+int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out);
+
+#endif

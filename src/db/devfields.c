@@ -1,0 +1,46 @@
+/* devfields.c - the table of occ_device's numeric fields. */
+#include "db/devfields.h"
+
+#define INT_FIELD(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT}
+#define I64_FIELD(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT64}
+
+static const occ_device_field fields[] = {
+    INT_FIELD(sm_count),
+    INT_FIELD(warp_size),
+    INT_FIELD(max_threads_per_block),
+    INT_FIELD(max_threads_per_sm),
+    INT_FIELD(max_blocks_per_sm),
+    INT_FIELD(regs_per_sm),
+    INT_FIELD(regs_per_block),
+    INT_FIELD(max_regs_per_thread),
+    INT_FIELD(reg_alloc_unit),
+    INT_FIELD(sub_partitions),
+    INT_FIELD(reg_block_warp_multiple),
+    I64_FIELD(smem_per_sm_bytes),
+    I64_FIELD(smem_per_block_bytes),
+    I64_FIELD(smem_per_block_optin_bytes),
+    I64_FIELD(reserved_smem_per_block_bytes),
+    INT_FIELD(smem_alloc_unit_bytes),
+    INT_FIELD(barrier_factor),
+};
+
+const occ_device_field *occ_device_fields(size_t *count) {
+  *count = sizeof fields / sizeof fields[0];
+  return fields;
+}
+
+int64_t occ_device_field_get(const occ_device *device,
+                             const occ_device_field *field) {
+  const char *base = (const char *)device + field->offset;
+  if (field->type == OCC_FIELD_INT) return *(const int *)base;
+  return *(const int64_t *)base;
+}
+
+void occ_device_field_set(occ_device *device, const occ_device_field *field,
+                          int64_t value) {
+  char *base = (char *)device + field->offset;
+  if (field->type == OCC_FIELD_INT)
+    *(int *)base = (int)value;
+  else
+    *(int64_t *)base = value;
+}

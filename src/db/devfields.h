@@ -1,0 +1,28 @@
+/* devfields.h - the one table of occ_device's numeric fields, by their JSON
+ * key. The database loader reads with it and the JSON writer writes with
+ * it, so a new field is one row here. */
+#ifndef OCC_DEVFIELDS_H
+#define OCC_DEVFIELDS_H
+
+#include <stddef.h>
+
+#include "core/occ.h"
+
+typedef enum occ_field_type { OCC_FIELD_INT, OCC_FIELD_INT64 } occ_field_type;
+
+typedef struct occ_device_field {
+  const char *key;
+  size_t offset;
+  occ_field_type type;
+} occ_device_field;
+
+/* The fields, in JSON output order; the count is in *count. */
+const occ_device_field *occ_device_fields(size_t *count);
+
+/* Reads/writes one field of a device as int64. */
+int64_t occ_device_field_get(const occ_device *device,
+                             const occ_device_field *field);
+void occ_device_field_set(occ_device *device, const occ_device_field *field,
+                          int64_t value);
+
+#endif

@@ -1,0 +1,54 @@
+/* gpudb.h - the GPU database: architectures by compute capability and named
+ * boards, loaded from JSON (data/gpus.json is built into the binary). */
+#ifndef OCC_GPUDB_H
+#define OCC_GPUDB_H
+
+#include <stddef.h>
+
+#include "core/occ.h"
+
+typedef struct occ_gpudb occ_gpudb;
+
+/* Parses a database from text of len bytes; origin names it in errors.
+ * Returns the database (free with occ_gpudb_free), or NULL with a one-line
+ * reason in err ("FILE:LINE:COL: ..." or "FILE: gpus[3]: ..."). */
+occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
+                           char *err, size_t err_size);
+
+/* Reads and parses a file; NULL with a reason in err on failure. */
+occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size);
+
+/* Parses the database built into the binary. */
+occ_gpudb *occ_gpudb_load_builtin(char *err, size_t err_size);
+
+void occ_gpudb_free(occ_gpudb *db);
+
+/* The board used when none is named. */
+const char *occ_gpudb_default_gpu(const occ_gpudb *db);
+
+/* Finds a board by name, ignoring case, spaces and punctuation (and the
+ * words NVIDIA, GeForce, Tesla). Fills *device; returns 0, or -1 and
+ * writes the nearest known names, comma-separated, into near. */
+int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
+                       occ_device *device, char *near, size_t near_size);
+
+/* Finds the generic device of a compute capability. Returns 0, or -1 and
+ * writes the nearest known capabilities into near. */
+int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
+                      occ_device *device, char *near, size_t near_size);
+
+/* Parses "9.0", "sm_90", "sm_90a", "compute_90" or "90" into major, minor.
+ * Returns 0, or -1 if the text is not a compute capability. */
+int occ_parse_cc(const char *text, int *major, int *minor);
+
+/* Listing: counts and the i-th board or architecture as a device. The
+ * board's family and source are also returned (pointers live as long as
+ * db). */
+size_t occ_gpudb_gpu_count(const occ_gpudb *db);
+size_t occ_gpudb_arch_count(const occ_gpudb *db);
+void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
+                      const char **family, const char **source);
+void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
+                       const char **family, const char **source);
+
+#endif

@@ -1,0 +1,125 @@
+/* gpu.h - the live GPU: device properties from the driver, the probe kernel
+ * and a user's module. With counter.c, the only code of occcalc that touches
+ * CUDA.
+ *
+ * The binary links the static CUDA runtime only (never -lcuda), so it starts
+ * on machines without an NVIDIA driver; the driver API is reached through
+ * cudaGetDriverEntryPointByVersion once a device is opened. Every failing
+ * CUDA call is reported in err as "CALL (FILE:LINE): ERROR_NAME: text" and
+ * returned as a status; nothing here prints or exits.
+ */
+#ifndef OCC_GPU_H
+#define OCC_GPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db/gpudb.h"
+#include "core/occ.h"
+
+typedef enum occ_gpu_status {
+  OCC_GPU_OK = 0,
+  OCC_GPU_ERR_CUDA,    /* a CUDA call failed; err names the call */
+  OCC_GPU_ERR_DEVICE,  /* no such device, or an unknown architecture */
+  OCC_GPU_ERR_TIMEOUT, /* a probe outran the verification's time limit */
+  OCC_GPU_ERR_NOMEM,   /* host allocation failed */
+  OCC_GPU_ERR_MODULE   /* --module: unreadable file or kernel not found */
+} occ_gpu_status;
+
+/* Returns a static description of a status. */
+const char *occ_gpu_strerror(occ_gpu_status status);
+
+/* The number of CUDA devices into *count. Fails (OCC_GPU_ERR_CUDA, with
+ * the runtime's error name: no driver, no device) when there are none. */
+occ_gpu_status occ_gpu_count(int *count, char *err, size_t err_size);
+
+typedef struct occ_gpu occ_gpu;
+
+/* Opens device ordinal: creates its context, reads its properties and
+ * fills an occ_device from the database's generic entry for its compute
+ * capability overwritten with the driver's readouts (source "driver").
+ * *gpu is freed with occ_gpu_close. */
+occ_gpu_status occ_gpu_open(int ordinal, const occ_gpudb *db, occ_gpu **gpu,
+                            char *err, size_t err_size);
+
+/* Releases what occ_gpu_open and the probes took; NULL-safe. */
+void occ_gpu_close(occ_gpu *gpu);
+
+/* The device as the driver reported it; lives as long as gpu. */
+const occ_device *occ_gpu_device(const occ_gpu *gpu);
+int occ_gpu_ordinal(const occ_gpu *gpu);
+
+/* One probe configuration. The block is one-dimensional (occupancy depends
+ * on the thread count only); all shared memory is dynamic. */
+typedef struct occ_probe_config {
+  int regs_per_thread;        /* the cap given to the JIT compiler */
+  int block_threads;
+  int64_t smem_dynamic_bytes;
+  int carveout_pct;           /* 0..100 or OCC_CARVEOUT_DEFAULT */
+  bool counter;               /* also read the hardware counter */
+  double deadline_s;          /* occ_gpu_now_s() after which to give up */
+} occ_probe_config;
+
+/* What one probe run found. Times are milliseconds. */
+typedef struct occ_probe_run {
+  int regs_per_thread;        /* what the JIT-compiled probe really uses */
+  int64_t smem_static_bytes;  /* the probe's own: expected 0 */
+  int64_t local_bytes_per_thread;
+  int max_threads_per_block;  /* of the compiled probe */
+  int api_blocks_per_sm;      /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+
+  int64_t grid_blocks;        /* blocks launched for the timeline */
+  bool launched;              /* false: the launch was refused */
+  char launch_error[96];      /* the refusal's error name */
+  int measured_min;           /* resident blocks per SM, over all SMs */
+  int measured_max;
+  int sms_seen;               /* SMs that ran at least one block */
+  double achieved_timeline;   /* 0..1, from the probe's timeline */
+
+  bool counter_ok;            /* achieved_counter holds a value */
+  double achieved_counter;    /* 0..1, sm__warps_active...pct / 100 */
+  char counter_error[160];    /* why not, when counter_ok is false */
+
+  bool coop_checked;          /* the cooperative bound was tried */
+  bool coop_fits;             /* a launch of api x SMs blocks succeeded */
+  bool coop_over_refused;     /* one block more was refused as too large */
+  int64_t cooperative_max_blocks; /* api x SMs when both hold, else -1 */
+  char coop_note[192];
+
+  double jit_ms, launch_ms, counter_ms, coop_ms;
+  bool jit_cached;            /* the module came from this process' cache */
+} occ_probe_run;
+
+/* Runs the probe once with cfg: JIT (cached per register cap), the
+ * occupancy API, a timeline launch of 4 x api x SMs blocks (one block,
+ * expected to be refused, when the API says 0), the counter if asked and
+ * the cooperative bound. */
+occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
+                             occ_probe_run *run, char *err, size_t err_size);
+
+/* The attributes of a kernel in a user's cubin, fatbin or PTX file, and
+ * the occupancy API's answer for it. The kernel is not launched. */
+typedef struct occ_module_kernel {
+  int regs_per_thread;
+  int64_t smem_static_bytes;
+  int64_t local_bytes_per_thread;
+  int64_t const_bytes;
+  int max_threads_per_block;
+  int ptx_version, binary_version; /* e.g. 90 for 9.0 */
+  int api_blocks_per_sm;
+} occ_module_kernel;
+
+/* Loads path, finds kernel name (a message lists the kernels when it is
+ * not there), reads its attributes, then asks the occupancy API with
+ * block_threads, dynamic shared memory and carveout. */
+occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
+                                     const char *name, int block_threads,
+                                     int64_t smem_dynamic_bytes,
+                                     int carveout_pct, occ_module_kernel *out,
+                                     char *err, size_t err_size);
+
+/* Monotonic seconds, for deadlines. */
+double occ_gpu_now_s(void);
+
+#endif

@@ -1,0 +1,31 @@
+/* chart_csv.c - the charts as one CSV table (RFC 4180; no field needs
+ * quoting): a row per point, every input in its own column so a row reads
+ * alone, and "marked" 1 on the kernel's own configuration. */
+#include "out/chart_out.h"
+
+void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
+                         size_t count) {
+  fputs("chart,threads_per_block,regs_per_thread,smem_bytes,"
+        "active_blocks_per_sm,active_warps_per_sm,occupancy_pct,limited_by,"
+        "marked\n",
+        out);
+  for (size_t i = 0; i < count; i++) {
+    const occ_chart *c = charts[i];
+    for (size_t j = 0; j < c->count; j++) {
+      const occ_chart_point *p = &c->points[j];
+      char limiters[64];
+      long long threads = c->kind == OCC_CHART_BLOCK ? p->x : c->threads_per_block;
+      long long regs = c->kind == OCC_CHART_REGS ? p->x : c->regs_per_thread;
+      long long smem = c->kind == OCC_CHART_SMEM ? p->x : c->smem_bytes;
+      fprintf(out, "%s,%lld,%lld,%lld,%d,%d,%.2f,%s,%d\n",
+              occ_chart_kind_name(c->kind), threads, regs, smem,
+              p->active_blocks_per_sm, p->active_warps_per_sm,
+              100.0 * p->occupancy,
+              p->active_blocks_per_sm > 0
+                  ? occ_chart_limiters_text(p->limited_by, limiters,
+                                            sizeof limiters)
+                  : "cannot_launch",
+              j == c->marked);
+    }
+  }
+}

@@ -1,0 +1,124 @@
+/* json_compact.c - see json_compact.h. The output must stay identical to
+ * cJSON_PrintUnformatted's; tests/ptxas/json_compact_test.c compares them.
+ * Text goes through a local buffer: stdio's per-character locking cost
+ * more than the formatting. */
+#include "out/json_compact.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sink {
+  FILE *out;
+  size_t len;
+  char buf[4096];
+} sink;
+
+static void put_bytes(sink *s, const char *p, size_t n) {
+  if (n > sizeof s->buf - s->len) {
+    fwrite(s->buf, 1, s->len, s->out);
+    s->len = 0;
+    if (n > sizeof s->buf) {
+      fwrite(p, 1, n, s->out);
+      return;
+    }
+  }
+  memcpy(s->buf + s->len, p, n);
+  s->len += n;
+}
+
+static void put_text(sink *s, const char *text) { put_bytes(s, text, strlen(text)); }
+
+static void put_char(sink *s, char c) { put_bytes(s, &c, 1); }
+
+/* cJSON's escaping: the two JSON specials, five short escapes, other
+ * control bytes as \u00XX; bytes >= 0x80 as they are. */
+static void write_string(sink *s, const char *text) {
+  put_char(s, '"');
+  const unsigned char *p = (const unsigned char *)(text ? text : "");
+  while (*p) {
+    const unsigned char *run = p;
+    while (*p >= 32 && *p != '"' && *p != '\\') p++;
+    put_bytes(s, (const char *)run, (size_t)(p - run));
+    if (!*p) break;
+    char esc[8];
+    switch (*p) {
+    case '"': put_text(s, "\\\""); break;
+    case '\\': put_text(s, "\\\\"); break;
+    case '\b': put_text(s, "\\b"); break;
+    case '\f': put_text(s, "\\f"); break;
+    case '\n': put_text(s, "\\n"); break;
+    case '\r': put_text(s, "\\r"); break;
+    case '\t': put_text(s, "\\t"); break;
+    default:
+      snprintf(esc, sizeof esc, "\\u%04x", *p);
+      put_text(s, esc);
+    }
+    p++;
+  }
+  put_char(s, '"');
+}
+
+/* Integers below 1e15 print the same with "%1.15g" as in decimal; others
+ * go the way cJSON goes: 15 digits if they read back within an epsilon
+ * (its compare_double), else 17. */
+static void write_number(sink *s, double d) {
+  if (isnan(d) || isinf(d)) {
+    put_text(s, "null");
+    return;
+  }
+  char buf[32];
+  if (d == floor(d) && fabs(d) < 1e15) {
+    char *p = buf + sizeof buf;
+    int64_t v = (int64_t)fabs(d);
+    *--p = '\0';
+    do *--p = (char)('0' + v % 10); while ((v /= 10) > 0);
+    if (d < 0) *--p = '-';
+    put_text(s, p);
+    return;
+  }
+  snprintf(buf, sizeof buf, "%1.15g", d);
+  double back = strtod(buf, NULL);
+  double larger = fabs(back) > fabs(d) ? fabs(back) : fabs(d);
+  if (!(fabs(back - d) <= larger * DBL_EPSILON))
+    snprintf(buf, sizeof buf, "%1.17g", d);
+  put_text(s, buf);
+}
+
+static void write_item(sink *s, const cJSON *item) {
+  switch (item->type & 0xFF) {
+  case cJSON_NULL: put_text(s, "null"); return;
+  case cJSON_False: put_text(s, "false"); return;
+  case cJSON_True: put_text(s, "true"); return;
+  case cJSON_Number: write_number(s, item->valuedouble); return;
+  case cJSON_Raw: put_text(s, item->valuestring ? item->valuestring : ""); return;
+  case cJSON_String: write_string(s, item->valuestring); return;
+  case cJSON_Array:
+  case cJSON_Object: {
+    bool object = (item->type & 0xFF) == cJSON_Object;
+    put_char(s, object ? '{' : '[');
+    for (const cJSON *c = item->child; c; c = c->next) {
+      if (object) {
+        write_string(s, c->string);
+        put_char(s, ':');
+      }
+      write_item(s, c);
+      if (c->next) put_char(s, ',');
+    }
+    put_char(s, object ? '}' : ']');
+    return;
+  }
+  default: put_text(s, "null"); return;
+  }
+}
+
+void occ_json_write_compact(FILE *out, const cJSON *item) {
+  sink s;
+  s.out = out;
+  s.len = 0;
+  write_item(&s, item);
+  fwrite(s.buf, 1, s.len, out);
+}

@@ -1,0 +1,41 @@
+/* report.h - writers of one calculation: the human report, the step-by-step
+ * explanation and the JSON object (schema 1, documented in man/occcalc.1).
+ * They only format what occ_compute produced; nothing is recomputed. */
+#ifndef OCC_REPORT_H
+#define OCC_REPORT_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "core/occ.h"
+
+
+/* What one report is about. kernel_name may be NULL; waves is NULL
+ * without --grid. */
+typedef struct occ_report {
+  const occ_device *device;
+  const occ_kernel *kernel;
+  const char *kernel_name;
+  const occ_result *result;
+  const occ_waves *waves;
+} occ_report;
+
+/* Writes the compact human report (fits 80 columns). */
+void occ_print_report(FILE *out, const occ_report *report);
+
+/* Writes the derivation step by step with this case's numbers. */
+void occ_print_explain(FILE *out, const occ_report *report);
+
+/* Builds the JSON object of one report; the caller owns it (cJSON_Delete).
+ * NULL when out of memory. */
+cJSON *occ_json_report(const occ_report *report);
+
+/* Writes obj as indented JSON and a newline (obj stays the caller's; NULL
+ * counts as out of memory). Returns 0, or -1 after
+ * saying so on stderr. */
+int occ_print_json(FILE *out, const cJSON *obj);
+
+/* Builds the JSON object of a device (the "device" key of a report). */
+cJSON *occ_json_device(const occ_device *device);
+
+#endif

@@ -1,0 +1,32 @@
+/* report_text.h - wording shared by the human report and the explanation,
+ * so both name things the same way. */
+#ifndef OCC_REPORT_TEXT_H
+#define OCC_REPORT_TEXT_H
+
+#include <stddef.h>
+
+#include "core/occ.h"
+
+/* Why limit index i (see occ_limiter_name) does not bind, when it is
+ * OCC_UNLIMITED: "no registers used", "no barrier limit before cc 9.0"... */
+const char *occ_unlimited_reason(const occ_result *result, int index);
+
+/* "registers", "shared memory"...: the limiter's name for people. */
+const char *occ_limiter_label(int index);
+
+/* Writes the limiting set as "registers and shared memory". */
+void occ_limited_by_text(const occ_result *result, char *out, size_t size);
+
+/* The compute capability as "9.0". */
+void occ_cc_text(const occ_device *device, char *out, size_t size);
+
+/* The reason a configuration cannot launch, with its numbers: "the block
+ * needs 262144 registers; a block may have 65536". */
+void occ_reason_detail(const occ_device *device, const occ_kernel *kernel,
+                       const occ_result *result, char *out, size_t size);
+
+/* A percentage with at most two decimals and no trailing zeros: "62.5",
+ * "6.25", "33.33". */
+void occ_pct_text(double fraction, char *out, size_t size);
+
+#endif

@@ -1,0 +1,138 @@
+/* suggest_json.c - the "suggest" JSON object. Keys (man/occcalc.1 has the
+ * same list):
+ *   best_block_sizes: [threads, ...] ascending; best_block_size (the
+ *   largest, cudaOccupancyMaxPotentialBlockSize's answer),
+ *   smallest_best_block_size, best_active_blocks_per_sm,
+ *   best_active_warps_per_sm, best_occupancy_pct, min_grid_size: null when
+ *   no block size can launch (min_grid_size also when the SM count is
+ *   unknown);
+ *   register_steps: [{regs_per_thread, active_blocks_per_sm,
+ *   active_warps_per_sm, occupancy_pct, launch_bounds, maxrregcount}];
+ *   smem_steps: [{smem_per_block_bytes, dynamic_smem_bytes (null when the
+ *   static part alone is larger), active_blocks_per_sm,
+ *   active_warps_per_sm, occupancy_pct}];
+ *   headroom: {regs_per_thread_max, extra_regs_per_thread,
+ *   smem_per_block_max_bytes, extra_smem_bytes}, null when it cannot launch;
+ *   carveout: {options: [{carveout_pct, smem_config_bytes, smem_used_bytes,
+ *   launch_active_blocks_per_sm (what the SM holds at launch, occ.h),
+ *   active_blocks_per_sm, active_warps_per_sm, occupancy_pct}],
+ *   smallest_best_carveout_pct, smallest_best_smem_config_bytes} (options
+ *   empty and the two null where the architecture has no carveout). */
+#include <stdio.h>
+
+#include "out/suggest_out.h"
+
+static double pct2(double occupancy) {
+  return (double)(long long)(10000.0 * occupancy + 0.5) / 100.0;
+}
+
+/* Adds a number, or null when present is false. */
+static bool add_num(cJSON *o, const char *key, double value, bool present) {
+  return present ? cJSON_AddNumberToObject(o, key, value) != NULL
+                 : cJSON_AddNullToObject(o, key) != NULL;
+}
+
+static bool add_occupancy(cJSON *o, int blocks, int warps, double occupancy) {
+  return add_num(o, "active_blocks_per_sm", blocks, true) &&
+         add_num(o, "active_warps_per_sm", warps, true) &&
+         add_num(o, "occupancy_pct", pct2(occupancy), true);
+}
+
+static bool add_best(cJSON *o, const occ_suggestion *s) {
+  bool any = s->best_block_count > 0;
+  cJSON *sizes = cJSON_CreateIntArray(s->best_block_sizes, s->best_block_count);
+  if (!sizes || !cJSON_AddItemToObject(o, "best_block_sizes", sizes)) {
+    cJSON_Delete(sizes);
+    return false;
+  }
+  return add_num(o, "best_block_size", s->best_block_size, any) &&
+         add_num(o, "smallest_best_block_size", s->smallest_best_block_size, any) &&
+         add_num(o, "best_active_blocks_per_sm", s->best_active_blocks_per_sm, any) &&
+         add_num(o, "best_active_warps_per_sm", s->best_active_warps_per_sm, any) &&
+         add_num(o, "best_occupancy_pct", pct2(s->best_occupancy), any) &&
+         add_num(o, "min_grid_size", (double)s->min_grid_size,
+                 any && s->sm_count > 0);
+}
+
+static bool add_reg_steps(cJSON *o, const occ_suggestion *s) {
+  cJSON *steps = cJSON_AddArrayToObject(o, "register_steps");
+  for (int i = 0; steps && i < s->reg_step_count; i++) {
+    const occ_suggest_step *st = &s->reg_steps[i];
+    char bounds[64], maxrreg[32];
+    snprintf(bounds, sizeof bounds, "__launch_bounds__(%d, %d)",
+             s->threads_per_block, st->active_blocks_per_sm);
+    snprintf(maxrreg, sizeof maxrreg, "-maxrregcount=%lld", (long long)st->value);
+    cJSON *e = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(steps, e) ||
+        !add_num(e, "regs_per_thread", (double)st->value, true) ||
+        !add_occupancy(e, st->active_blocks_per_sm, st->active_warps_per_sm,
+                       st->occupancy) ||
+        !cJSON_AddStringToObject(e, "launch_bounds", bounds) ||
+        !cJSON_AddStringToObject(e, "maxrregcount", maxrreg))
+      return false; /* e, when created, belongs to steps already */
+  }
+  return steps != NULL;
+}
+
+static bool add_smem_steps(cJSON *o, const occ_suggestion *s) {
+  cJSON *steps = cJSON_AddArrayToObject(o, "smem_steps");
+  for (int i = 0; steps && i < s->smem_step_count; i++) {
+    const occ_suggest_step *st = &s->smem_steps[i];
+    cJSON *e = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(steps, e) ||
+        !add_num(e, "smem_per_block_bytes", (double)st->value, true) ||
+        !add_num(e, "dynamic_smem_bytes",
+                 (double)(st->value - s->smem_static_bytes),
+                 st->value >= s->smem_static_bytes) ||
+        !add_occupancy(e, st->active_blocks_per_sm, st->active_warps_per_sm,
+                       st->occupancy))
+      return false;
+  }
+  return steps != NULL;
+}
+
+static bool add_headroom(cJSON *o, const occ_suggestion *s) {
+  if (!s->launchable) return cJSON_AddNullToObject(o, "headroom") != NULL;
+  cJSON *h = cJSON_AddObjectToObject(o, "headroom");
+  return h && add_num(h, "regs_per_thread_max", s->regs_per_thread_max, true) &&
+         add_num(h, "extra_regs_per_thread",
+                 s->regs_per_thread_max - s->regs_per_thread, true) &&
+         add_num(h, "smem_per_block_max_bytes", (double)s->smem_max_bytes, true) &&
+         add_num(h, "extra_smem_bytes", (double)(s->smem_max_bytes - s->smem_bytes),
+                 true);
+}
+
+static bool add_carveout(cJSON *o, const occ_suggestion *s) {
+  cJSON *c = cJSON_AddObjectToObject(o, "carveout");
+  cJSON *options = cJSON_AddArrayToObject(c, "options");
+  if (!c || !options) return false;
+  for (int i = 0; i < s->carveout_count; i++) {
+    const occ_carveout_option *op = &s->carveouts[i];
+    cJSON *e = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(options, e) ||
+        !add_num(e, "carveout_pct", op->carveout_pct, true) ||
+        !add_num(e, "smem_config_bytes", (double)op->smem_config_bytes, true) ||
+        !add_num(e, "smem_used_bytes", (double)op->smem_used_bytes, true) ||
+        !add_num(e, "launch_active_blocks_per_sm",
+                 op->launch_active_blocks_per_sm, true) ||
+        !add_occupancy(e, op->active_blocks_per_sm, op->active_warps_per_sm,
+                       op->occupancy))
+      return false;
+  }
+  bool best = s->carveout_best >= 0;
+  const occ_carveout_option *b = best ? &s->carveouts[s->carveout_best] : NULL;
+  return add_num(c, "smallest_best_carveout_pct", best ? b->carveout_pct : 0,
+                 best) &&
+         add_num(c, "smallest_best_smem_config_bytes",
+                 best ? (double)b->smem_config_bytes : 0, best);
+}
+
+cJSON *occ_suggest_json(const occ_suggestion *s) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o || !add_best(o, s) || !add_reg_steps(o, s) || !add_smem_steps(o, s) ||
+      !add_headroom(o, s) || !add_carveout(o, s)) {
+    cJSON_Delete(o);
+    return NULL;
+  }
+  return o;
+}
