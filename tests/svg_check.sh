@@ -43,7 +43,7 @@ check_case() { # name launchable(yes|no) occcalc-args...
     checks=$((checks + 1))
     [ "${xt:-0}" -ge 3 ] || { echo "FAIL $name $kind: $xt x ticks"; fail=1; }
     points=$(xpath "$svg" "string(//*[@id='$kind-series']/@points)" | wc -w)
-    rows=$(grep -c "^$kind," "$tmp/$name.csv")
+    rows=$(grep -c "^,$kind," "$tmp/$name.csv")
     expect "$name $kind: data points" "$points" "$rows"
     expect "$name $kind: marked point" \
       "$(xpath "$svg" "count(//*[@id='$kind-marked']/*[local-name()='circle'])")" 1

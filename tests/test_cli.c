@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 
 #include "cli/cli.h"
-#include "cli/explore.h"
+#include "cli/cli.h"
 #include "core/chart.h"
 #include "db_fixture.h"
 

@@ -1,69 +1,133 @@
-/* cli.c - option table, strict number parsing, --help. */
+/* cli.c - the option table, its value parsers, the rules of which options
+ * go together, and --help. */
 #include "cli/cli.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/explore.h"
-#include "out/report.h"
+#include "core/chart.h"
 
-enum {
-  OPT_REGS = 256, OPT_SMEM, OPT_DYN_SMEM, OPT_BLOCK, OPT_BARRIERS,
-  OPT_CARVEOUT, OPT_GRID, OPT_SMS, OPT_GPU, OPT_ARCH, OPT_CC, OPT_DATA,
-  OPT_DEVICE, OPT_NO_VERIFY, OPT_COUNTER, OPT_MODULE, OPT_KERNEL, OPT_SWEEP,
-  OPT_SEED, OPT_JSON, OPT_EXPLAIN, OPT_LIST_GPUS, OPT_HELP, OPT_VERSION,
-  OPT_PTXAS, OPT_JSONL, OPT_MIN_OCCUPANCY,
-  OPT_CHART, OPT_STEP, OPT_ASCII, OPT_SVG, OPT_CSV, OPT_SUGGEST
-};
+#define AT(field) offsetof(occ_cli, field)
+#define CALC OCC_MODE_CALC
+#define PTXAS OCC_MODE_PTXAS
+#define DEVICE OCC_MODE_DEVICE
+#define MODULE OCC_MODE_MODULE
+#define SWEEP OCC_MODE_SWEEP
+#define CONFIG OCC_MODES_CONFIG
+#define ALL OCC_MODES_ALL
+
+/* Sizes up to 1 GiB: above every SM's shared memory, below int64 care. */
+#define MAX_BYTES (INT64_C(1) << 30)
 
 static const occ_option options[] = {
-    {"regs", "N", OPT_REGS, "registers per thread, 0 to 255 (ptxas -v prints it)"},
-    {"smem", "BYTES", OPT_SMEM, "static shared memory per block (default 0)"},
-    {"dyn-smem", "BYTES", OPT_DYN_SMEM, "dynamic shared memory per block (default 0)"},
-    {"block", "X[xY[xZ]]", OPT_BLOCK, "threads per block, e.g. 128 or 40x2"},
-    {"barriers", "N", OPT_BARRIERS, "barriers the kernel uses, 0 to 16 (default 1)"},
-    {"carveout", "PCT", OPT_CARVEOUT, "shared-memory carveout preference, 0 to 100 percent"},
-    {"grid", "BLOCKS", OPT_GRID, "blocks in the grid: also report waves"},
-    {"sms", "N", OPT_SMS, "number of SMs (overrides the device's, for --grid)"},
-    {"gpu", "NAME", OPT_GPU, "a board from the database, e.g. 'H100 SXM', gtx970"},
-    {"arch", "sm_XY", OPT_ARCH, "the generic device of an architecture, e.g. sm_90"},
-    {"cc", "X.Y", OPT_CC, "the generic device of a compute capability, e.g. 9.0"},
-    {"data", "FILE", OPT_DATA, "read the GPU database from FILE instead"},
-    {"device", "N|all", OPT_DEVICE, "check against a live GPU (needs a GPU)"},
-    {"no-verify", NULL, OPT_NO_VERIFY, "with --device: read the GPU and compute only"},
-    {"counter", NULL, OPT_COUNTER, "with --device: also read the hardware counter (CUPTI)"},
-    {"module", "FILE", OPT_MODULE, "with --device: a kernel's cubin, fatbin or PTX file"},
-    {"kernel", "NAME", OPT_KERNEL, "with --module: the kernel; with --ptxas: a name filter"},
-    {"sweep", "N", OPT_SWEEP, "verify: check N random configurations on the GPU"},
-    {"seed", "S", OPT_SEED, "verify --sweep: the random seed (default 1)"},
-    {"ptxas", "FILE", OPT_PTXAS, "every kernel of ptxas -v or cuobjdump -res-usage output"},
-    {"min-occupancy", "PCT", OPT_MIN_OCCUPANCY, "exit 3 if a kernel's occupancy is below PCT"},
-    {"json", NULL, OPT_JSON, "write JSON (schema 1) instead of the report"},
-    {"jsonl", NULL, OPT_JSONL, "with --ptxas: one JSON object per line, as read"},
-    {"explain", NULL, OPT_EXPLAIN, "explain the calculation step by step"},
-    {"chart", "KIND", OPT_CHART, "chart occupancy by block, regs, smem or all"},
-    {"step", "N", OPT_STEP, "the block chart's step in threads (default 32)"},
-    {"ascii", NULL, OPT_ASCII, "draw charts in plain ASCII"},
-    {"svg", "FILE", OPT_SVG, "write the charts as SVG to FILE ('-': stdout)"},
-    {"csv", NULL, OPT_CSV, "write the charts' points as CSV instead"},
-    {"suggest", NULL, OPT_SUGGEST, "what to change: block sizes, registers, carveout"},
-    {"list-gpus", NULL, OPT_LIST_GPUS, "list the boards and architectures known"},
-    {"help", NULL, OPT_HELP, "show this help and exit"},
-    {"version", NULL, OPT_VERSION, "show the version and exit"},
-    {NULL, NULL, 0, NULL},
+    {"regs", "N", OCC_ARG_COUNT, 0, 255, AT(regs), CALC | DEVICE,
+     "registers per thread, 0 to 255 (ptxas -v prints it)"},
+    {"smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(smem), CALC | DEVICE,
+     "static shared memory per block (default 0)"},
+    {"dyn-smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(dyn_smem), CONFIG,
+     "dynamic shared memory per block (default 0)"},
+    {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(block), CONFIG,
+     "threads per block, e.g. 128 or 40x2"},
+    {"barriers", "N", OCC_ARG_COUNT, 0, 16, AT(barriers), CALC | PTXAS | DEVICE,
+     "barriers the kernel uses, 0 to 16 (default 1)"},
+    {"carveout", "PCT", OCC_ARG_COUNT, 0, 100, AT(carveout), CONFIG,
+     "shared-memory carveout preference, 0 to 100 percent"},
+    {"grid", "BLOCKS", OCC_ARG_COUNT, 1, INT32_MAX, AT(grid), CONFIG,
+     "blocks in the grid: also report waves"},
+    {"sms", "N", OCC_ARG_COUNT, 1, 100000, AT(sms), CALC | PTXAS,
+     "number of SMs (overrides the device's, for --grid)"},
+    {"gpu", "NAME", OCC_ARG_NAME, 0, 0, AT(gpu), CALC | PTXAS,
+     "a board from the database, e.g. 'H100 SXM', gtx970"},
+    {"arch", "sm_XY", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
+     "the generic device of an architecture, e.g. sm_90"},
+    {"cc", "X.Y", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
+     "the generic device of a compute capability, e.g. 9.0"},
+    {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL,
+     "read the GPU database from FILE instead"},
+    {"device", "N|all", OCC_ARG_DEVICE, 0, 1 << 20, AT(device),
+     DEVICE | MODULE | SWEEP, "check against a live GPU (needs a GPU)"},
+    {"no-verify", NULL, OCC_ARG_FLAG, 0, 0, AT(no_verify), DEVICE,
+     "with --device: read the GPU and compute only"},
+    {"counter", NULL, OCC_ARG_FLAG, 0, 0, AT(counter), DEVICE | SWEEP,
+     "with --device: also read the hardware counter (CUPTI)"},
+    {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE,
+     "with --device: a kernel's cubin, fatbin or PTX file"},
+    {"kernel", "NAME", OCC_ARG_NAME, 0, 0, AT(kernel_name), PTXAS | MODULE,
+     "the kernel of --module, or a name filter for --ptxas"},
+    {"sweep", "N", OCC_ARG_COUNT, 1, 1000000, AT(sweep), SWEEP,
+     "verify: check N random configurations on the GPU"},
+    {"seed", "S", OCC_ARG_COUNT, 0, INT64_MAX, AT(seed), SWEEP,
+     "verify --sweep: the random seed (default 1)"},
+    {"ptxas", "FILE", OCC_ARG_PATH, 0, 0, AT(ptxas_path), PTXAS,
+     "every kernel of ptxas -v or cuobjdump -res-usage output"},
+    {"min-occupancy", "PCT", OCC_ARG_PERCENT, 0, 100, AT(min_occupancy_pct),
+     CONFIG, "exit 3 if a kernel's occupancy is below PCT percent"},
+    {"json", NULL, OCC_ARG_FLAG, 0, 0, AT(json), ALL,
+     "write JSON (schema 2) instead of the report"},
+    {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG,
+     "one compact JSON object per line, as computed"},
+    {"explain", NULL, OCC_ARG_FLAG, 0, 0, AT(explain), CONFIG,
+     "explain the calculation step by step"},
+    {"chart", "KIND", OCC_ARG_CHARTS, 0, 0, AT(charts), CONFIG,
+     "chart occupancy by block, regs, smem or all"},
+    {"step", "N", OCC_ARG_COUNT, 1, 1024, AT(chart_step), CONFIG,
+     "the block chart's step in threads (default 32)"},
+    {"ascii", NULL, OCC_ARG_FLAG, 0, 0, AT(ascii), CONFIG,
+     "draw terminal charts in plain ASCII"},
+    {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG,
+     "write the charts as SVG to a file, '-' or a directory"},
+    {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG,
+     "write the charts' points as CSV instead"},
+    {"suggest", NULL, OCC_ARG_FLAG, 0, 0, AT(suggest), CONFIG,
+     "what to change: block sizes, registers, carveout"},
+    {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
+     "list the boards and architectures known"},
+    {"help", NULL, OCC_ARG_FLAG, 0, 0, AT(help), ALL,
+     "show this help and exit"},
+    {"version", NULL, OCC_ARG_FLAG, 0, 0, AT(version), ALL,
+     "show the version and exit"},
+    {NULL, NULL, OCC_ARG_FLAG, 0, 0, 0, 0, NULL},
 };
+
+enum { OPTION_COUNT = sizeof options / sizeof options[0] - 1 };
+_Static_assert(OPTION_COUNT <= 64, "occ_cli.given holds 64 options");
 
 const occ_option *occ_cli_options(void) { return options; }
 
-static const occ_option *find_option(int id) {
-  for (const occ_option *o = options; o->name; o++)
-    if (o->id == id) return o;
-  return NULL;
+static const char *const mode_names[OCC_MODE_COUNT] = {
+    "the calculator", "--ptxas", "--device", "--module", "verify --sweep",
+    "--list-gpus"};
+
+const char *occ_mode_name(occ_mode mode) {
+  for (int i = 0; i < OCC_MODE_COUNT; i++)
+    if (mode == 1u << i) return mode_names[i];
+  return "?";
+}
+
+static int option_index(const char *name) {
+  for (int i = 0; i < OPTION_COUNT; i++)
+    if (strcmp(options[i].name, name) == 0) return i;
+  return -1;
+}
+
+bool occ_cli_given(const occ_cli *cli, const char *name) {
+  int i = option_index(name);
+  return i >= 0 && (cli->given >> i & 1u);
+}
+
+void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel) {
+  occ_kernel_init(kernel);
+  kernel->regs_per_thread = (int)cli->regs;
+  kernel->smem_static_bytes = cli->smem;
+  kernel->smem_dynamic_bytes = cli->dyn_smem;
+  kernel->barriers = (int)cli->barriers;
+  kernel->carveout_pct = (int)cli->carveout;
 }
 
 int occ_cli_usage_error(FILE *err, const char *fmt, ...) {
@@ -175,10 +239,16 @@ int occ_parse_block(const char *text, const occ_device *device, int block[3],
   char *save = NULL;
   for (char *part = strtok_r(copy, "x", &save); part;
        part = strtok_r(NULL, "x", &save)) {
-    int64_t v;
-    char inner[128];
-    if (dims == 3 || occ_parse_int(part, 1, device->max_block_dim[dims], &v,
-                                   inner, sizeof inner) != 0) {
+    int64_t v = 0;
+    char inner[128] = "";
+    if (dims < 3 && (occ_parse_int(part, 0, INT64_MAX, &v, inner, sizeof inner) != 0 ||
+                     v == 0) && !strstr(inner, "out of range")) {
+      snprintf(why, why_size, "'%s': %c must be a whole number of at least 1 "
+               "(accepted: N, XxY or XxYxZ)", text, axes[dims]);
+      return -1;
+    }
+    if (dims == 3 || (device && (strstr(inner, "out of range") ||
+                                 v > device->max_block_dim[dims]))) {
       if (dims == 3)
         snprintf(why, why_size, "'%s' has more than 3 dimensions (accepted: N, XxY or XxYxZ)", text);
       else
@@ -198,6 +268,7 @@ int occ_parse_block(const char *text, const occ_device *device, int block[3],
     snprintf(why, why_size, "'%s' is not a block shape (accepted: N, XxY or XxYxZ)", text);
     return -1;
   }
+  if (!device) return 0;
   int64_t threads = (int64_t)block[0] * block[1] * block[2];
   if (threads > device->max_threads_per_block) {
     snprintf(why, why_size,
@@ -208,16 +279,251 @@ int occ_parse_block(const char *text, const occ_device *device, int block[3],
   return 0;
 }
 
+int occ_parse_charts(const char *text, unsigned *charts, char *why,
+                     size_t why_size) {
+  const char *p = text;
+  do {
+    size_t len = strcspn(p, ",");
+    unsigned bits = 0;
+    if (len == 3 && strncmp(p, "all", 3) == 0)
+      bits = (1u << OCC_CHART_KIND_COUNT) - 1;
+    for (int k = 0; k < OCC_CHART_KIND_COUNT; k++)
+      if (strlen(occ_chart_kind_name(k)) == len &&
+          strncmp(p, occ_chart_kind_name(k), len) == 0)
+        bits = 1u << k;
+    if (!bits) {
+      snprintf(why, why_size,
+               "'%s' is not a chart (accepted: block, regs, smem, all, or a "
+               "comma list)", text);
+      return -1;
+    }
+    *charts |= bits;
+    p += len;
+  } while (*p++ == ',');
+  return 0;
+}
+
+/* A block shape's syntax, before any device is known: the device's own
+ * limits are checked once it is (occ_parse_block). */
+static int check_shape(const char *text, char *why, size_t why_size) {
+  int block[3];
+  return occ_parse_block(text, NULL, block, why, why_size);
+}
+
+static int check_device(const char *text, const occ_option *o, char *why,
+                        size_t why_size) {
+  int64_t v;
+  if (strcmp(text, "all") == 0) return 0;
+  if (occ_parse_int(text, o->min, o->max, &v, why, why_size) == 0) return 0;
+  size_t n = strlen(why);
+  if (n > 0 && why[n - 1] == ')')
+    snprintf(why + n - 1, why_size - (n - 1), " or 'all')");
+  return -1;
+}
+
+/* Stores one option's value where its row says, by its type. */
+static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
+                        char *why, size_t why_size) {
+  char *at = (char *)cli + o->offset;
+  switch (o->type) {
+  case OCC_ARG_FLAG: *(bool *)at = true; return 0;
+  case OCC_ARG_COUNT:
+    return occ_parse_int(arg, o->min, o->max, (int64_t *)at, why, why_size);
+  case OCC_ARG_BYTES:
+    return occ_parse_bytes(arg, o->max, (int64_t *)at, why, why_size);
+  case OCC_ARG_PERCENT: return occ_parse_pct(arg, (double *)at, why, why_size);
+  case OCC_ARG_CHARTS:
+    return occ_parse_charts(arg, (unsigned *)at, why, why_size);
+  case OCC_ARG_SHAPE:
+    if (check_shape(arg, why, why_size) != 0) return -1;
+    break;
+  case OCC_ARG_DEVICE:
+    if (check_device(arg, o, why, why_size) != 0) return -1;
+    break;
+  case OCC_ARG_NAME:
+  case OCC_ARG_PATH:
+    if (!*arg) {
+      snprintf(why, why_size, "the value is empty (accepted: %s)", o->arg);
+      return -1;
+    }
+    break;
+  }
+  *(const char **)at = arg;
+  return 0;
+}
+
+/* The mode follows from the sources given; a second source is then an
+ * option that does not apply to the mode. */
+static occ_mode choose_mode(const occ_cli *cli) {
+  if (cli->verify_command) return OCC_MODE_SWEEP;
+  if (cli->list_gpus) return OCC_MODE_LIST;
+  if (cli->module) return OCC_MODE_MODULE;
+  if (cli->ptxas_path) return OCC_MODE_PTXAS;
+  if (cli->device) return OCC_MODE_DEVICE;
+  return OCC_MODE_CALC;
+}
+
+static void modes_text(unsigned modes, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < OCC_MODE_COUNT; i++)
+    if (modes >> i & 1u)
+      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s",
+                            n ? ", " : "", mode_names[i]);
+}
+
+static int check_modes(const occ_cli *cli, FILE *err) {
+  for (int i = 0; i < OPTION_COUNT; i++) {
+    if (!(cli->given >> i & 1u) || (options[i].modes & cli->mode)) continue;
+    char modes[160];
+    modes_text(options[i].modes, modes, sizeof modes);
+    return occ_cli_usage_error(err, "--%s: does not apply to %s (it applies "
+                               "to %s)", options[i].name,
+                               occ_mode_name(cli->mode), modes);
+  }
+  return OCC_EXIT_OK;
+}
+
+/* The options each mode cannot do without. */
+static int check_required(const occ_cli *cli, FILE *err) {
+  static const char regs[] = "--regs is required (registers per thread, 0 to 255)";
+  static const char block[] = "--block is required (threads per block, e.g. 128 or 40x2)";
+  const char *missing = NULL;
+  switch (cli->mode) {
+  case OCC_MODE_CALC:
+  case OCC_MODE_DEVICE:
+    missing = !occ_cli_given(cli, "regs") ? regs : !cli->block ? block : NULL;
+    break;
+  case OCC_MODE_MODULE:
+    missing = !cli->device ? "--module: --device N is required (a module is "
+                             "checked on a live GPU)"
+              : !cli->kernel_name ? "--module: --kernel NAME is required"
+              : !cli->block ? block : NULL;
+    break;
+  case OCC_MODE_SWEEP:
+    missing = !cli->sweep ? "verify: --sweep N is required" : NULL;
+    break;
+  default: break;
+  }
+  return missing ? occ_cli_usage_error(err, "%s", missing) : OCC_EXIT_OK;
+}
+
+/* Two options that say the same thing two ways, or outputs that exclude
+ * each other. */
+static int check_pairs(const occ_cli *cli, FILE *err) {
+  int devices = occ_cli_given(cli, "gpu") + occ_cli_given(cli, "arch") +
+                occ_cli_given(cli, "cc");
+  if (devices > 1)
+    return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
+  if (cli->json && cli->jsonl)
+    return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
+  if (cli->csv && cli->svg_path)
+    return occ_cli_usage_error(err, "--csv and --svg: give one of them");
+  bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
+  if ((cli->csv || svg_stdout) &&
+      (cli->json || cli->jsonl || cli->explain || cli->suggest))
+    return occ_cli_usage_error(
+        err, "%s writes only the charts to stdout; drop --json, --jsonl, "
+             "--explain and --suggest, or give --svg a file",
+        cli->csv ? "--csv" : "--svg -");
+  bool many = cli->mode == OCC_MODE_PTXAS ||
+              (cli->device && strcmp(cli->device, "all") == 0);
+  if (svg_stdout && many)
+    return occ_cli_usage_error(err, "--svg: %s writes a chart per kernel "
+                               "configuration; give a directory, not '-'",
+                               cli->mode == OCC_MODE_PTXAS ? "--ptxas"
+                                                           : "--device all");
+  if (cli->mode == OCC_MODE_SWEEP && cli->device && strcmp(cli->device, "all") == 0)
+    return occ_cli_usage_error(err, "verify: --device takes one device (accepted: "
+                               "an ordinal, e.g. 0)");
+  return OCC_EXIT_OK;
+}
+
+/* Options that refine another. */
+static int check_refinements(occ_cli *cli, FILE *err) {
+  bool any_chart = cli->charts || cli->csv || cli->svg_path;
+  if (cli->chart_step && !any_chart)
+    return occ_cli_usage_error(err, "--step: needs --chart, --csv or --svg "
+                                    "(it sets the block chart's step)");
+  if (cli->ascii && (!cli->charts || cli->csv || cli->svg_path || cli->json ||
+                     cli->jsonl))
+    return occ_cli_usage_error(err, "--ascii: needs --chart drawn on the "
+                                    "terminal (not --json, --jsonl, --csv or --svg)");
+  if (cli->no_verify && cli->counter)
+    return occ_cli_usage_error(err, "--counter: not with --no-verify (the "
+                                    "counter is read on the verifier's probe)");
+  if ((cli->csv || cli->svg_path) && !cli->charts)
+    cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
+  return OCC_EXIT_OK;
+}
+
+static void set_defaults(occ_cli *cli) {
+  memset(cli, 0, sizeof *cli);
+  cli->barriers = 1;
+  cli->carveout = OCC_CARVEOUT_DEFAULT;
+  cli->seed = 1;
+}
+
+static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
+  struct option longopts[OPTION_COUNT + 1];
+  for (int i = 0; i < OPTION_COUNT; i++)
+    longopts[i] = (struct option){options[i].name,
+                                  options[i].arg ? required_argument : no_argument,
+                                  NULL, 256 + i};
+  longopts[OPTION_COUNT] = (struct option){NULL, 0, NULL, 0};
+  opterr = 0;
+  optind = 1;
+  for (;;) {
+    int prev = optind;
+    int id = getopt_long(argc, argv, ":hV", longopts, NULL);
+    if (id == -1) break;
+    if (id == 'h' || id == 'V') id = 256 + option_index(id == 'h' ? "help" : "version");
+    if (id == ':' && optopt >= 256)
+      return occ_cli_usage_error(err, "%s: missing value; expected %s, %s", argv[prev],
+                                 options[optopt - 256].arg, options[optopt - 256].help);
+    if (id == '?' || id == ':')
+      return occ_cli_usage_error(err, "%s: unknown option", argv[prev]);
+    const occ_option *o = &options[id - 256];
+    char why[256];
+    if (apply_option(cli, o, optarg, why, sizeof why) != 0)
+      return occ_cli_usage_error(err, "--%s: %s", o->name, why);
+    cli->given |= UINT64_C(1) << (id - 256);
+  }
+  if (optind < argc)
+    return occ_cli_usage_error(err, "%s: unexpected argument (options start with --)",
+                               argv[optind]);
+  return OCC_EXIT_OK;
+}
+
+int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
+  set_defaults(cli);
+  /* The one subcommand: "verify" takes the options after it. */
+  if (argc > 1 && strcmp(argv[1], "verify") == 0) {
+    cli->verify_command = true;
+    argc--;
+    argv++;
+  }
+  int rc = read_options(argc, argv, cli, err);
+  if (rc != OCC_EXIT_OK || cli->help || cli->version) return rc;
+  cli->mode = choose_mode(cli);
+  if ((rc = check_modes(cli, err)) != OCC_EXIT_OK) return rc;
+  if ((rc = check_required(cli, err)) != OCC_EXIT_OK) return rc;
+  if ((rc = check_pairs(cli, err)) != OCC_EXIT_OK) return rc;
+  return check_refinements(cli, err);
+}
+
 void occ_cli_print_help(FILE *out) {
   fputs("Usage: occcalc --regs N --block X[xY[xZ]] [--smem BYTES] [options]\n"
         "       occcalc --ptxas FILE|- [--block N] [--min-occupancy PCT] [options]\n"
-        "       occcalc --list-gpus [--json]\n"
-        "       occcalc --regs N --block B --device N|all [--counter] [--json]\n"
-        "       occcalc --block B --device N --module FILE --kernel NAME\n"
+        "       occcalc --regs N --block B --device N|all [--counter] [options]\n"
+        "       occcalc --block B --device N --module FILE --kernel NAME [options]\n"
         "       occcalc verify --sweep N [--seed S] [--device N] [--json]\n"
+        "       occcalc --list-gpus [--json]\n"
         "\n"
         "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
         "occupancy, by NVIDIA's rules, for any GPU in the built-in database.\n"
+        "Every output option (--json, --jsonl, --explain, --chart, --svg, --csv,\n"
+        "--suggest, --grid, --min-occupancy) applies to every kernel source.\n"
         "\n"
         "Options:\n", out);
   for (const occ_option *o = options; o->name; o++) {
@@ -232,176 +538,4 @@ void occ_cli_print_help(FILE *out) {
         "Exit status: 0 ok, 1 output error, 2 usage error, 3 occupancy gate,\n"
         "4 verification disagrees, 5 CUDA or device error. See occcalc(1).\n",
         out);
-}
-
-static int option_error(FILE *err, int id, const char *why) {
-  const occ_option *o = find_option(id);
-  return occ_cli_usage_error(err, "--%s: %s", o ? o->name : "?", why);
-}
-
-/* Applies one parsed option to cli. */
-static int apply_option(occ_cli *cli, int id, const char *arg, FILE *err) {
-  char why[256];
-  int64_t v = 0;
-  int rc = 0;
-  switch (id) {
-  case OPT_REGS:
-    rc = occ_parse_int(arg, 0, 255, &v, why, sizeof why);
-    cli->kernel.regs_per_thread = (int)v;
-    cli->regs_given = true;
-    break;
-  case OPT_SMEM:
-    rc = occ_parse_bytes(arg, 1 << 30, &v, why, sizeof why);
-    cli->kernel.smem_static_bytes = v;
-    break;
-  case OPT_DYN_SMEM:
-    rc = occ_parse_bytes(arg, 1 << 30, &v, why, sizeof why);
-    cli->kernel.smem_dynamic_bytes = v;
-    break;
-  case OPT_BLOCK: cli->block_text = arg; cli->block_given = true; break;
-  case OPT_BARRIERS:
-    rc = occ_parse_int(arg, 0, 16, &v, why, sizeof why);
-    cli->kernel.barriers = (int)v;
-    break;
-  case OPT_CARVEOUT:
-    rc = occ_parse_int(arg, 0, 100, &v, why, sizeof why);
-    cli->kernel.carveout_pct = (int)v;
-    break;
-  case OPT_GRID:
-    rc = occ_parse_int(arg, 1, INT32_MAX, &v, why, sizeof why);
-    cli->grid_blocks = v;
-    break;
-  case OPT_SMS:
-    rc = occ_parse_int(arg, 1, 100000, &v, why, sizeof why);
-    cli->sm_count = (int)v;
-    break;
-  case OPT_GPU: cli->gpu = arg; break;
-  case OPT_ARCH: case OPT_CC: cli->arch = arg; break;
-  case OPT_DATA: cli->data_path = arg; break;
-  case OPT_DEVICE: cli->device = arg; break;
-  case OPT_NO_VERIFY: cli->no_verify = true; break;
-  case OPT_COUNTER: cli->counter = true; break;
-  case OPT_MODULE: cli->module = arg; break;
-  case OPT_KERNEL: cli->kernel_name = arg; break;
-  case OPT_SWEEP:
-    rc = occ_parse_int(arg, 1, 1000000, &v, why, sizeof why);
-    cli->sweep = (int)v;
-    break;
-  case OPT_SEED:
-    rc = occ_parse_int(arg, 0, INT64_MAX, &v, why, sizeof why);
-    cli->seed = (uint64_t)v;
-    cli->seed_given = true;
-    break;
-  case OPT_JSON: cli->json = true; break;
-  case OPT_EXPLAIN: cli->explain = true; break;
-  case OPT_LIST_GPUS: cli->list_gpus = true; break;
-  case OPT_PTXAS: cli->ptxas_path = arg; break;
-  case OPT_JSONL: cli->jsonl = true; break;
-  case OPT_MIN_OCCUPANCY:
-    rc = occ_parse_pct(arg, &cli->min_occupancy_pct, why, sizeof why);
-    cli->min_occupancy_given = true;
-    break;
-  case OPT_HELP: cli->help = true; break;
-  case OPT_VERSION: cli->version = true; break;
-  case OPT_CHART: rc = occ_parse_charts(arg, &cli->charts, why, sizeof why); break;
-  case OPT_STEP:
-    /* 1024 threads is every architecture's block limit; a database
-     * device's own is checked once it is known. */
-    rc = occ_parse_int(arg, 1, 1024, &v, why, sizeof why);
-    cli->chart_step = (int)v;
-    break;
-  case OPT_ASCII: cli->ascii = true; break;
-  case OPT_SVG: cli->svg_path = arg; break;
-  case OPT_CSV: cli->csv = true; break;
-  case OPT_SUGGEST: cli->suggest = true; break;
-  }
-  return rc == 0 ? OCC_EXIT_OK : option_error(err, id, why);
-}
-
-/* The live verifier's options only make sense together. */
-static int check_verifier_options(const occ_cli *cli, int device_options,
-                                  FILE *err) {
-  if (cli->verify_command && !cli->sweep)
-    return occ_cli_usage_error(err, "verify: --sweep N is required");
-  if (!cli->verify_command && (cli->sweep || cli->seed_given))
-    return occ_cli_usage_error(err, "--sweep and --seed: only with 'occcalc verify'");
-  if ((cli->device || cli->verify_command) && device_options)
-    return occ_cli_usage_error(err, "--device: the device is the live GPU; "
-                               "drop --gpu, --arch or --cc");
-  if (!cli->device && !cli->verify_command &&
-      (cli->no_verify || cli->counter || cli->module))
-    return occ_cli_usage_error(err, "%s: only with --device N",
-                               cli->module ? "--module"
-                               : cli->counter ? "--counter" : "--no-verify");
-  if (cli->module && !cli->kernel_name)
-    return occ_cli_usage_error(err, "--module: --kernel NAME is required");
-  if (cli->kernel_name && !cli->module && !cli->ptxas_path)
-    return occ_cli_usage_error(err, "--kernel: needs --module FILE or --ptxas FILE");
-  return OCC_EXIT_OK;
-}
-
-int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
-  memset(cli, 0, sizeof *cli);
-  occ_kernel_init(&cli->kernel);
-  cli->seed = 1;
-  /* The one subcommand: "verify" takes the options after it. */
-  if (argc > 1 && strcmp(argv[1], "verify") == 0) {
-    cli->verify_command = true;
-    argc--;
-    argv++;
-  }
-  struct option longopts[sizeof options / sizeof options[0]];
-  size_t n = 0;
-  for (const occ_option *o = options; o->name; o++, n++)
-    longopts[n] = (struct option){o->name, o->arg ? required_argument : no_argument,
-                                  NULL, o->id};
-  longopts[n] = (struct option){NULL, 0, NULL, 0};
-
-  int device_options = 0;
-  opterr = 0;
-  optind = 1;
-  for (;;) {
-    int prev = optind;
-    int id = getopt_long(argc, argv, ":hV", longopts, NULL);
-    if (id == 'h') id = OPT_HELP;
-    if (id == 'V') id = OPT_VERSION;
-    if (id == -1) break;
-    if (id == ':')
-      return occ_cli_usage_error(err, "%s: missing value; expected %s, %s", argv[prev],
-                                 find_option(optopt) ? find_option(optopt)->arg : "a value",
-                                 find_option(optopt) ? find_option(optopt)->help : "");
-    if (id == '?')
-      return occ_cli_usage_error(err, "%s: unknown option", argv[prev]);
-    device_options += id == OPT_GPU || id == OPT_ARCH || id == OPT_CC;
-    int rc = apply_option(cli, id, optarg, err);
-    if (rc != OCC_EXIT_OK) return rc;
-  }
-  if (optind < argc)
-    return occ_cli_usage_error(err, "%s: unexpected argument (options start with --)",
-                               argv[optind]);
-  if (device_options > 1)
-    return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
-  int rc = check_verifier_options(cli, device_options, err);
-  if (rc != OCC_EXIT_OK) return rc;
-  if (!cli->ptxas_path && (cli->jsonl || cli->min_occupancy_given))
-    return occ_cli_usage_error(err, "%s: needs --ptxas FILE (a ptxas -v or cuobjdump report)",
-                               cli->jsonl ? "--jsonl" : "--min-occupancy");
-  if (cli->ptxas_path && (cli->device || cli->verify_command || cli->module))
-    return occ_cli_usage_error(err, "--ptxas: not with --device, --module or verify");
-  if (cli->ptxas_path && (cli->regs_given || cli->kernel.smem_static_bytes || cli->explain ||
-                          cli->grid_blocks))
-    return occ_cli_usage_error(err, "%s: not with --ptxas (the report gives each kernel's "
-                               "registers and shared memory; --ptxas writes a table or JSON)",
-                               cli->regs_given ? "--regs" : cli->explain ? "--explain"
-                               : cli->grid_blocks ? "--grid" : "--smem");
-  if (cli->json && cli->jsonl)
-    return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
-  if (cli->ptxas_path && (cli->charts || cli->csv || cli->svg_path || cli->suggest ||
-                          cli->chart_step))
-    return occ_cli_usage_error(err, "%s: not with --ptxas (charts and suggestions are for "
-                               "one configuration)",
-                               cli->suggest ? "--suggest" : cli->csv ? "--csv"
-                               : cli->svg_path ? "--svg" : cli->chart_step ? "--step"
-                               : "--chart");
-  return occ_check_explore_options(cli, err);
 }

@@ -1,5 +1,7 @@
-/* cli.h - occcalc's command line: one option table drives parsing, --help
- * and the check that the man page names the same options. */
+/* cli.h - occcalc's command line. One table of options (cli.c) drives
+ * parsing, --help, the man-page check and the rules of which options go
+ * together: each row names its value type, its range, where the value
+ * goes and the modes (kinds of run) it applies to. */
 #ifndef OCC_CLI_H
 #define OCC_CLI_H
 
@@ -10,51 +12,91 @@
 #include "cli/exit.h"
 #include "core/occ.h"
 
+/* What a command line runs. Exactly one mode per run; an option that does
+ * not apply to the run's mode is a usage error. */
+typedef enum occ_mode {
+  OCC_MODE_CALC = 1u << 0,   /* typed numbers: --regs, --block, ... */
+  OCC_MODE_PTXAS = 1u << 1,  /* every kernel of a compiler report */
+  OCC_MODE_DEVICE = 1u << 2, /* typed numbers checked on a live GPU */
+  OCC_MODE_MODULE = 1u << 3, /* a module's kernel on a live GPU */
+  OCC_MODE_SWEEP = 1u << 4,  /* verify --sweep N */
+  OCC_MODE_LIST = 1u << 5    /* --list-gpus */
+} occ_mode;
+
+#define OCC_MODE_COUNT 6
+/* The modes that run kernel configurations through the pipeline. */
+#define OCC_MODES_CONFIG \
+  (OCC_MODE_CALC | OCC_MODE_PTXAS | OCC_MODE_DEVICE | OCC_MODE_MODULE)
+#define OCC_MODES_ALL ((1u << OCC_MODE_COUNT) - 1)
+
+/* The value types; each has one parser in cli.c. */
+typedef enum occ_arg_type {
+  OCC_ARG_FLAG,    /* no value: sets a bool */
+  OCC_ARG_COUNT,   /* an integer in [min, max] into an int64_t */
+  OCC_ARG_BYTES,   /* a size with K/KiB/M/MiB, at most max, into int64_t */
+  OCC_ARG_SHAPE,   /* a block shape N, XxY or XxYxZ, kept as text */
+  OCC_ARG_PERCENT, /* 0 to 100 with an optional fraction, into a double */
+  OCC_ARG_NAME,    /* a name, kept as text */
+  OCC_ARG_PATH,    /* a file ("-": standard input or output), as text */
+  OCC_ARG_CHARTS,  /* block, regs, smem, all or a comma list, into bits */
+  OCC_ARG_DEVICE   /* a device ordinal or "all", kept as text */
+} occ_arg_type;
+
 typedef struct occ_option {
-  const char *name;     /* long name, without "--" */
-  const char *arg;      /* argument's name in --help, NULL for a flag */
-  int id;               /* value getopt_long returns */
-  const char *help;     /* one line for --help */
+  const char *name;  /* long name, without "--" */
+  const char *arg;   /* the value's name in --help, NULL for a flag */
+  occ_arg_type type;
+  int64_t min, max;  /* the accepted range (COUNT; max for BYTES) */
+  size_t offset;     /* where the value goes in occ_cli */
+  unsigned modes;    /* occ_mode bits this option applies to */
+  const char *help;  /* one line for --help */
 } occ_option;
 
 /* The table, ending with a row whose name is NULL. */
 const occ_option *occ_cli_options(void);
 
-/* What the command line asked for. Strings point into argv. */
+/* The name of a mode as a user says it ("--ptxas", "verify --sweep"). */
+const char *occ_mode_name(occ_mode mode);
+
+/* What the command line asked for. Strings point into argv. Numbers are
+ * as given; 0 (or NULL) when an option was not given, unless a default is
+ * noted. */
 typedef struct occ_cli {
-  occ_kernel kernel;
-  bool regs_given, block_given;
-  const char *block_text;  /* checked against the device once it is known */
-  const char *gpu;         /* --gpu */
-  const char *arch;        /* --arch or --cc, as given */
-  const char *data_path;   /* --data */
-  const char *device;      /* --device (the live verifier) */
-  bool no_verify;          /* --no-verify: read the device, compute only */
-  bool counter;            /* --counter: also the hardware counter (CUPTI) */
-  const char *module;      /* --module FILE: a cubin, fatbin or PTX file */
-  const char *kernel_name; /* --kernel: with --module the kernel to check,
-                              with --ptxas a name filter (glob or substring) */
-  bool verify_command;     /* "occcalc verify ..." */
-  int sweep;               /* verify --sweep N, 0 when not given */
-  uint64_t seed;           /* verify --seed S, default 1 */
-  bool seed_given;
-  int64_t grid_blocks;     /* --grid, 0 when not given */
-  int sm_count;            /* --sms, 0 when not given */
-  bool json, explain, list_gpus, help, version;
-  /* Reading the compiler's reports (ptxas_run.h). */
-  const char *ptxas_path;     /* --ptxas FILE, "-" for stdin */
-  bool jsonl;                 /* --jsonl */
-  bool min_occupancy_given;
-  double min_occupancy_pct;   /* --min-occupancy, 0 to 100 */
-  /* The explore options (src/explore.c writes what they ask for). */
-  unsigned charts;         /* bit (1 << occ_chart_kind) per --chart */
-  int chart_step;          /* --step, 0 when not given */
-  bool ascii, csv, suggest;
-  const char *svg_path;    /* --svg FILE, "-" for stdout */
+  occ_mode mode;
+  uint64_t given;            /* bit i: the option of table row i given */
+  /* the kernel */
+  int64_t regs, smem, dyn_smem;
+  int64_t barriers;          /* default 1 */
+  int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
+  const char *block;         /* checked against the device once known */
+  int64_t grid, sms;
+  /* the device */
+  const char *gpu, *arch, *data_path, *device;
+  bool no_verify, counter;
+  /* sources */
+  const char *module, *kernel_name, *ptxas_path;
+  bool verify_command, list_gpus;
+  int64_t sweep;
+  int64_t seed;              /* default 1 */
+  /* output */
+  bool json, jsonl, explain, ascii, csv, suggest, help, version;
+  double min_occupancy_pct;
+  unsigned charts;           /* bit (1 << occ_chart_kind) per --chart */
+  int64_t chart_step;
+  const char *svg_path;      /* "-" for stdout */
 } occ_cli;
 
-/* Parses argv into *cli. On a usage error prints the one-line diagnostic
- * and the --help hint to err and returns OCC_EXIT_USAGE; else OCC_EXIT_OK. */
+/* True when the option named name (without "--") was given. */
+bool occ_cli_given(const occ_cli *cli, const char *name);
+
+/* The kernel the options describe (block left 1x1x1: it depends on the
+ * device, see occ_parse_block). */
+void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel);
+
+/* Parses argv into *cli and checks the options against each other and
+ * the mode. On a usage error prints the one-line diagnostic and the
+ * --help hint to err and returns OCC_EXIT_USAGE; else OCC_EXIT_OK. No file
+ * is opened and no device touched. */
 int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err);
 
 /* Writes --help. */
@@ -79,9 +121,15 @@ int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
 int occ_parse_pct(const char *text, double *value, char *why, size_t why_size);
 
 /* Parses a block shape "N", "XxY" or "XxYxZ" and checks it against the
- * device's limits. Returns 0, or -1 with the reason in why. */
+ * device's limits (device NULL: the syntax alone, each size at least 1).
+ * Returns 0, or -1 with the reason in why. */
 int occ_parse_block(const char *text, const occ_device *device, int block[3],
                     char *why, size_t why_size);
 
+/* Parses a --chart value ("block", "regs", "smem", "all", or a comma list
+ * of them) and ORs its kinds into *charts (bit 1 << occ_chart_kind).
+ * Returns 0, or -1 with the reason in why. */
+int occ_parse_charts(const char *text, unsigned *charts, char *why,
+                     size_t why_size);
 
 #endif

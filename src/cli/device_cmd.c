@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/pipeline.h"
 #include "out/report.h"
 #include "out/verify_out.h"
 
@@ -19,9 +20,9 @@ static int gpu_error(const char *what, occ_gpu_status s, const char *err) {
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
-/* "all", or one ordinal. */
+/* "all", or one ordinal (its syntax was checked with the options). */
 static int device_range(const char *text, int *first, int *last) {
-  char err[512], why[160];
+  char err[512];
   if (strcmp(text, "all") == 0) {
     int count;
     occ_gpu_status s = occ_gpu_count(&count, err, sizeof err);
@@ -30,27 +31,23 @@ static int device_range(const char *text, int *first, int *last) {
     *last = count - 1;
     return OCC_EXIT_OK;
   }
-  int64_t v;
-  if (occ_parse_int(text, 0, 1 << 20, &v, why, sizeof why) != 0)
-    return occ_cli_usage_error(stderr, "--device: %s or 'all'", why);
-  *first = *last = (int)v;
+  *first = *last = atoi(text);
   return OCC_EXIT_OK;
 }
 
-/* What one device produced, for the writers. */
+/* What the live GPU adds to one configuration. */
 typedef struct device_run {
   occ_gpu *gpu;
-  occ_kernel kernel;
-  occ_result result;
-  occ_waves waves;
+  occ_item item;
+  char label[16];
   bool verified, module_checked;
   occ_verify verify;
   occ_module_kernel module;
 } device_run;
 
-static int run_module(const occ_cli *cli, device_run *run, char *what) {
+static int run_module(const occ_cli *cli, device_run *run, const char *what) {
   char err[1024];
-  occ_kernel *k = &run->kernel;
+  occ_kernel *k = &run->item.kernel;
   occ_gpu_status s = occ_gpu_module_kernel(
       run->gpu, cli->module, cli->kernel_name,
       k->block[0] * k->block[1] * k->block[2], k->smem_dynamic_bytes,
@@ -59,130 +56,77 @@ static int run_module(const occ_cli *cli, device_run *run, char *what) {
   k->regs_per_thread = run->module.regs_per_thread;
   k->smem_static_bytes = run->module.smem_static_bytes;
   run->module_checked = true;
+  run->item.module = &run->module;
+  run->item.name = cli->kernel_name;
   return OCC_EXIT_OK;
 }
 
-static int compute(const occ_cli *cli, device_run *run, char *what) {
-  const occ_device *d = occ_gpu_device(run->gpu);
-  char why[256], err[1024];
-  if (occ_parse_block(cli->block_text, d, run->kernel.block, why, sizeof why))
-    return occ_cli_usage_error(stderr, "--block: %s", why);
-  if (cli->module) {
-    int rc = run_module(cli, run, what);
-    if (rc != OCC_EXIT_OK) return rc;
-  }
-  occ_status st = occ_compute(d, &run->kernel, &run->result);
+static int verify(const occ_cli *cli, device_run *run, const char *what) {
+  char err[1024];
+  occ_verify_options opt = {cli->counter, occ_gpu_now_s() + DEVICE_TIME_LIMIT_S};
+  occ_gpu_status s = occ_verify_kernel(run->gpu, &run->item.kernel, &opt,
+                                       &run->verify, err, sizeof err);
+  if (s != OCC_GPU_OK) return gpu_error(what, s, err);
+  run->verified = true;
+  run->item.verify = &run->verify;
+  return OCC_EXIT_OK;
+}
+
+/* The configuration on this device: the block, the module's kernel,
+ * the calculation, the verification. */
+static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
+                   const char *what) {
+  const occ_device *d = run->item.device;
+  int rc = occ_pipeline_check(p, d);
+  if (rc == OCC_EXIT_OK) rc = occ_pipeline_block(p, d, &run->item.kernel);
+  if (rc == OCC_EXIT_OK && cli->module) rc = run_module(cli, run, what);
+  if (rc != OCC_EXIT_OK) return rc;
+  occ_status st = occ_pipeline_compute(p, &run->item);
   if (st != OCC_OK) {
     fprintf(stderr, "occcalc: %s: %s\n", d->name, occ_strerror(st));
     return OCC_EXIT_USAGE;
   }
-  if (cli->grid_blocks > 0)
-    occ_waves_compute(d, &run->result, cli->grid_blocks, &run->waves);
-  if (cli->no_verify || cli->module) return OCC_EXIT_OK;
-  occ_verify_options opt = {cli->counter, occ_gpu_now_s() + DEVICE_TIME_LIMIT_S};
-  occ_gpu_status s = occ_verify_kernel(run->gpu, &run->kernel, &opt,
-                                       &run->verify, err, sizeof err);
-  if (s != OCC_GPU_OK) return gpu_error(what, s, err);
-  run->verified = true;
-  return OCC_EXIT_OK;
+  return cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
 }
 
 static int status_of(const device_run *run) {
   if (run->verified) return run->verify.agree ? OCC_EXIT_OK : OCC_EXIT_DISAGREE;
   if (run->module_checked)
-    return run->module.api_blocks_per_sm == run->result.active_blocks_per_sm
+    return run->module.api_blocks_per_sm == run->item.result.active_blocks_per_sm
                ? OCC_EXIT_OK
                : OCC_EXIT_DISAGREE;
   return OCC_EXIT_OK;
 }
 
-static void print_run(const occ_cli *cli, const device_run *run,
-                      const occ_report *rep) {
-  (cli->explain ? occ_print_explain : occ_print_report)(stdout, rep);
-  if (run->verified) {
-    fputc('\n', stdout);
-    occ_print_verify(stdout, run->gpu, &run->verify);
-  } else if (run->module_checked) {
-    fputc('\n', stdout);
-    occ_print_module_check(stdout, &run->module, &run->result);
-  }
-}
-
-static cJSON *json_run(const device_run *run, const occ_report *rep) {
-  cJSON *obj = occ_json_report(rep);
-  if (!obj) return NULL;
-  cJSON *v = NULL;
-  if (run->verified)
-    v = occ_json_verify(run->gpu, &run->verify);
-  else if (run->module_checked)
-    v = occ_json_module_check(&run->module, &run->result);
-  else
-    v = cJSON_CreateNull();
-  if (!v || !cJSON_AddItemToObject(obj, "verify", v)) {
-    cJSON_Delete(v);
-    cJSON_Delete(obj);
-    return NULL;
-  }
-  return obj;
-}
-
 static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,
-                      cJSON *array, bool first) {
+                      occ_pipeline *p) {
   char what[32], err[1024];
   snprintf(what, sizeof what, "--device %d", ordinal);
   device_run run;
   memset(&run, 0, sizeof run);
-  run.kernel = cli->kernel;
   occ_gpu_status s = occ_gpu_open(ordinal, db, &run.gpu, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
-  int rc = compute(cli, &run, what);
-  if (rc == OCC_EXIT_OK) {
-    occ_report rep = {occ_gpu_device(run.gpu), &run.kernel, cli->kernel_name,
-                      &run.result, cli->grid_blocks > 0 ? &run.waves : NULL};
-    if (!cli->json) {
-      if (!first) fputc('\n', stdout);
-      print_run(cli, &run, &rep);
-    } else {
-      cJSON *obj = json_run(&run, &rep);
-      if (!obj || !cJSON_AddItemToArray(array, obj)) {
-        cJSON_Delete(obj);
-        fprintf(stderr, "occcalc: out of memory writing JSON\n");
-        rc = OCC_EXIT_FAILURE;
-      }
-    }
-    if (rc == OCC_EXIT_OK) rc = status_of(&run);
-  }
+  snprintf(run.label, sizeof run.label, "device%d", ordinal);
+  run.item.device = occ_gpu_device(run.gpu);
+  run.item.gpu = run.gpu;
+  run.item.label = run.label;
+  occ_cli_kernel(cli, &run.item.kernel);
+  int rc = compute(cli, p, &run, what);
+  if (rc == OCC_EXIT_OK) rc = occ_pipeline_write(p, &run.item);
+  if (rc == OCC_EXIT_OK) rc = status_of(&run);
   occ_gpu_close(run.gpu);
   return rc;
 }
 
-/* Writes one object for one device, an array for --device all. */
-static int write_json(cJSON *array, bool all) {
-  cJSON *root = all ? array : cJSON_DetachItemFromArray(array, 0);
-  int rc = occ_exit_of_write(occ_print_json(stdout, root));
-  if (!all) cJSON_Delete(root);
-  return rc;
-}
-
 int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
-  if (!cli->block_given || (!cli->regs_given && !cli->module))
-    return occ_cli_usage_error(stderr, "%s is required with --device",
-                               cli->block_given ? "--regs" : "--block");
+  bool all = strcmp(cli->device, "all") == 0;
+  occ_pipeline p;
+  int rc = occ_pipeline_init(&p, cli, all, stdout, stderr);
   int first, last;
-  int rc = device_range(cli->device, &first, &last);
+  if (rc == OCC_EXIT_OK) rc = device_range(cli->device, &first, &last);
   if (rc != OCC_EXIT_OK) return rc;
-  cJSON *array = cli->json ? cJSON_CreateArray() : NULL;
-  if (cli->json && !array) return OCC_EXIT_FAILURE;
-  int written = 0;
-  for (int i = first; i <= last; i++) {
-    int one = one_device(cli, db, i, array, i == first);
-    written += one == OCC_EXIT_OK || one == OCC_EXIT_DISAGREE;
-    rc = worst(rc, one);
-  }
-  if (cli->json && written > 0)
-    rc = worst(rc, write_json(array, strcmp(cli->device, "all") == 0));
-  cJSON_Delete(array);
-  return rc;
+  for (int i = first; i <= last; i++) rc = worst(rc, one_device(cli, db, i, &p));
+  return worst(rc, occ_pipeline_finish(&p));
 }
 
 typedef struct sweep_out {
@@ -249,11 +193,7 @@ static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
 }
 
 int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
-  const char *device = cli->device ? cli->device : "0";
-  if (strcmp(device, "all") == 0)
-    return occ_cli_usage_error(stderr, "verify: --device takes one device");
-  int ordinal, last, rc = device_range(device, &ordinal, &last);
-  if (rc != OCC_EXIT_OK) return rc;
+  int ordinal = cli->device ? atoi(cli->device) : 0, rc = OCC_EXIT_OK;
   char what[32], err[1024];
   snprintf(what, sizeof what, "--device %d", ordinal);
   occ_gpu *gpu;
@@ -262,7 +202,7 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   sweep_out out = {cli->json ? cJSON_CreateArray() : NULL, gpu, false};
   occ_verify_options opt = {cli->counter, occ_gpu_now_s() + SWEEP_TIME_LIMIT_S};
   occ_sweep_summary sum;
-  s = occ_verify_sweep(gpu, cli->sweep, cli->seed, &opt, on_case, &out, &sum,
+  s = occ_verify_sweep(gpu, (int)cli->sweep, (uint64_t)cli->seed, &opt, on_case, &out, &sum,
                        err, sizeof err);
   if (s != OCC_GPU_OK) {
     rc = gpu_error(what, s, err);
@@ -271,9 +211,9 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
     rc = OCC_EXIT_FAILURE;
   } else {
     if (cli->json)
-      rc = write_sweep_json(gpu, out.cases, &sum, cli->seed);
+      rc = write_sweep_json(gpu, out.cases, &sum, (uint64_t)cli->seed);
     else
-      occ_print_sweep_summary(stdout, gpu, cli->sweep, cli->seed, &sum);
+      occ_print_sweep_summary(stdout, gpu, (int)cli->sweep, (uint64_t)cli->seed, &sum);
     if (rc == OCC_EXIT_OK && sum.agree != sum.cases) rc = OCC_EXIT_DISAGREE;
   }
   cJSON_Delete(out.cases);

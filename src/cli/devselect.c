@@ -45,7 +45,7 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
     if (rc == OCC_EXIT_OK)
       *note = from_env ? "from OCCCALC_GPU" : "the default; set OCCCALC_GPU to change it";
   }
-  if (rc == OCC_EXIT_OK && cli->sm_count > 0) device->sm_count = cli->sm_count;
+  if (rc == OCC_EXIT_OK && cli->sms > 0) device->sm_count = (int)cli->sms;
   return rc;
 }
 

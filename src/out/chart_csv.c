@@ -1,14 +1,35 @@
-/* chart_csv.c - the charts as one CSV table (RFC 4180; no field needs
- * quoting): a row per point, every input in its own column so a row reads
- * alone, and "marked" 1 on the kernel's own configuration. */
+/* chart_csv.c - the charts as one CSV table (RFC 4180): a row per point,
+ * the kernel's name (empty for typed numbers) and every input in its own
+ * column so a row reads alone, and "marked" 1 on the kernel's own
+ * configuration. Occupancy is a fraction, as in JSON. */
 #include "out/chart_out.h"
 
-void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
-                         size_t count) {
-  fputs("chart,threads_per_block,regs_per_thread,smem_bytes,"
-        "active_blocks_per_sm,active_warps_per_sm,occupancy_pct,limited_by,"
+#include <string.h>
+
+void occ_chart_write_csv_header(FILE *out) {
+  fputs("kernel,chart,threads_per_block,regs_per_thread,smem_bytes,"
+        "active_blocks_per_sm,active_warps_per_sm,occupancy,limited_by,"
         "marked\n",
         out);
+}
+
+/* The name as one field: quoted, with quotes doubled, when it holds a
+ * comma, a quote or a line break (C++ names hold commas). */
+static void put_field(FILE *out, const char *text) {
+  if (!strpbrk(text, ",\"\r\n")) {
+    fputs(text, out);
+    return;
+  }
+  putc('"', out);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"') putc('"', out);
+    putc(*p, out);
+  }
+  putc('"', out);
+}
+
+void occ_chart_write_csv(FILE *out, const char *kernel,
+                         const occ_chart *const *charts, size_t count) {
   for (size_t i = 0; i < count; i++) {
     const occ_chart *c = charts[i];
     for (size_t j = 0; j < c->count; j++) {
@@ -17,10 +38,11 @@ void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
       long long threads = c->kind == OCC_CHART_BLOCK ? p->x : c->threads_per_block;
       long long regs = c->kind == OCC_CHART_REGS ? p->x : c->regs_per_thread;
       long long smem = c->kind == OCC_CHART_SMEM ? p->x : c->smem_bytes;
-      fprintf(out, "%s,%lld,%lld,%lld,%d,%d,%.2f,%s,%d\n",
+      put_field(out, kernel ? kernel : "");
+      fprintf(out, ",%s,%lld,%lld,%lld,%d,%d,%.6g,%s,%d\n",
               occ_chart_kind_name(c->kind), threads, regs, smem,
               p->active_blocks_per_sm, p->active_warps_per_sm,
-              100.0 * p->occupancy,
+              p->occupancy,
               p->active_blocks_per_sm > 0
                   ? occ_chart_limiters_text(p->limited_by, limiters,
                                             sizeof limiters)

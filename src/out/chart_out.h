@@ -26,9 +26,11 @@ void occ_chart_print_term(FILE *out, const occ_chart *const *charts,
  * names UTF-8, i.e. the terminal writer may use Unicode. */
 bool occ_chart_locale_is_utf8(void);
 
-/* CSV with a header row: one row per point of every chart. */
-void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
-                         size_t count);
+/* CSV: the header row, then the rows of one kernel's charts, a row per
+ * point; kernel names them (NULL: an empty field). */
+void occ_chart_write_csv_header(FILE *out);
+void occ_chart_write_csv(FILE *out, const char *kernel,
+                         const occ_chart *const *charts, size_t count);
 
 /* A standalone SVG document with one panel per chart, stacked. */
 void occ_chart_write_svg(FILE *out, const occ_chart *const *charts,

@@ -1,0 +1,384 @@
+/* pipeline.c - compute, gate and write one kernel configuration, whatever
+ * its source (see pipeline.h). */
+#include "cli/pipeline.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/chart.h"
+#include "core/suggest.h"
+#include "core/sweep.h"
+#include "out/chart_out.h"
+#include "out/json_compact.h"
+#include "out/outfile.h"
+#include "out/ptxas_out.h"
+#include "out/report.h"
+#include "out/report_text.h"
+#include "out/suggest_out.h"
+#include "out/verify_out.h"
+
+/* Columns to fit kernel names in: the terminal's when writing to one, else
+ * $COLUMNS when set, else no limit (a pipe to grep wants whole names). */
+static int terminal_width(FILE *out) {
+  struct winsize ws;
+  if (isatty(fileno(out)) && ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 &&
+      ws.ws_col > 0)
+    return ws.ws_col;
+  const char *env = getenv("COLUMNS");
+  long cols = env ? strtol(env, NULL, 10) : 0;
+  return cols > 0 && cols < 10000 ? (int)cols : 0;
+}
+
+/* --ptxas writes its table unless a kernel needs more room than a row:
+ * an explanation, terminal charts, suggestions or waves. */
+static bool wants_sections(const occ_cli *cli) {
+  return cli->explain || cli->suggest || cli->grid ||
+         (cli->charts && !cli->svg_path);
+}
+
+static occ_writer choose_writer(const occ_cli *cli) {
+  if (cli->json) return OCC_WRITE_JSON;
+  if (cli->jsonl) return OCC_WRITE_JSONL;
+  if (cli->csv) return OCC_WRITE_CSV;
+  if (cli->svg_path && strcmp(cli->svg_path, "-") == 0) return OCC_WRITE_SVG;
+  if (cli->mode == OCC_MODE_PTXAS && !wants_sections(cli))
+    return OCC_WRITE_TABLE;
+  return OCC_WRITE_TEXT;
+}
+
+int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
+                      FILE *out, FILE *err) {
+  *p = (occ_pipeline){.cli = cli, .out = out, .err = err, .many = many};
+  p->writer = choose_writer(cli);
+  struct stat st;
+  p->flush_each = p->writer == OCC_WRITE_JSONL &&
+                  !(fstat(fileno(out), &st) == 0 && S_ISREG(st.st_mode));
+  if (p->writer == OCC_WRITE_TABLE) {
+    int cols = terminal_width(out);
+    int fixed = occ_ptxas_table_fixed_width();
+    p->name_width = cols == 0 ? 0 : cols - fixed > 12 ? cols - fixed : 12;
+  }
+  bool svg_file = cli->svg_path && strcmp(cli->svg_path, "-") != 0;
+  if (svg_file && !many && occ_outfile_check(cli->svg_path, err) != 0)
+    return OCC_EXIT_USAGE;
+  if (svg_file && many) {
+    struct stat st;
+    if (stat(cli->svg_path, &st) != 0 || !S_ISDIR(st.st_mode))
+      return occ_cli_usage_error(err, "--svg: '%s' is not a directory (with "
+                                 "several kernel configurations --svg takes a "
+                                 "directory and writes a file per one)",
+                                 cli->svg_path);
+  }
+  return OCC_EXIT_OK;
+}
+
+int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
+  const occ_cli *cli = p->cli;
+  if (cli->chart_step > d->max_threads_per_block)
+    return occ_cli_usage_error(p->err, "--step: '%lld' is out of range "
+                               "(accepted: 1 to %d on %s)",
+                               (long long)cli->chart_step,
+                               d->max_threads_per_block, d->name);
+  if (cli->grid > 0 && d->sm_count <= 0)
+    return occ_cli_usage_error(p->err, "--grid: %s has no SM count (accepted: "
+                               "a board from --gpu, or give --sms N)", d->name);
+  return OCC_EXIT_OK;
+}
+
+int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
+                       occ_kernel *kernel) {
+  char why[256];
+  if (occ_parse_block(p->cli->block, device, kernel->block, why, sizeof why) == 0)
+    return OCC_EXIT_OK;
+  return occ_cli_usage_error(p->err, "--block: %s", why);
+}
+
+occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item) {
+  occ_status status = occ_compute(item->device, &item->kernel, &item->result);
+  if (status == OCC_OK && p->cli->grid > 0)
+    occ_waves_compute(item->device, &item->result, p->cli->grid, &item->waves);
+  return status;
+}
+
+/* --- the explore outputs: charts and suggestions --- */
+
+typedef struct chart_set {
+  occ_chart charts[OCC_CHART_KIND_COUNT];
+  const occ_chart *list[OCC_CHART_KIND_COUNT];
+  size_t count;
+} chart_set;
+
+static int build_charts(const occ_pipeline *p, const occ_item *item,
+                        chart_set *set) {
+  const occ_kernel *k = &item->kernel;
+  set->count = 0;
+  occ_sweep *sweep = NULL;
+  occ_status status = occ_sweep_new(item->device, k->carveout_pct, k->barriers, &sweep);
+  for (int kind = 0; status == OCC_OK && kind < OCC_CHART_KIND_COUNT; kind++) {
+    if (!(p->cli->charts & (1u << kind))) continue;
+    status = occ_chart_build(sweep, k, (occ_chart_kind)kind,
+                             (int)p->cli->chart_step, &set->charts[set->count]);
+    if (status == OCC_OK) {
+      set->list[set->count] = &set->charts[set->count];
+      set->count++;
+    }
+  }
+  occ_sweep_free(sweep);
+  if (status == OCC_OK) return OCC_EXIT_OK;
+  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
+  fprintf(p->err, "occcalc: charts: %s\n", occ_strerror(status));
+  return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
+}
+
+static void free_charts(chart_set *set) {
+  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
+}
+
+static void svg_writer(FILE *f, const void *context) {
+  const chart_set *set = context;
+  occ_chart_write_svg(f, set->list, set->count);
+}
+
+/* The SVG file of one configuration: --svg FILE, or with several
+ * DIR/N-LABEL.svg, N counting the configurations from 1. */
+static int write_svg(const occ_pipeline *p, const occ_item *item,
+                     const chart_set *set) {
+  if (!p->many)
+    return occ_outfile_write(p->cli->svg_path, svg_writer, set, p->err);
+  char path[4096];
+  occ_outfile_name(path, sizeof path, p->cli->svg_path, p->written + 1,
+                   item->label, ".svg");
+  return occ_outfile_write(path, svg_writer, set, p->err);
+}
+
+/* Charts after a text report: on the terminal, or into the SVG file. */
+static int text_charts(const occ_pipeline *p, const occ_item *item) {
+  chart_set set;
+  int rc = build_charts(p, item, &set);
+  if (rc != OCC_EXIT_OK) return rc;
+  if (p->cli->svg_path) {
+    rc = write_svg(p, item, &set);
+  } else {
+    fputc('\n', p->out);
+    occ_chart_print_term(p->out, set.list, set.count,
+                         p->cli->ascii || !occ_chart_locale_is_utf8());
+  }
+  free_charts(&set);
+  return rc;
+}
+
+/* The suggestion for item, allocated (about 5 KB); NULL after the
+ * diagnostic. *rc gets the status. */
+static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
+                               int *rc) {
+  occ_suggestion *s = malloc(sizeof *s);
+  occ_status status = s ? occ_suggest(item->device, &item->kernel, s) : OCC_ERR_NOMEM;
+  if (status == OCC_OK) return s;
+  free(s);
+  fprintf(p->err, "occcalc: suggest: %s\n", occ_strerror(status));
+  *rc = status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
+  return NULL;
+}
+
+/* --- the writers --- */
+
+static occ_report report_of(const occ_pipeline *p, const occ_item *item) {
+  return (occ_report){item->device, &item->kernel, item->name, &item->result,
+                      p->cli->grid > 0 ? &item->waves : NULL};
+}
+
+static void print_live(const occ_pipeline *p, const occ_item *item) {
+  if (item->verify) {
+    fputc('\n', p->out);
+    occ_print_verify(p->out, item->gpu, item->verify);
+  } else if (item->module) {
+    fputc('\n', p->out);
+    occ_print_module_check(p->out, item->module, &item->result);
+  }
+}
+
+static int write_text(occ_pipeline *p, const occ_item *item) {
+  const occ_cli *cli = p->cli;
+  occ_report rep = report_of(p, item);
+  if (p->written > 0) fputc('\n', p->out);
+  if (cli->explain && item->name)
+    fprintf(p->out, "Kernel %s\n\n", item->readable ? item->readable : item->name);
+  (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
+  print_live(p, item);
+  int rc = cli->charts ? text_charts(p, item) : OCC_EXIT_OK;
+  if (rc != OCC_EXIT_OK || !cli->suggest) return rc;
+  occ_suggestion *s = suggest(p, item, &rc);
+  if (!s) return rc;
+  fputc('\n', p->out);
+  occ_suggest_print(p->out, item->device, s);
+  free(s);
+  return OCC_EXIT_OK;
+}
+
+static int write_table(occ_pipeline *p, const occ_item *item) {
+  occ_report rep = report_of(p, item);
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  if (p->written == 0) {
+    /* With --gpu or --arch, ARCH still shows the report's target: say
+     * which device every row was computed on. */
+    if (p->fixed_device) {
+      char cc[16];
+      occ_cc_text(p->fixed_device, cc, sizeof cc);
+      fprintf(p->out, "on %s (cc %s):\n", p->fixed_device->name, cc);
+    }
+    occ_ptxas_table_header(p->out);
+  }
+  occ_ptxas_table_row(p->out, &row, p->name_width);
+  p->any_chosen_block |= item->choice != NULL;
+  p->any_ties |= occ_ptxas_limiter_ties(&item->result);
+  p->any_local |= occ_ptxas_uses_local(item->ptxas);
+  return OCC_EXIT_OK;
+}
+
+static int write_csv(const occ_pipeline *p, const occ_item *item) {
+  chart_set set;
+  int rc = build_charts(p, item, &set);
+  if (rc != OCC_EXIT_OK) return rc;
+  if (p->written == 0) occ_chart_write_csv_header(p->out);
+  occ_chart_write_csv(p->out, item->label, set.list, set.count);
+  free_charts(&set);
+  return OCC_EXIT_OK;
+}
+
+static int write_svg_stdout(const occ_pipeline *p, const occ_item *item) {
+  chart_set set;
+  int rc = build_charts(p, item, &set);
+  if (rc != OCC_EXIT_OK) return rc;
+  occ_chart_write_svg(p->out, set.list, set.count);
+  free_charts(&set);
+  return OCC_EXIT_OK;
+}
+
+static bool add_item(cJSON *obj, const char *key, cJSON *item) {
+  if (item && cJSON_AddItemToObject(obj, key, item)) return true;
+  cJSON_Delete(item);
+  return false;
+}
+
+static cJSON *live_json(const occ_item *item) {
+  if (item->verify) return occ_json_verify(item->gpu, item->verify);
+  if (item->module) return occ_json_module_check(item->module, &item->result);
+  return cJSON_CreateNull();
+}
+
+/* The sections the options ask for, added to the report's object. */
+static int add_sections(const occ_pipeline *p, const occ_item *item,
+                        cJSON *obj) {
+  const occ_cli *cli = p->cli;
+  bool ok = true;
+  if (cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE)
+    ok = add_item(obj, "verify", live_json(item));
+  int rc = OCC_EXIT_OK;
+  if (ok && cli->charts) {
+    chart_set set;
+    if ((rc = build_charts(p, item, &set)) != OCC_EXIT_OK) return rc;
+    ok = add_item(obj, "charts", occ_chart_json(set.list, set.count));
+    if (ok && cli->svg_path) rc = write_svg(p, item, &set);
+    free_charts(&set);
+  }
+  if (ok && rc == OCC_EXIT_OK && cli->suggest) {
+    occ_suggestion *s = suggest(p, item, &rc);
+    if (!s) return rc;
+    ok = add_item(obj, "suggest", occ_suggest_json(s));
+    free(s);
+  }
+  if (ok) return rc;
+  fprintf(p->err, "occcalc: out of memory writing JSON\n");
+  return OCC_EXIT_FAILURE;
+}
+
+static cJSON *item_json(const occ_pipeline *p, const occ_item *item) {
+  occ_report rep = report_of(p, item);
+  if (!item->ptxas) return occ_json_report(&rep);
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  return occ_ptxas_json(&row);
+}
+
+static int write_json(occ_pipeline *p, const occ_item *item) {
+  cJSON *obj = item_json(p, item);
+  if (!obj) {
+    fprintf(p->err, "occcalc: out of memory writing JSON\n");
+    return OCC_EXIT_FAILURE;
+  }
+  int rc = add_sections(p, item, obj);
+  if (rc == OCC_EXIT_OK && p->writer == OCC_WRITE_JSONL) {
+    occ_json_write_compact(p->out, obj);
+    putc('\n', p->out);
+    if (p->flush_each) fflush(p->out);
+  } else if (rc == OCC_EXIT_OK) {
+    char *text = cJSON_Print(obj);
+    if (text)
+      fprintf(p->out, "%s%s", !p->many ? "" : p->written == 0 ? "[\n" : ",\n", text);
+    if (text && !p->many) fputc('\n', p->out);
+    free(text);
+    if (!text) {
+      fprintf(p->err, "occcalc: out of memory writing JSON\n");
+      rc = OCC_EXIT_FAILURE;
+    }
+  }
+  cJSON_Delete(obj);
+  return rc;
+}
+
+static void check_gate(occ_pipeline *p, const occ_item *item) {
+  const occ_cli *cli = p->cli;
+  double pct = item->result.occupancy * 100.0;
+  if (!occ_cli_given(cli, "min-occupancy") || pct >= cli->min_occupancy_pct - 1e-9)
+    return;
+  p->below_gate++;
+  char text[16];
+  occ_pct_text(item->result.occupancy, text, sizeof text);
+  const char *on = !p->fixed_device && item->ptxas && item->ptxas->arch[0]
+                       ? item->ptxas->arch
+                       : item->device->name;
+  fprintf(p->err, "occcalc: below --min-occupancy %g%%: %s on %s: %s%%\n",
+          cli->min_occupancy_pct,
+          item->readable ? item->readable : item->name ? item->name : "the kernel",
+          on, text);
+}
+
+int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
+  int rc = OCC_EXIT_OK;
+  switch (p->writer) {
+  case OCC_WRITE_TEXT: rc = write_text(p, item); break;
+  case OCC_WRITE_TABLE: rc = write_table(p, item); break;
+  case OCC_WRITE_JSON:
+  case OCC_WRITE_JSONL: rc = write_json(p, item); break;
+  case OCC_WRITE_CSV: rc = write_csv(p, item); break;
+  case OCC_WRITE_SVG: rc = write_svg_stdout(p, item); break;
+  }
+  if (rc != OCC_EXIT_OK) return rc;
+  if (p->writer == OCC_WRITE_TABLE && p->cli->svg_path && p->cli->charts) {
+    chart_set set;
+    if ((rc = build_charts(p, item, &set)) != OCC_EXIT_OK) return rc;
+    rc = write_svg(p, item, &set);
+    free_charts(&set);
+  }
+  check_gate(p, item);
+  p->written++;
+  return rc;
+}
+
+void occ_pipeline_end(occ_pipeline *p) {
+  if (p->writer == OCC_WRITE_JSON && p->many && p->written)
+    fputs("\n]\n", p->out);
+  if (p->writer == OCC_WRITE_TABLE && p->written)
+    occ_ptxas_table_footer(p->out, p->any_chosen_block, p->any_ties,
+                           p->any_local);
+}
+
+int occ_pipeline_gate(const occ_pipeline *p) {
+  if (!p->below_gate) return OCC_EXIT_OK;
+  fprintf(p->err, "occcalc: %ld kernel%s below --min-occupancy %g%%\n",
+          p->below_gate, p->below_gate == 1 ? "" : "s", p->cli->min_occupancy_pct);
+  return OCC_EXIT_GATE;
+}
