@@ -1,5 +1,5 @@
 # Golden CLI cases (tests/golden/*.case) and the option/man-page agreement.
-TEST_TARGETS += test-golden test-options test-json
+TEST_TARGETS += test-golden test-options test-json test-files
 
 test-golden: occcalc
 	sh tests/golden.sh tests/golden/*.case
@@ -9,3 +9,6 @@ test-options: occcalc
 
 test-json: occcalc
 	sh tests/json_keys.sh
+
+test-files: occcalc
+	sh tests/files.sh

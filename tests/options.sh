@@ -14,6 +14,16 @@ if ! cmp -s "$tmp/help" "$tmp/man"; then
   diff "$tmp/help" "$tmp/man"
   fail=1
 fi
+# Each option's value is named alike in both ("--svg PATH", ".BI \-\-svg " PATH"").
+./occcalc --help | sed -n 's/^  \(--[a-z-]*\) \([^ ][^ ]*\) .*/\1 \2/p' | sort -u >"$tmp/help_args"
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/occcalc.1 |
+  sed -n 's/^\.BI \(\\-\\-[a-z\\-]*\) " \([^"]*\)"$/\1 \2/p' | sed 's/\\-/-/g' |
+  sort -u >"$tmp/man_args"
+if ! cmp -s "$tmp/help_args" "$tmp/man_args"; then
+  echo "options: the value names of --help and man/occcalc.1 differ (< help, > man):"
+  diff "$tmp/help_args" "$tmp/man_args"
+  fail=1
+fi
 count=$(wc -l <"$tmp/help")
 [ "$count" -ge 10 ] || { echo "options: only $count options found in --help"; fail=1; }
 

@@ -433,6 +433,10 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
                                "configuration; give a directory, not '-'",
                                cli->mode == OCC_MODE_PTXAS ? "--ptxas"
                                                            : "--device all");
+  if (cli->mode == OCC_MODE_PTXAS && cli->grid && !cli->gpu && !cli->sms)
+    return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME or "
+                               "--sms N (a report's targets are architectures, "
+                               "which have no SM count)");
   if (cli->mode == OCC_MODE_SWEEP && cli->device && strcmp(cli->device, "all") == 0)
     return occ_cli_usage_error(err, "verify: --device takes one device (accepted: "
                                "an ordinal, e.g. 0)");

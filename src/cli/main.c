@@ -1,5 +1,6 @@
 /* main.c - occcalc: parse the command line, run its mode, check stdout. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +59,9 @@ static int run(const occ_cli *cli, const occ_gpudb *db) {
 }
 
 int main(int argc, char **argv) {
+  /* Past a file-size limit a write fails (EFBIG) and is reported, and a
+   * partial output file is removed, instead of the process being killed. */
+  signal(SIGXFSZ, SIG_IGN);
   occ_cli cli;
   int rc = occ_cli_parse(argc, argv, &cli, stderr);
   if (rc != OCC_EXIT_OK) return rc;

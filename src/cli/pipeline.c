@@ -186,9 +186,24 @@ static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
 
 /* --- the writers --- */
 
-static occ_report report_of(const occ_pipeline *p, const occ_item *item) {
-  return (occ_report){item->device, &item->kernel, item->name, &item->result,
+/* The report of item; name is what it calls the kernel (NULL: nothing). */
+static occ_report report_of(const occ_pipeline *p, const occ_item *item,
+                            const char *name) {
+  return (occ_report){item->device, &item->kernel, name, &item->result,
                       p->cli->grid > 0 ? &item->waves : NULL};
+}
+
+/* A compiler report's kernel in text: its readable name and where it was
+ * read, and how its block was chosen when --block was not given. */
+static void print_ptxas_heading(const occ_pipeline *p, const occ_item *item) {
+  const occ_ptxas_kernel *k = item->ptxas;
+  fprintf(p->out, "== %s (%s%sline %ld)\n", item->readable, k->arch,
+          k->arch[0] ? ", " : "", (long)k->line);
+  if (item->choice)
+    fprintf(p->out, "   no --block: %d threads, the smallest block reaching "
+            "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
+            "picks %d)\n", item->kernel.block[0], item->choice->block_size);
+  fputc('\n', p->out);
 }
 
 static void print_live(const occ_pipeline *p, const occ_item *item) {
@@ -203,10 +218,9 @@ static void print_live(const occ_pipeline *p, const occ_item *item) {
 
 static int write_text(occ_pipeline *p, const occ_item *item) {
   const occ_cli *cli = p->cli;
-  occ_report rep = report_of(p, item);
+  occ_report rep = report_of(p, item, item->ptxas ? NULL : item->name);
   if (p->written > 0) fputc('\n', p->out);
-  if (cli->explain && item->name)
-    fprintf(p->out, "Kernel %s\n\n", item->readable ? item->readable : item->name);
+  if (item->ptxas) print_ptxas_heading(p, item);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
   print_live(p, item);
   int rc = cli->charts ? text_charts(p, item) : OCC_EXIT_OK;
@@ -220,7 +234,7 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
 }
 
 static int write_table(occ_pipeline *p, const occ_item *item) {
-  occ_report rep = report_of(p, item);
+  occ_report rep = report_of(p, item, item->name);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
   if (p->written == 0) {
     /* With --gpu or --arch, ARCH still shows the report's target: say
@@ -297,7 +311,7 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
 }
 
 static cJSON *item_json(const occ_pipeline *p, const occ_item *item) {
-  occ_report rep = report_of(p, item);
+  occ_report rep = report_of(p, item, item->name);
   if (!item->ptxas) return occ_json_report(&rep);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
   return occ_ptxas_json(&row);
