@@ -1,5 +1,6 @@
-/* gpudb.c - loads the GPU database with cJSON; the rest of occcalc sees only
- * occ_device. */
+/* gpudb.c - loads the GPU database with cJSON into its tables
+ * (gpudb_tables.h) and answers from the tables; the rest of occcalc sees
+ * only occ_device. */
 #include "db/gpudb.h"
 
 #include <cjson/cJSON.h>
@@ -7,32 +8,27 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db/devfields.h"
+#include "db/gpudb_tables.h"
 
-#define ALIAS_MAX 8
+#define ALIAS_MAX OCC_GPUDB_ALIAS_MAX
 #define NORM_MAX 64
+#define FAMILY_MAX 31 /* bytes of a family name kept */
 
-typedef struct entry {
-  occ_device device;
-  char family[32];
-  char *source;
-  int alias_count;
-  char norm[ALIAS_MAX + 1][NORM_MAX]; /* [0] is the name itself */
-} entry;
+typedef occ_gpudb_entry entry;
 
+/* A parsed database owns its entries and their strings (owned_*); one over
+ * compiled-in tables owns neither (owned_* are NULL). */
 struct occ_gpudb {
-  entry *archs, *gpus;
-  size_t arch_count, gpu_count;
+  occ_gpudb_tables t;
+  entry *owned_archs, *owned_gpus;
   char default_gpu[OCC_NAME_MAX];
 };
-
-/* The built-in copy of data/gpus.json, generated at build time. */
-extern const unsigned char occ_builtin_gpus_json[];
-extern const size_t occ_builtin_gpus_json_len;
 
 static void set_err(char *err, size_t size, const char *fmt, ...) {
   va_list ap;
@@ -140,22 +136,33 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
   return 0;
 }
 
-static int read_strings(const cJSON *obj, entry *e, const char *where,
-                        char *err, size_t size) {
+/* A heap copy of text's first max bytes into *out; -1 with the reason in
+ * err if out of memory. */
+static int copy_string(const char *text, size_t max, const char **out,
+                       const char *where, char *err, size_t size) {
+  char *copy = strndup(text, max);
+  if (!copy) {
+    set_err(err, size, "%s: out of memory", where);
+    return -1;
+  }
+  *out = copy;
+  return 0;
+}
+
+/* The entry's source and family; a board without a family of its own keeps
+ * its architecture's (inherited). */
+static int read_strings(const cJSON *obj, entry *e, const char *inherited,
+                        const char *where, char *err, size_t size) {
   const cJSON *src = cJSON_GetObjectItemCaseSensitive(obj, "source");
   if (!cJSON_IsString(src) || !*src->valuestring) {
     set_err(err, size, "%s: missing \"source\" (every entry names its source)",
             where);
     return -1;
   }
-  e->source = strdup(src->valuestring);
-  if (!e->source) {
-    set_err(err, size, "%s: out of memory", where);
-    return -1;
-  }
   const cJSON *fam = cJSON_GetObjectItemCaseSensitive(obj, "family");
-  if (cJSON_IsString(fam)) snprintf(e->family, sizeof e->family, "%s", fam->valuestring);
-  return 0;
+  const char *family = cJSON_IsString(fam) ? fam->valuestring : inherited;
+  return copy_string(src->valuestring, SIZE_MAX, &e->source, where, err, size) ||
+         copy_string(family, FAMILY_MAX, &e->family, where, err, size);
 }
 
 /* Checks the relations the calculator relies on. */
@@ -192,7 +199,7 @@ static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
   snprintf(where, sizeof where, "architectures[%zu] (cc %d.%d)", index,
            e->device.cc_major, e->device.cc_minor);
   if (read_fields(obj, &e->device, true, where, err, size) ||
-      read_strings(obj, e, where, err, size))
+      read_strings(obj, e, "", where, err, size))
     return -1;
   int64_t dims[3] = {0, 0, 0};
   int ndims = 0;
@@ -216,12 +223,34 @@ static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
   return check_device(&e->device, where, err, size);
 }
 
-static const entry *find_arch(const occ_gpudb *db, int major, int minor) {
-  for (size_t i = 0; i < db->arch_count; i++)
-    if (db->archs[i].device.cc_major == major &&
-        db->archs[i].device.cc_minor == minor)
-      return &db->archs[i];
+static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
+  for (size_t i = 0; i < t->arch_count; i++)
+    if (t->archs[i].device.cc_major == major &&
+        t->archs[i].device.cc_minor == minor)
+      return &t->archs[i];
   return NULL;
+}
+
+/* The board's normalized name and aliases, for occ_gpudb_find_gpu. */
+static int read_match_keys(const cJSON *obj, const char *name, entry *e,
+                           const char *where, char *err, size_t size) {
+  char key[NORM_MAX];
+  normalize(name, key);
+  if (copy_string(key, NORM_MAX, &e->match_keys[0], where, err, size)) return -1;
+  const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
+  const cJSON *a;
+  cJSON_ArrayForEach(a, aliases) {
+    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX) {
+      set_err(err, size, "%s: \"aliases\" must be at most %d strings", where,
+              ALIAS_MAX);
+      return -1;
+    }
+    normalize(a->valuestring, key);
+    if (copy_string(key, NORM_MAX, &e->match_keys[++e->alias_count], where,
+                    err, size))
+      return -1;
+  }
+  return 0;
 }
 
 static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
@@ -242,7 +271,7 @@ static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
     set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return -1;
   }
-  const entry *arch = find_arch(db, major, minor);
+  const entry *arch = find_arch(&db->t, major, minor);
   if (!arch) {
     set_err(err, size, "%s: no architecture entry for cc %d.%d", where, major,
             minor);
@@ -250,26 +279,15 @@ static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
   }
   memset(e, 0, sizeof *e);
   e->device = arch->device;
-  memcpy(e->family, arch->family, sizeof e->family);
   snprintf(e->device.name, sizeof e->device.name, "%s", name->valuestring);
   if (read_fields(obj, &e->device, false, where, err, size) ||
-      read_strings(obj, e, where, err, size))
+      read_strings(obj, e, arch->family, where, err, size))
     return -1;
   if (e->device.sm_count <= 0) {
     set_err(err, size, "%s: \"sm_count\" must be a positive number", where);
     return -1;
   }
-  normalize(name->valuestring, e->norm[0]);
-  const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
-  const cJSON *a;
-  cJSON_ArrayForEach(a, aliases) {
-    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX) {
-      set_err(err, size, "%s: \"aliases\" must be at most %d strings", where,
-              ALIAS_MAX);
-      return -1;
-    }
-    normalize(a->valuestring, e->norm[++e->alias_count]);
-  }
+  if (read_match_keys(obj, name->valuestring, e, where, err, size)) return -1;
   return check_device(&e->device, where, err, size);
 }
 
@@ -286,6 +304,13 @@ static void locate(const char *text, size_t offset, const char *origin,
     }
   }
   snprintf(out, size, "%s:%d:%d", origin, line, col);
+}
+
+/* Points the tables at the parsed entries, as far as they are read. */
+static void publish_tables(occ_gpudb *db) {
+  db->t.archs = db->owned_archs;
+  db->t.gpus = db->owned_gpus;
+  db->t.default_gpu = db->default_gpu;
 }
 
 /* Reads the array root[key] into *entries (zeroed first, so a partial
@@ -305,6 +330,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
     set_err(err, size, "%s: out of memory", origin);
     return -1;
   }
+  publish_tables(db);
   bool gpus = strcmp(key, "gpus") == 0;
   char why[256];
   size_t i = 0;
@@ -322,15 +348,21 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   return 0;
 }
 
+/* The strings of a parsed entry are its own heap copies (copy_string). */
 static void free_entries(entry *entries, size_t count) {
-  for (size_t i = 0; i < count; i++) free(entries[i].source);
+  for (size_t i = 0; entries && i < count; i++) {
+    free((char *)entries[i].source);
+    free((char *)entries[i].family);
+    for (int a = 0; a <= entries[i].alias_count; a++)
+      free((char *)entries[i].match_keys[a]);
+  }
   free(entries);
 }
 
 void occ_gpudb_free(occ_gpudb *db) {
   if (!db) return;
-  free_entries(db->archs, db->arch_count);
-  free_entries(db->gpus, db->gpu_count);
+  free_entries(db->owned_archs, db->t.arch_count);
+  free_entries(db->owned_gpus, db->t.gpu_count);
   free(db);
 }
 
@@ -355,15 +387,13 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
     set_err(err, err_size, "%s: out of memory", origin);
   else if (!cJSON_IsNumber(schema) || schema->valueint != 1)
     set_err(err, err_size, "%s: \"schema\" must be 1", origin), ok = false;
-  ok = ok && read_array(db, root, "architectures", &db->archs, &db->arch_count,
-                       origin, err, err_size) == 0;
-  ok = ok && read_array(db, root, "gpus", &db->gpus, &db->gpu_count, origin,
-                        err, err_size) == 0;
-  if (ok && cJSON_IsString(def))
-    snprintf(db->default_gpu, sizeof db->default_gpu, "%s", def->valuestring);
-  else if (ok)
+  ok = ok && read_array(db, root, "architectures", &db->owned_archs,
+                        &db->t.arch_count, origin, err, err_size) == 0;
+  ok = ok && read_array(db, root, "gpus", &db->owned_gpus, &db->t.gpu_count,
+                        origin, err, err_size) == 0;
+  if (ok)
     snprintf(db->default_gpu, sizeof db->default_gpu, "%s",
-             db->gpus[0].device.name);
+             cJSON_IsString(def) ? def->valuestring : db->t.gpus[0].device.name);
   cJSON_Delete(root);
   if (!ok) {
     occ_gpudb_free(db);
@@ -405,13 +435,20 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
   return db;
 }
 
-occ_gpudb *occ_gpudb_load_builtin(char *err, size_t err_size) {
-  return occ_gpudb_parse((const char *)occ_builtin_gpus_json,
-                         occ_builtin_gpus_json_len, "built-in gpus.json", err,
-                         err_size);
+occ_gpudb *occ_gpudb_from_tables(const occ_gpudb_tables *tables, char *err,
+                                 size_t err_size) {
+  occ_gpudb *db = calloc(1, sizeof *db);
+  if (!db) {
+    set_err(err, err_size, "built-in database: out of memory");
+    return NULL;
+  }
+  db->t = *tables;
+  return db;
 }
 
-const char *occ_gpudb_default_gpu(const occ_gpudb *db) { return db->default_gpu; }
+const occ_gpudb_tables *occ_gpudb_tables_of(const occ_gpudb *db) { return &db->t; }
+
+const char *occ_gpudb_default_gpu(const occ_gpudb *db) { return db->t.default_gpu; }
 
 static size_t edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b), row[NORM_MAX + 1];
@@ -434,13 +471,13 @@ static size_t edit_distance(const char *a, const char *b) {
 /* Writes the names of the (up to) three entries nearest to key. */
 static void nearest(const occ_gpudb *db, const char *key, bool archs,
                     char *near, size_t size) {
-  const entry *list = archs ? db->archs : db->gpus;
-  size_t count = archs ? db->arch_count : db->gpu_count;
+  const entry *list = archs ? db->t.archs : db->t.gpus;
+  size_t count = archs ? db->t.arch_count : db->t.gpu_count;
   size_t best[3] = {0, 0, 0}, dist[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
   for (size_t i = 0; i < count; i++) {
     size_t d = (size_t)-1;
     for (int a = 0; a <= list[i].alias_count; a++) {
-      size_t da = edit_distance(key, list[i].norm[a]);
+      size_t da = edit_distance(key, list[i].match_keys[a]);
       if (da < d) d = da;
     }
     for (int slot = 0; slot < 3; slot++) {
@@ -468,10 +505,10 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
                        occ_device *device, char *near, size_t near_size) {
   char key[NORM_MAX];
   normalize(name, key);
-  for (size_t i = 0; key[0] && i < db->gpu_count; i++) {
-    for (int a = 0; a <= db->gpus[i].alias_count; a++) {
-      if (strcmp(key, db->gpus[i].norm[a]) == 0) {
-        *device = db->gpus[i].device;
+  for (size_t i = 0; key[0] && i < db->t.gpu_count; i++) {
+    for (int a = 0; a <= db->t.gpus[i].alias_count; a++) {
+      if (strcmp(key, db->t.gpus[i].match_keys[a]) == 0) {
+        *device = db->t.gpus[i].device;
         return 0;
       }
     }
@@ -482,7 +519,7 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
 
 int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
                       occ_device *device, char *near, size_t near_size) {
-  const entry *e = find_arch(db, major, minor);
+  const entry *e = find_arch(&db->t, major, minor);
   if (e) {
     *device = e->device;
     return 0;
@@ -493,13 +530,13 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
   for (int round = 0; round < 3; round++) {
     const entry *best = NULL;
     int best_d = 1 << 30;
-    for (size_t i = 0; i < db->arch_count; i++) {
-      const occ_device *d = &db->archs[i].device;
+    for (size_t i = 0; i < db->t.arch_count; i++) {
+      const occ_device *d = &db->t.archs[i].device;
       int cc = d->cc_major * 10 + d->cc_minor;
       int dist = abs(cc - want);
       char tag[16];
       snprintf(tag, sizeof tag, "%d.%d", d->cc_major, d->cc_minor);
-      if (dist < best_d && !strstr(near, tag)) best = &db->archs[i], best_d = dist;
+      if (dist < best_d && !strstr(near, tag)) best = &db->t.archs[i], best_d = dist;
     }
     if (!best) break;
     size_t used = strlen(near);
@@ -509,8 +546,8 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
   return -1;
 }
 
-size_t occ_gpudb_gpu_count(const occ_gpudb *db) { return db->gpu_count; }
-size_t occ_gpudb_arch_count(const occ_gpudb *db) { return db->arch_count; }
+size_t occ_gpudb_gpu_count(const occ_gpudb *db) { return db->t.gpu_count; }
+size_t occ_gpudb_arch_count(const occ_gpudb *db) { return db->t.arch_count; }
 
 static void entry_at(const entry *e, occ_device *device, const char **family,
                      const char **source) {
@@ -521,10 +558,10 @@ static void entry_at(const entry *e, occ_device *device, const char **family,
 
 void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
                       const char **family, const char **source) {
-  entry_at(&db->gpus[i], device, family, source);
+  entry_at(&db->t.gpus[i], device, family, source);
 }
 
 void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
                        const char **family, const char **source) {
-  entry_at(&db->archs[i], device, family, source);
+  entry_at(&db->t.archs[i], device, family, source);
 }
