@@ -3,6 +3,7 @@
  * run time gives, field by field, for every architecture and board. Run
  * from the repository root, as `make test-unit` does. */
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -27,8 +28,6 @@ static void free_both(void) {
 
 TestSuite(db, .init = load_both, .fini = free_both);
 
-/* NULL and "" are both "no string" to the tables' readers, but the
- * generator must keep which one it was given. */
 static void expect_same_string(const char *built, const char *loaded,
                                const char *what, const char *field) {
   if (!built || !loaded) {
@@ -37,6 +36,17 @@ static void expect_same_string(const char *built, const char *loaded,
     return;
   }
   cr_expect_str_eq(built, loaded, "%s: %s", what, field);
+}
+
+/* The strings at offsets b and p of the built-in and the loaded pool. */
+static void expect_same_pooled(uint32_t b, uint32_t p, const char *what,
+                               const char *field) {
+  const occ_gpudb_tables *bt = occ_gpudb_tables_of(builtin);
+  const occ_gpudb_tables *pt = occ_gpudb_tables_of(parsed);
+  cr_assert_lt(b, bt->strings_size, "%s: %s", what, field);
+  cr_assert_lt(p, pt->strings_size, "%s: %s", what, field);
+  expect_same_string(occ_gpudb_string(bt, b), occ_gpudb_string(pt, p), what,
+                     field);
 }
 
 static void expect_same_device(const occ_device *b, const occ_device *p,
@@ -64,11 +74,11 @@ static void expect_same_device(const occ_device *b, const occ_device *p,
 static void expect_same_entry(const occ_gpudb_entry *b, const occ_gpudb_entry *p,
                               const char *what) {
   expect_same_device(&b->device, &p->device, what);
-  expect_same_string(b->family, p->family, what, "family");
-  expect_same_string(b->source, p->source, what, "source");
+  expect_same_pooled(b->family, p->family, what, "family");
+  expect_same_pooled(b->source, p->source, what, "source");
   cr_expect_eq(b->alias_count, p->alias_count, "%s: alias_count", what);
   for (int a = 0; a <= b->alias_count && a <= p->alias_count; a++)
-    expect_same_string(b->match_keys[a], p->match_keys[a], what,
+    expect_same_pooled(b->match_keys[a], p->match_keys[a], what,
                        a ? "alias" : "match key of the name");
 }
 
@@ -86,7 +96,8 @@ Test(db, tables_equal_loading_gpus_json) {
   cr_expect_str_eq(occ_gpudb_default_gpu(builtin), occ_gpudb_default_gpu(parsed));
   for (size_t i = 0; i < b->arch_count; i++) {
     char what[128];
-    snprintf(what, sizeof what, "architecture %zu (%s)", i, p->archs[i].device.name);
+    snprintf(what, sizeof what, "architecture %zu (%s)", i,
+             p->archs[i].device.name);
     expect_same_entry(&b->archs[i], &p->archs[i], what);
   }
   for (size_t i = 0; i < b->gpu_count; i++) {
@@ -96,15 +107,24 @@ Test(db, tables_equal_loading_gpus_json) {
   }
 }
 
-/* The public listing answers the same from both. */
+/* The public listing answers the same from both, and hands out devices
+ * that say where they come from. */
 Test(db, listing_equals_loading_gpus_json) {
   cr_assert_eq(occ_gpudb_gpu_count(builtin), occ_gpudb_gpu_count(parsed));
-  for (size_t i = 0; i < occ_gpudb_gpu_count(parsed); i++) {
+  cr_assert_eq(occ_gpudb_arch_count(builtin), occ_gpudb_arch_count(parsed));
+  for (size_t i = 0; i < occ_gpudb_gpu_count(parsed) + occ_gpudb_arch_count(parsed); i++) {
     occ_device b, p;
     const char *b_family, *p_family, *b_source, *p_source;
-    occ_gpudb_gpu_at(builtin, i, &b, &b_family, &b_source);
-    occ_gpudb_gpu_at(parsed, i, &p, &p_family, &p_source);
+    size_t gpus = occ_gpudb_gpu_count(parsed);
+    if (i < gpus) {
+      occ_gpudb_gpu_at(builtin, i, &b, &b_family, &b_source);
+      occ_gpudb_gpu_at(parsed, i, &p, &p_family, &p_source);
+    } else {
+      occ_gpudb_arch_at(builtin, i - gpus, &b, &b_family, &b_source);
+      occ_gpudb_arch_at(parsed, i - gpus, &p, &p_family, &p_source);
+    }
     expect_same_device(&b, &p, p.name);
+    cr_expect_str_eq(b.source, "database", "%s", p.name);
     cr_expect_str_eq(b_family, p_family, "%s: family", p.name);
     cr_expect_str_eq(b_source, p_source, "%s: source", p.name);
   }

@@ -19,15 +19,17 @@
 #define ALIAS_MAX OCC_GPUDB_ALIAS_MAX
 #define NORM_MAX 64
 #define FAMILY_MAX 31 /* bytes of a family name kept */
+#define EMPTY_STRING 0 /* a parsed pool starts with "" */
 
 typedef occ_gpudb_entry entry;
 
-/* A parsed database owns its entries and their strings (owned_*); one over
- * compiled-in tables owns neither (owned_* are NULL). */
+/* A parsed database owns its entries and its string pool (owned_*, pool);
+ * one over compiled-in tables owns neither (they are NULL). */
 struct occ_gpudb {
   occ_gpudb_tables t;
   entry *owned_archs, *owned_gpus;
-  char default_gpu[OCC_NAME_MAX];
+  char *pool;
+  size_t pool_cap;
 };
 
 static void set_err(char *err, size_t size, const char *fmt, ...) {
@@ -136,23 +138,36 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
   return 0;
 }
 
-/* A heap copy of text's first max bytes into *out; -1 with the reason in
- * err if out of memory. */
-static int copy_string(const char *text, size_t max, const char **out,
-                       const char *where, char *err, size_t size) {
-  char *copy = strndup(text, max);
-  if (!copy) {
-    set_err(err, size, "%s: out of memory", where);
-    return -1;
+/* Appends text's first max bytes to the pool, NUL-terminated; its offset
+ * in *offset. -1 with the reason in err if out of memory. The pool may
+ * move: a string of it is only read through its offset. */
+static int pool_add(occ_gpudb *db, const char *text, size_t max,
+                    uint32_t *offset, const char *where, char *err, size_t size) {
+  size_t len = strnlen(text, max), need = db->t.strings_size + len + 1;
+  if (need > db->pool_cap) {
+    size_t cap = db->pool_cap ? db->pool_cap : 4096;
+    while (cap < need) cap *= 2;
+    char *grown = cap <= UINT32_MAX ? realloc(db->pool, cap) : NULL;
+    if (!grown) {
+      set_err(err, size, "%s: out of memory", where);
+      return -1;
+    }
+    db->pool = grown;
+    db->pool_cap = cap;
+    db->t.strings = grown;
   }
-  *out = copy;
+  memcpy(db->pool + db->t.strings_size, text, len);
+  db->pool[db->t.strings_size + len] = '\0';
+  *offset = (uint32_t)db->t.strings_size;
+  db->t.strings_size = need;
   return 0;
 }
 
 /* The entry's source and family; a board without a family of its own keeps
- * its architecture's (inherited). */
-static int read_strings(const cJSON *obj, entry *e, const char *inherited,
-                        const char *where, char *err, size_t size) {
+ * its architecture's (inherited, an offset in the pool). */
+static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
+                        uint32_t inherited, const char *where, char *err,
+                        size_t size) {
   const cJSON *src = cJSON_GetObjectItemCaseSensitive(obj, "source");
   if (!cJSON_IsString(src) || !*src->valuestring) {
     set_err(err, size, "%s: missing \"source\" (every entry names its source)",
@@ -160,9 +175,10 @@ static int read_strings(const cJSON *obj, entry *e, const char *inherited,
     return -1;
   }
   const cJSON *fam = cJSON_GetObjectItemCaseSensitive(obj, "family");
-  const char *family = cJSON_IsString(fam) ? fam->valuestring : inherited;
-  return copy_string(src->valuestring, SIZE_MAX, &e->source, where, err, size) ||
-         copy_string(family, FAMILY_MAX, &e->family, where, err, size);
+  e->family = inherited;
+  return pool_add(db, src->valuestring, SIZE_MAX, &e->source, where, err, size) ||
+         (cJSON_IsString(fam) &&
+          pool_add(db, fam->valuestring, FAMILY_MAX, &e->family, where, err, size));
 }
 
 /* Checks the relations the calculator relies on. */
@@ -186,7 +202,7 @@ static int check_device(const occ_device *d, const char *where, char *err,
   return 0;
 }
 
-static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
+static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, char *err,
                      size_t size) {
   char where[64];
   snprintf(where, sizeof where, "architectures[%zu]", index);
@@ -199,7 +215,7 @@ static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
   snprintf(where, sizeof where, "architectures[%zu] (cc %d.%d)", index,
            e->device.cc_major, e->device.cc_minor);
   if (read_fields(obj, &e->device, true, where, err, size) ||
-      read_strings(obj, e, "", where, err, size))
+      read_strings(db, obj, e, EMPTY_STRING, where, err, size))
     return -1;
   int64_t dims[3] = {0, 0, 0};
   int ndims = 0;
@@ -216,10 +232,9 @@ static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
                      &e->device.smem_config_count, where, "smem_configs_bytes",
                      err, size))
     return -1;
-  e->device.source = "database";
+  const char *family = occ_gpudb_string(&db->t, e->family);
   snprintf(e->device.name, sizeof e->device.name, "generic sm_%d%d%s%s",
-           e->device.cc_major, e->device.cc_minor, e->family[0] ? " " : "",
-           e->family);
+           e->device.cc_major, e->device.cc_minor, family[0] ? " " : "", family);
   return check_device(&e->device, where, err, size);
 }
 
@@ -232,11 +247,11 @@ static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
 }
 
 /* The board's normalized name and aliases, for occ_gpudb_find_gpu. */
-static int read_match_keys(const cJSON *obj, const char *name, entry *e,
-                           const char *where, char *err, size_t size) {
+static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
+                           entry *e, const char *where, char *err, size_t size) {
   char key[NORM_MAX];
   normalize(name, key);
-  if (copy_string(key, NORM_MAX, &e->match_keys[0], where, err, size)) return -1;
+  if (pool_add(db, key, NORM_MAX, &e->match_keys[0], where, err, size)) return -1;
   const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
   const cJSON *a;
   cJSON_ArrayForEach(a, aliases) {
@@ -246,14 +261,14 @@ static int read_match_keys(const cJSON *obj, const char *name, entry *e,
       return -1;
     }
     normalize(a->valuestring, key);
-    if (copy_string(key, NORM_MAX, &e->match_keys[++e->alias_count], where,
-                    err, size))
+    if (pool_add(db, key, NORM_MAX, &e->match_keys[++e->alias_count], where,
+                 err, size))
       return -1;
   }
   return 0;
 }
 
-static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
+static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
                     size_t index, char *err, size_t size) {
   char where[96];
   snprintf(where, sizeof where, "gpus[%zu]", index);
@@ -281,13 +296,14 @@ static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
   e->device = arch->device;
   snprintf(e->device.name, sizeof e->device.name, "%s", name->valuestring);
   if (read_fields(obj, &e->device, false, where, err, size) ||
-      read_strings(obj, e, arch->family, where, err, size))
+      read_strings(db, obj, e, arch->family, where, err, size))
     return -1;
   if (e->device.sm_count <= 0) {
     set_err(err, size, "%s: \"sm_count\" must be a positive number", where);
     return -1;
   }
-  if (read_match_keys(obj, name->valuestring, e, where, err, size)) return -1;
+  if (read_match_keys(db, obj, name->valuestring, e, where, err, size))
+    return -1;
   return check_device(&e->device, where, err, size);
 }
 
@@ -310,7 +326,6 @@ static void locate(const char *text, size_t offset, const char *origin,
 static void publish_tables(occ_gpudb *db) {
   db->t.archs = db->owned_archs;
   db->t.gpus = db->owned_gpus;
-  db->t.default_gpu = db->default_gpu;
 }
 
 /* Reads the array root[key] into *entries (zeroed first, so a partial
@@ -338,7 +353,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   cJSON_ArrayForEach(item, arr) {
     entry *e = &(*entries)[i];
     int rc = gpus ? read_gpu(db, item, e, i, why, sizeof why)
-                  : read_arch(item, e, i, why, sizeof why);
+                  : read_arch(db, item, e, i, why, sizeof why);
     if (rc != 0) {
       set_err(err, size, "%s: %s", origin, why);
       return -1;
@@ -348,22 +363,34 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   return 0;
 }
 
-/* The strings of a parsed entry are its own heap copies (copy_string). */
-static void free_entries(entry *entries, size_t count) {
-  for (size_t i = 0; entries && i < count; i++) {
-    free((char *)entries[i].source);
-    free((char *)entries[i].family);
-    for (int a = 0; a <= entries[i].alias_count; a++)
-      free((char *)entries[i].match_keys[a]);
-  }
-  free(entries);
-}
-
 void occ_gpudb_free(occ_gpudb *db) {
   if (!db) return;
-  free_entries(db->owned_archs, db->t.arch_count);
-  free_entries(db->owned_gpus, db->t.gpu_count);
+  free(db->owned_archs);
+  free(db->owned_gpus);
+  free(db->pool);
   free(db);
+}
+
+/* Reads the parsed document root into db. Returns 0, or -1 with the reason
+ * in err. */
+static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
+                         char *err, size_t size) {
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+  const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default_gpu");
+  uint32_t empty;
+  if (!cJSON_IsNumber(schema) || schema->valueint != 1) {
+    set_err(err, size, "%s: \"schema\" must be 1", origin);
+    return -1;
+  }
+  if (pool_add(db, "", 0, &empty, origin, err, size) ||
+      read_array(db, root, "architectures", &db->owned_archs, &db->t.arch_count,
+                 origin, err, size) ||
+      read_array(db, root, "gpus", &db->owned_gpus, &db->t.gpu_count, origin,
+                 err, size))
+    return -1;
+  const char *name = cJSON_IsString(def) ? def->valuestring : db->t.gpus[0].device.name;
+  return pool_add(db, name, OCC_NAME_MAX - 1, &db->t.default_gpu, origin, err,
+                  size);
 }
 
 occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
@@ -380,20 +407,8 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
     return NULL;
   }
   occ_gpudb *db = calloc(1, sizeof *db);
-  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-  const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default_gpu");
-  bool ok = db != NULL;
-  if (!db)
-    set_err(err, err_size, "%s: out of memory", origin);
-  else if (!cJSON_IsNumber(schema) || schema->valueint != 1)
-    set_err(err, err_size, "%s: \"schema\" must be 1", origin), ok = false;
-  ok = ok && read_array(db, root, "architectures", &db->owned_archs,
-                        &db->t.arch_count, origin, err, err_size) == 0;
-  ok = ok && read_array(db, root, "gpus", &db->owned_gpus, &db->t.gpu_count,
-                        origin, err, err_size) == 0;
-  if (ok)
-    snprintf(db->default_gpu, sizeof db->default_gpu, "%s",
-             cJSON_IsString(def) ? def->valuestring : db->t.gpus[0].device.name);
+  bool ok = db && read_database(db, root, origin, err, err_size) == 0;
+  if (!db) set_err(err, err_size, "%s: out of memory", origin);
   cJSON_Delete(root);
   if (!ok) {
     occ_gpudb_free(db);
@@ -448,7 +463,15 @@ occ_gpudb *occ_gpudb_from_tables(const occ_gpudb_tables *tables, char *err,
 
 const occ_gpudb_tables *occ_gpudb_tables_of(const occ_gpudb *db) { return &db->t; }
 
-const char *occ_gpudb_default_gpu(const occ_gpudb *db) { return db->t.default_gpu; }
+const char *occ_gpudb_default_gpu(const occ_gpudb *db) {
+  return occ_gpudb_string(&db->t, db->t.default_gpu);
+}
+
+/* The device of e as handed out: the tables leave its source unset. */
+static void copy_device(const entry *e, occ_device *device) {
+  *device = e->device;
+  device->source = "database";
+}
 
 static size_t edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b), row[NORM_MAX + 1];
@@ -471,13 +494,14 @@ static size_t edit_distance(const char *a, const char *b) {
 /* Writes the names of the (up to) three entries nearest to key. */
 static void nearest(const occ_gpudb *db, const char *key, bool archs,
                     char *near, size_t size) {
-  const entry *list = archs ? db->t.archs : db->t.gpus;
+  const occ_gpudb_tables *t = &db->t;
+  const entry *list = archs ? t->archs : t->gpus;
   size_t count = archs ? db->t.arch_count : db->t.gpu_count;
   size_t best[3] = {0, 0, 0}, dist[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
   for (size_t i = 0; i < count; i++) {
     size_t d = (size_t)-1;
     for (int a = 0; a <= list[i].alias_count; a++) {
-      size_t da = edit_distance(key, list[i].match_keys[a]);
+      size_t da = edit_distance(key, occ_gpudb_string(t, list[i].match_keys[a]));
       if (da < d) d = da;
     }
     for (int slot = 0; slot < 3; slot++) {
@@ -507,8 +531,8 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
   normalize(name, key);
   for (size_t i = 0; key[0] && i < db->t.gpu_count; i++) {
     for (int a = 0; a <= db->t.gpus[i].alias_count; a++) {
-      if (strcmp(key, db->t.gpus[i].match_keys[a]) == 0) {
-        *device = db->t.gpus[i].device;
+      if (strcmp(key, occ_gpudb_string(&db->t, db->t.gpus[i].match_keys[a])) == 0) {
+        copy_device(&db->t.gpus[i], device);
         return 0;
       }
     }
@@ -521,7 +545,7 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
                       occ_device *device, char *near, size_t near_size) {
   const entry *e = find_arch(&db->t, major, minor);
   if (e) {
-    *device = e->device;
+    copy_device(e, device);
     return 0;
   }
   /* Nearest by numeric distance of the capability. */
@@ -549,19 +573,19 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
 size_t occ_gpudb_gpu_count(const occ_gpudb *db) { return db->t.gpu_count; }
 size_t occ_gpudb_arch_count(const occ_gpudb *db) { return db->t.arch_count; }
 
-static void entry_at(const entry *e, occ_device *device, const char **family,
-                     const char **source) {
-  *device = e->device;
-  if (family) *family = e->family;
-  if (source) *source = e->source;
+static void entry_at(const occ_gpudb *db, const entry *e, occ_device *device,
+                     const char **family, const char **source) {
+  copy_device(e, device);
+  if (family) *family = occ_gpudb_string(&db->t, e->family);
+  if (source) *source = occ_gpudb_string(&db->t, e->source);
 }
 
 void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
                       const char **family, const char **source) {
-  entry_at(&db->t.gpus[i], device, family, source);
+  entry_at(db, &db->t.gpus[i], device, family, source);
 }
 
 void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
                        const char **family, const char **source) {
-  entry_at(&db->t.archs[i], device, family, source);
+  entry_at(db, &db->t.archs[i], device, family, source);
 }
