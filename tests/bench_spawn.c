@@ -46,11 +46,12 @@ static int by_value(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Splits argv at "--" into label-command groups; returns how many. */
+/* Splits argv at "--" into label-command groups; returns how many, or -1
+ * if a group lacks its command or there are over MAX_COMMANDS. */
 static int parse_commands(int argc, char **argv, command *cmds) {
   int n = 0;
-  for (int i = 0; i < argc && n < MAX_COMMANDS;) {
-    if (i + 1 >= argc) return -1;
+  for (int i = 0; i < argc;) {
+    if (i + 1 >= argc || n == MAX_COMMANDS) return -1;
     cmds[n].label = argv[i];
     cmds[n].argv = &argv[i + 1];
     int j = i + 1;
