@@ -26,7 +26,7 @@ ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS)
 
 obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
-DB_OBJS    = $(call obj,$(wildcard src/db/*.c))
+DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
 LIVE_OBJS  = $(call obj,$(wildcard src/live/*.c)) build/probe_ptx.o
 OUT_OBJS   = $(call obj,$(wildcard src/out/*.c))
@@ -34,8 +34,10 @@ CLI_OBJS   = $(call obj,$(wildcard src/cli/*.c))
 HDRS       = $(wildcard src/*/*.h)
 CORE_LIB   = build/libocc_core.a
 
-# The database compiled in: data/gpus.json embedded at build time.
-DB_DATA_OBJ = build/gpus_data.o
+# The database compiled in: build/gpus_gen (a build tool, src/db/gpus_gen.c)
+# loads data/gpus.json with the loader of --data and writes it as C tables.
+DB_GEN_SRC  = src/db/gpus_gen.c
+DB_DATA_OBJ = build/gpus_table.o
 
 # Everything but main(), for the tests that drive the program's parts.
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
@@ -81,11 +83,18 @@ build/%.o: src/%.c $(HDRS) Makefile
 $(CORE_LIB): $(CORE_OBJS)
 	rm -f $@ && ar rcs $@ $(CORE_OBJS)
 
-build/gpus_data.c: data/gpus.json src/live/embed.sh
-	@mkdir -p build
-	sh src/live/embed.sh data/gpus.json occ_builtin_gpus_json > $@
+# The generator links the loader but not gpudb_builtin.o, which needs the
+# tables it makes. A gpus.json the loader refuses fails here, with its
+# message, and leaves no table behind.
+build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/devfields.o $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) build/db/gpudb.o \
+	  build/db/devfields.o $(CORE_LIB) -lcjson -lm
 
-build/gpus_data.o: build/gpus_data.c
+build/gpus_table.c: data/gpus.json build/gpus_gen
+	./build/gpus_gen data/gpus.json > $@.tmp || { rm -f $@.tmp; exit 1; }
+	mv $@.tmp $@
+
+build/gpus_table.o: build/gpus_table.c $(HDRS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Only the live backend sees CUDA's headers.

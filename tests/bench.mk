@@ -1,6 +1,6 @@
 # CPU benchmarks of the calculator (not tests: nothing here is timed in a
 # test). `make bench` runs every BENCH_TARGETS entry.
-BENCH_TARGETS += bench-core bench-process
+BENCH_TARGETS += bench-core bench-process bench-callgrind
 
 build/bench_core: tests/bench_core.c $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(CORE_DB_LIBS)
@@ -8,5 +8,17 @@ build/bench_core: tests/bench_core.c $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 bench-core: build/bench_core
 	./build/bench_core
 
-bench-process: occcalc
+# The floor a report's start-up is measured against, and the timer.
+build/bench_floor_calc: tests/bench_floor_calc.c
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $<
+
+build/bench_spawn: tests/bench_spawn.c
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+bench-process: occcalc build/bench_floor_calc build/bench_spawn
 	sh tests/bench_process.sh
+
+bench-callgrind: occcalc build/bench_floor_calc
+	sh tests/bench_callgrind.sh

@@ -1,5 +1,6 @@
-/* gpudb.c - loads the GPU database with cJSON; the rest of occcalc sees only
- * occ_device. */
+/* gpudb.c - loads the GPU database with cJSON into its tables
+ * (gpudb_tables.h) and answers from the tables; the rest of occcalc sees
+ * only occ_device. */
 #include "db/gpudb.h"
 
 #include <cjson/cJSON.h>
@@ -7,32 +8,29 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "db/devfields.h"
+#include "db/gpudb_tables.h"
 
-#define ALIAS_MAX 8
+#define ALIAS_MAX OCC_GPUDB_ALIAS_MAX
 #define NORM_MAX 64
+#define FAMILY_MAX 31 /* bytes of a family name kept */
+#define EMPTY_STRING 0 /* a parsed pool starts with "" */
 
-typedef struct entry {
-  occ_device device;
-  char family[32];
-  char *source;
-  int alias_count;
-  char norm[ALIAS_MAX + 1][NORM_MAX]; /* [0] is the name itself */
-} entry;
+typedef occ_gpudb_entry entry;
 
+/* A parsed database owns its entries and its string pool (owned_*, pool);
+ * one over compiled-in tables owns neither (they are NULL). */
 struct occ_gpudb {
-  entry *archs, *gpus;
-  size_t arch_count, gpu_count;
-  char default_gpu[OCC_NAME_MAX];
+  occ_gpudb_tables t;
+  entry *owned_archs, *owned_gpus;
+  char *pool;
+  size_t pool_cap;
 };
-
-/* The built-in copy of data/gpus.json, generated at build time. */
-extern const unsigned char occ_builtin_gpus_json[];
-extern const size_t occ_builtin_gpus_json_len;
 
 static void set_err(char *err, size_t size, const char *fmt, ...) {
   va_list ap;
@@ -140,22 +138,47 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
   return 0;
 }
 
-static int read_strings(const cJSON *obj, entry *e, const char *where,
-                        char *err, size_t size) {
+/* Appends text's first max bytes to the pool, NUL-terminated; its offset
+ * in *offset. -1 with the reason in err if out of memory. The pool may
+ * move: a string of it is only read through its offset. */
+static int pool_add(occ_gpudb *db, const char *text, size_t max,
+                    uint32_t *offset, const char *where, char *err, size_t size) {
+  size_t len = strnlen(text, max), need = db->t.strings_size + len + 1;
+  if (need > db->pool_cap) {
+    size_t cap = db->pool_cap ? db->pool_cap : 4096;
+    while (cap < need) cap *= 2;
+    char *grown = cap <= UINT32_MAX ? realloc(db->pool, cap) : NULL;
+    if (!grown) {
+      set_err(err, size, "%s: out of memory", where);
+      return -1;
+    }
+    db->pool = grown;
+    db->pool_cap = cap;
+    db->t.strings = grown;
+  }
+  memcpy(db->pool + db->t.strings_size, text, len);
+  db->pool[db->t.strings_size + len] = '\0';
+  *offset = (uint32_t)db->t.strings_size;
+  db->t.strings_size = need;
+  return 0;
+}
+
+/* The entry's source and family; a board without a family of its own keeps
+ * its architecture's (inherited, an offset in the pool). */
+static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
+                        uint32_t inherited, const char *where, char *err,
+                        size_t size) {
   const cJSON *src = cJSON_GetObjectItemCaseSensitive(obj, "source");
   if (!cJSON_IsString(src) || !*src->valuestring) {
     set_err(err, size, "%s: missing \"source\" (every entry names its source)",
             where);
     return -1;
   }
-  e->source = strdup(src->valuestring);
-  if (!e->source) {
-    set_err(err, size, "%s: out of memory", where);
-    return -1;
-  }
   const cJSON *fam = cJSON_GetObjectItemCaseSensitive(obj, "family");
-  if (cJSON_IsString(fam)) snprintf(e->family, sizeof e->family, "%s", fam->valuestring);
-  return 0;
+  e->family = inherited;
+  return pool_add(db, src->valuestring, SIZE_MAX, &e->source, where, err, size) ||
+         (cJSON_IsString(fam) &&
+          pool_add(db, fam->valuestring, FAMILY_MAX, &e->family, where, err, size));
 }
 
 /* Checks the relations the calculator relies on. */
@@ -179,7 +202,7 @@ static int check_device(const occ_device *d, const char *where, char *err,
   return 0;
 }
 
-static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
+static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, char *err,
                      size_t size) {
   char where[64];
   snprintf(where, sizeof where, "architectures[%zu]", index);
@@ -192,7 +215,7 @@ static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
   snprintf(where, sizeof where, "architectures[%zu] (cc %d.%d)", index,
            e->device.cc_major, e->device.cc_minor);
   if (read_fields(obj, &e->device, true, where, err, size) ||
-      read_strings(obj, e, where, err, size))
+      read_strings(db, obj, e, EMPTY_STRING, where, err, size))
     return -1;
   int64_t dims[3] = {0, 0, 0};
   int ndims = 0;
@@ -209,22 +232,43 @@ static int read_arch(const cJSON *obj, entry *e, size_t index, char *err,
                      &e->device.smem_config_count, where, "smem_configs_bytes",
                      err, size))
     return -1;
-  e->device.source = "database";
+  const char *family = occ_gpudb_string(&db->t, e->family);
   snprintf(e->device.name, sizeof e->device.name, "generic sm_%d%d%s%s",
-           e->device.cc_major, e->device.cc_minor, e->family[0] ? " " : "",
-           e->family);
+           e->device.cc_major, e->device.cc_minor, family[0] ? " " : "", family);
   return check_device(&e->device, where, err, size);
 }
 
-static const entry *find_arch(const occ_gpudb *db, int major, int minor) {
-  for (size_t i = 0; i < db->arch_count; i++)
-    if (db->archs[i].device.cc_major == major &&
-        db->archs[i].device.cc_minor == minor)
-      return &db->archs[i];
+static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
+  for (size_t i = 0; i < t->arch_count; i++)
+    if (t->archs[i].device.cc_major == major &&
+        t->archs[i].device.cc_minor == minor)
+      return &t->archs[i];
   return NULL;
 }
 
-static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
+/* The board's normalized name and aliases, for occ_gpudb_find_gpu. */
+static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
+                           entry *e, const char *where, char *err, size_t size) {
+  char key[NORM_MAX];
+  normalize(name, key);
+  if (pool_add(db, key, NORM_MAX, &e->match_keys[0], where, err, size)) return -1;
+  const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
+  const cJSON *a;
+  cJSON_ArrayForEach(a, aliases) {
+    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX) {
+      set_err(err, size, "%s: \"aliases\" must be at most %d strings", where,
+              ALIAS_MAX);
+      return -1;
+    }
+    normalize(a->valuestring, key);
+    if (pool_add(db, key, NORM_MAX, &e->match_keys[++e->alias_count], where,
+                 err, size))
+      return -1;
+  }
+  return 0;
+}
+
+static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
                     size_t index, char *err, size_t size) {
   char where[96];
   snprintf(where, sizeof where, "gpus[%zu]", index);
@@ -242,7 +286,7 @@ static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
     set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return -1;
   }
-  const entry *arch = find_arch(db, major, minor);
+  const entry *arch = find_arch(&db->t, major, minor);
   if (!arch) {
     set_err(err, size, "%s: no architecture entry for cc %d.%d", where, major,
             minor);
@@ -250,26 +294,16 @@ static int read_gpu(const occ_gpudb *db, const cJSON *obj, entry *e,
   }
   memset(e, 0, sizeof *e);
   e->device = arch->device;
-  memcpy(e->family, arch->family, sizeof e->family);
   snprintf(e->device.name, sizeof e->device.name, "%s", name->valuestring);
   if (read_fields(obj, &e->device, false, where, err, size) ||
-      read_strings(obj, e, where, err, size))
+      read_strings(db, obj, e, arch->family, where, err, size))
     return -1;
   if (e->device.sm_count <= 0) {
     set_err(err, size, "%s: \"sm_count\" must be a positive number", where);
     return -1;
   }
-  normalize(name->valuestring, e->norm[0]);
-  const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
-  const cJSON *a;
-  cJSON_ArrayForEach(a, aliases) {
-    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX) {
-      set_err(err, size, "%s: \"aliases\" must be at most %d strings", where,
-              ALIAS_MAX);
-      return -1;
-    }
-    normalize(a->valuestring, e->norm[++e->alias_count]);
-  }
+  if (read_match_keys(db, obj, name->valuestring, e, where, err, size))
+    return -1;
   return check_device(&e->device, where, err, size);
 }
 
@@ -286,6 +320,12 @@ static void locate(const char *text, size_t offset, const char *origin,
     }
   }
   snprintf(out, size, "%s:%d:%d", origin, line, col);
+}
+
+/* Points the tables at the parsed entries, as far as they are read. */
+static void publish_tables(occ_gpudb *db) {
+  db->t.archs = db->owned_archs;
+  db->t.gpus = db->owned_gpus;
 }
 
 /* Reads the array root[key] into *entries (zeroed first, so a partial
@@ -305,6 +345,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
     set_err(err, size, "%s: out of memory", origin);
     return -1;
   }
+  publish_tables(db);
   bool gpus = strcmp(key, "gpus") == 0;
   char why[256];
   size_t i = 0;
@@ -312,7 +353,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   cJSON_ArrayForEach(item, arr) {
     entry *e = &(*entries)[i];
     int rc = gpus ? read_gpu(db, item, e, i, why, sizeof why)
-                  : read_arch(item, e, i, why, sizeof why);
+                  : read_arch(db, item, e, i, why, sizeof why);
     if (rc != 0) {
       set_err(err, size, "%s: %s", origin, why);
       return -1;
@@ -322,16 +363,34 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   return 0;
 }
 
-static void free_entries(entry *entries, size_t count) {
-  for (size_t i = 0; i < count; i++) free(entries[i].source);
-  free(entries);
-}
-
 void occ_gpudb_free(occ_gpudb *db) {
   if (!db) return;
-  free_entries(db->archs, db->arch_count);
-  free_entries(db->gpus, db->gpu_count);
+  free(db->owned_archs);
+  free(db->owned_gpus);
+  free(db->pool);
   free(db);
+}
+
+/* Reads the parsed document root into db. Returns 0, or -1 with the reason
+ * in err. */
+static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
+                         char *err, size_t size) {
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+  const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default_gpu");
+  uint32_t empty;
+  if (!cJSON_IsNumber(schema) || schema->valueint != 1) {
+    set_err(err, size, "%s: \"schema\" must be 1", origin);
+    return -1;
+  }
+  if (pool_add(db, "", 0, &empty, origin, err, size) ||
+      read_array(db, root, "architectures", &db->owned_archs, &db->t.arch_count,
+                 origin, err, size) ||
+      read_array(db, root, "gpus", &db->owned_gpus, &db->t.gpu_count, origin,
+                 err, size))
+    return -1;
+  const char *name = cJSON_IsString(def) ? def->valuestring : db->t.gpus[0].device.name;
+  return pool_add(db, name, OCC_NAME_MAX - 1, &db->t.default_gpu, origin, err,
+                  size);
 }
 
 occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
@@ -348,22 +407,8 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
     return NULL;
   }
   occ_gpudb *db = calloc(1, sizeof *db);
-  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-  const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default_gpu");
-  bool ok = db != NULL;
-  if (!db)
-    set_err(err, err_size, "%s: out of memory", origin);
-  else if (!cJSON_IsNumber(schema) || schema->valueint != 1)
-    set_err(err, err_size, "%s: \"schema\" must be 1", origin), ok = false;
-  ok = ok && read_array(db, root, "architectures", &db->archs, &db->arch_count,
-                       origin, err, err_size) == 0;
-  ok = ok && read_array(db, root, "gpus", &db->gpus, &db->gpu_count, origin,
-                        err, err_size) == 0;
-  if (ok && cJSON_IsString(def))
-    snprintf(db->default_gpu, sizeof db->default_gpu, "%s", def->valuestring);
-  else if (ok)
-    snprintf(db->default_gpu, sizeof db->default_gpu, "%s",
-             db->gpus[0].device.name);
+  bool ok = db && read_database(db, root, origin, err, err_size) == 0;
+  if (!db) set_err(err, err_size, "%s: out of memory", origin);
   cJSON_Delete(root);
   if (!ok) {
     occ_gpudb_free(db);
@@ -405,13 +450,28 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
   return db;
 }
 
-occ_gpudb *occ_gpudb_load_builtin(char *err, size_t err_size) {
-  return occ_gpudb_parse((const char *)occ_builtin_gpus_json,
-                         occ_builtin_gpus_json_len, "built-in gpus.json", err,
-                         err_size);
+occ_gpudb *occ_gpudb_from_tables(const occ_gpudb_tables *tables, char *err,
+                                 size_t err_size) {
+  occ_gpudb *db = calloc(1, sizeof *db);
+  if (!db) {
+    set_err(err, err_size, "built-in database: out of memory");
+    return NULL;
+  }
+  db->t = *tables;
+  return db;
 }
 
-const char *occ_gpudb_default_gpu(const occ_gpudb *db) { return db->default_gpu; }
+const occ_gpudb_tables *occ_gpudb_tables_of(const occ_gpudb *db) { return &db->t; }
+
+const char *occ_gpudb_default_gpu(const occ_gpudb *db) {
+  return occ_gpudb_string(&db->t, db->t.default_gpu);
+}
+
+/* The device of e as handed out: the tables leave its source unset. */
+static void copy_device(const entry *e, occ_device *device) {
+  *device = e->device;
+  device->source = "database";
+}
 
 static size_t edit_distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b), row[NORM_MAX + 1];
@@ -434,13 +494,14 @@ static size_t edit_distance(const char *a, const char *b) {
 /* Writes the names of the (up to) three entries nearest to key. */
 static void nearest(const occ_gpudb *db, const char *key, bool archs,
                     char *near, size_t size) {
-  const entry *list = archs ? db->archs : db->gpus;
-  size_t count = archs ? db->arch_count : db->gpu_count;
+  const occ_gpudb_tables *t = &db->t;
+  const entry *list = archs ? t->archs : t->gpus;
+  size_t count = archs ? db->t.arch_count : db->t.gpu_count;
   size_t best[3] = {0, 0, 0}, dist[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
   for (size_t i = 0; i < count; i++) {
     size_t d = (size_t)-1;
     for (int a = 0; a <= list[i].alias_count; a++) {
-      size_t da = edit_distance(key, list[i].norm[a]);
+      size_t da = edit_distance(key, occ_gpudb_string(t, list[i].match_keys[a]));
       if (da < d) d = da;
     }
     for (int slot = 0; slot < 3; slot++) {
@@ -468,10 +529,10 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
                        occ_device *device, char *near, size_t near_size) {
   char key[NORM_MAX];
   normalize(name, key);
-  for (size_t i = 0; key[0] && i < db->gpu_count; i++) {
-    for (int a = 0; a <= db->gpus[i].alias_count; a++) {
-      if (strcmp(key, db->gpus[i].norm[a]) == 0) {
-        *device = db->gpus[i].device;
+  for (size_t i = 0; key[0] && i < db->t.gpu_count; i++) {
+    for (int a = 0; a <= db->t.gpus[i].alias_count; a++) {
+      if (strcmp(key, occ_gpudb_string(&db->t, db->t.gpus[i].match_keys[a])) == 0) {
+        copy_device(&db->t.gpus[i], device);
         return 0;
       }
     }
@@ -482,9 +543,9 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
 
 int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
                       occ_device *device, char *near, size_t near_size) {
-  const entry *e = find_arch(db, major, minor);
+  const entry *e = find_arch(&db->t, major, minor);
   if (e) {
-    *device = e->device;
+    copy_device(e, device);
     return 0;
   }
   /* Nearest by numeric distance of the capability. */
@@ -493,13 +554,13 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
   for (int round = 0; round < 3; round++) {
     const entry *best = NULL;
     int best_d = 1 << 30;
-    for (size_t i = 0; i < db->arch_count; i++) {
-      const occ_device *d = &db->archs[i].device;
+    for (size_t i = 0; i < db->t.arch_count; i++) {
+      const occ_device *d = &db->t.archs[i].device;
       int cc = d->cc_major * 10 + d->cc_minor;
       int dist = abs(cc - want);
       char tag[16];
       snprintf(tag, sizeof tag, "%d.%d", d->cc_major, d->cc_minor);
-      if (dist < best_d && !strstr(near, tag)) best = &db->archs[i], best_d = dist;
+      if (dist < best_d && !strstr(near, tag)) best = &db->t.archs[i], best_d = dist;
     }
     if (!best) break;
     size_t used = strlen(near);
@@ -509,22 +570,22 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
   return -1;
 }
 
-size_t occ_gpudb_gpu_count(const occ_gpudb *db) { return db->gpu_count; }
-size_t occ_gpudb_arch_count(const occ_gpudb *db) { return db->arch_count; }
+size_t occ_gpudb_gpu_count(const occ_gpudb *db) { return db->t.gpu_count; }
+size_t occ_gpudb_arch_count(const occ_gpudb *db) { return db->t.arch_count; }
 
-static void entry_at(const entry *e, occ_device *device, const char **family,
-                     const char **source) {
-  *device = e->device;
-  if (family) *family = e->family;
-  if (source) *source = e->source;
+static void entry_at(const occ_gpudb *db, const entry *e, occ_device *device,
+                     const char **family, const char **source) {
+  copy_device(e, device);
+  if (family) *family = occ_gpudb_string(&db->t, e->family);
+  if (source) *source = occ_gpudb_string(&db->t, e->source);
 }
 
 void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
                       const char **family, const char **source) {
-  entry_at(&db->gpus[i], device, family, source);
+  entry_at(db, &db->t.gpus[i], device, family, source);
 }
 
 void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
                        const char **family, const char **source) {
-  entry_at(&db->archs[i], device, family, source);
+  entry_at(db, &db->t.archs[i], device, family, source);
 }

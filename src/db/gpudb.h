@@ -18,7 +18,8 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
 /* Reads and parses a file; NULL with a reason in err on failure. */
 occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size);
 
-/* Parses the database built into the binary. */
+/* The database built into the binary (data/gpus.json, compiled into C
+ * tables at build time: no JSON is parsed). */
 occ_gpudb *occ_gpudb_load_builtin(char *err, size_t err_size);
 
 void occ_gpudb_free(occ_gpudb *db);
