@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/kernel_name.h"
 #include "cli/pipeline.h"
+#include "ptxas/demangle.h"
 #include "out/report.h"
 #include "out/verify_out.h"
 
@@ -43,21 +45,33 @@ typedef struct device_run {
   bool verified, module_checked;
   occ_verify verify;
   occ_module_kernel module;
+  occ_demangler demangler;
 } device_run;
+
+/* --kernel names a module's kernel by its mangled or readable name. */
+static bool module_name_accepts(const void *context, const char *mangled) {
+  const char *pattern = context;
+  occ_demangler demangler = {0};
+  bool yes = occ_kernel_name_matches(pattern, mangled,
+                                     occ_demangle(&demangler, mangled));
+  occ_demangler_free(&demangler);
+  return yes;
+}
 
 static int run_module(const occ_cli *cli, device_run *run, const char *what) {
   char err[1024];
   occ_kernel *k = &run->item.kernel;
+  occ_name_match match = {cli->kernel_name, module_name_accepts, cli->kernel_name};
   occ_gpu_status s = occ_gpu_module_kernel(
-      run->gpu, cli->module, cli->kernel_name,
-      k->block[0] * k->block[1] * k->block[2], k->smem_dynamic_bytes,
-      k->carveout_pct, &run->module, err, sizeof err);
+      run->gpu, cli->module, &match, k->block[0] * k->block[1] * k->block[2],
+      k->smem_dynamic_bytes, k->carveout_pct, &run->module, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
   k->regs_per_thread = run->module.regs_per_thread;
   k->smem_static_bytes = run->module.smem_static_bytes;
   run->module_checked = true;
   run->item.module = &run->module;
-  run->item.name = cli->kernel_name;
+  run->item.name = run->module.name;
+  run->item.readable = occ_demangle(&run->demangler, run->module.name);
   return OCC_EXIT_OK;
 }
 
@@ -115,6 +129,7 @@ static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,
   if (rc == OCC_EXIT_OK) rc = occ_pipeline_write(p, &run.item);
   if (rc == OCC_EXIT_OK) rc = status_of(&run);
   occ_gpu_close(run.gpu);
+  occ_demangler_free(&run.demangler);
   return rc;
 }
 

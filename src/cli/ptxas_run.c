@@ -5,11 +5,11 @@
 #include "cli/ptxas_run.h"
 
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/devselect.h"
+#include "cli/kernel_name.h"
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
 #include "ptxas/ptxas.h"
@@ -61,11 +61,6 @@ typedef struct run {
   int rc;                  /* a fatal status that stopped the reading */
 } run;
 
-static bool name_matches(const char *pattern, const char *name) {
-  if (strpbrk(pattern, "*?["))
-    return fnmatch(pattern, name, 0) == 0;
-  return strstr(name, pattern) != NULL;
-}
 
 /* The device a report with no target is computed on: the default board
  * (or $OCCCALC_GPU), chosen once, with the note the calculator prints. */
@@ -182,8 +177,7 @@ static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   run *r = ctx;
   const char *readable = occ_demangle(&r->demangler, k->name);
   const char *pattern = r->cli->kernel_name;
-  if (pattern && !name_matches(pattern, k->name) &&
-      !name_matches(pattern, readable))
+  if (pattern && !occ_kernel_name_matches(pattern, k->name, readable))
     return 0;
   r->selected++;
   const occ_device *device = pick_device(r, k);

@@ -684,46 +684,79 @@ static occ_gpu_status read_file(const char *path, char **data, size_t *len,
   return OCC_GPU_OK;
 }
 
-/* Appends the module's kernel names to err, where the driver can list them. */
-static void list_kernels(occ_gpu *gpu, CUmodule mod, char *err,
-                         size_t err_size) {
-  unsigned int count = 0;
+/* The module's kernels, where the driver can list them (NULL otherwise;
+ * the caller frees). */
+static CUfunction *module_functions(occ_gpu *gpu, CUmodule mod,
+                                   unsigned int *count) {
+  *count = 0;
   if (!gpu->drv.cuModuleGetFunctionCount || !gpu->drv.cuModuleEnumerateFunctions ||
       !gpu->drv.cuFuncGetName ||
-      gpu->drv.cuModuleGetFunctionCount(&count, mod) != CUDA_SUCCESS || !count)
-    return;
-  CUfunction *fns = calloc(count, sizeof *fns);
-  if (!fns) return;
-  if (gpu->drv.cuModuleEnumerateFunctions(fns, count, mod) == CUDA_SUCCESS) {
-    size_t used = strlen(err);
-    snprintf(err + used, err_size - used, " (kernels:");
-    for (unsigned int i = 0; i < count; i++) {
-      const char *name = NULL;
-      if (gpu->drv.cuFuncGetName(&name, fns[i]) != CUDA_SUCCESS || !name)
-        continue;
-      used = strlen(err);
-      snprintf(err + used, err_size - used, " %s", name);
-    }
-    used = strlen(err);
-    snprintf(err + used, err_size - used, ")");
-  }
+      gpu->drv.cuModuleGetFunctionCount(count, mod) != CUDA_SUCCESS || !*count)
+    return NULL;
+  CUfunction *fns = calloc(*count, sizeof *fns);
+  if (fns && gpu->drv.cuModuleEnumerateFunctions(fns, *count, mod) == CUDA_SUCCESS)
+    return fns;
   free(fns);
+  return NULL;
+}
+
+static const char *function_name(occ_gpu *gpu, CUfunction fn) {
+  const char *name = NULL;
+  return gpu->drv.cuFuncGetName(&name, fn) == CUDA_SUCCESS ? name : NULL;
+}
+
+/* Appends " (kernels: a b c)" to err. */
+static void list_kernels(occ_gpu *gpu, const CUfunction *fns,
+                         unsigned int count, char *err, size_t err_size) {
+  if (!fns) return;
+  size_t used = strlen(err);
+  snprintf(err + used, err_size - used, " (kernels:");
+  for (unsigned int i = 0; i < count; i++) {
+    const char *name = function_name(gpu, fns[i]);
+    used = strlen(err);
+    if (name) snprintf(err + used, err_size - used, " %s", name);
+  }
+  used = strlen(err);
+  snprintf(err + used, err_size - used, ")");
+}
+
+/* The kernel called name: by its name in the module (mangled for C++),
+ * else the one kernel whose name match accepts (its readable name). */
+static occ_gpu_status find_function(occ_gpu *gpu, CUmodule mod, const char *path,
+                                    const occ_name_match *match, CUfunction *fn,
+                                    char *err, size_t err_size) {
+  CUresult r = gpu->drv.cuModuleGetFunction(fn, mod, match->name);
+  if (r != CUDA_ERROR_NOT_FOUND) {
+    DRV(gpu, r);
+    return OCC_GPU_OK;
+  }
+  unsigned int count, found = 0;
+  CUfunction *fns = module_functions(gpu, mod, &count);
+  for (unsigned int i = 0; fns && i < count; i++) {
+    const char *name = function_name(gpu, fns[i]);
+    if (name && match->accepts(match->context, name) && found++ == 0) *fn = fns[i];
+  }
+  if (found != 1)
+    snprintf(err, err_size, found ? "%s: '%s' names %u kernels; give one's "
+                                    "mangled name"
+                                  : "%s: no kernel named '%s'",
+             path, match->name, found);
+  if (found != 1) list_kernels(gpu, fns, count, err, err_size);
+  free(fns);
+  return found == 1 ? OCC_GPU_OK : OCC_GPU_ERR_MODULE;
 }
 
 static occ_gpu_status module_query(occ_gpu *gpu, CUmodule mod, const char *path,
-                                   const char *name, int block_threads,
+                                   const occ_name_match *match, int block_threads,
                                    int64_t smem_dynamic, int carveout,
                                    occ_module_kernel *out, char *err,
                                    size_t err_size) {
   CUfunction fn;
-  CUresult r = gpu->drv.cuModuleGetFunction(&fn, mod, name);
-  if (r == CUDA_ERROR_NOT_FOUND) {
-    snprintf(err, err_size, "%s: no kernel named '%s'", path, name);
-    list_kernels(gpu, mod, err, err_size);
-    return OCC_GPU_ERR_MODULE;
-  }
-  DRV(gpu, r);
-  occ_gpu_status s = module_attrs(gpu, fn, out, err, err_size);
+  occ_gpu_status s = find_function(gpu, mod, path, match, &fn, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  const char *found = function_name(gpu, fn);
+  snprintf(out->name, sizeof out->name, "%s", found ? found : match->name);
+  s = module_attrs(gpu, fn, out, err, err_size);
   if (s != OCC_GPU_OK) return s;
   s = set_smem_attrs(gpu, fn, smem_dynamic, out->smem_static_bytes, carveout,
                      err, err_size);
@@ -734,7 +767,7 @@ static occ_gpu_status module_query(occ_gpu *gpu, CUmodule mod, const char *path,
 }
 
 occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
-                                     const char *name, int block_threads,
+                                     const occ_name_match *match, int block_threads,
                                      int64_t smem_dynamic_bytes,
                                      int carveout_pct, occ_module_kernel *out,
                                      char *err, size_t err_size) {
@@ -753,7 +786,7 @@ occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
              __LINE__, path, text);
     return OCC_GPU_ERR_MODULE;
   }
-  s = module_query(gpu, mod, path, name, block_threads, smem_dynamic_bytes,
+  s = module_query(gpu, mod, path, match, block_threads, smem_dynamic_bytes,
                    carveout_pct, out, err, err_size);
   gpu->drv.cuModuleUnload(mod);
   return s;

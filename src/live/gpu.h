@@ -101,6 +101,7 @@ occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
 /* The attributes of a kernel in a user's cubin, fatbin or PTX file, and
  * the occupancy API's answer for it. The kernel is not launched. */
 typedef struct occ_module_kernel {
+  char name[256];        /* the kernel's name in the module (mangled) */
   int regs_per_thread;
   int64_t smem_static_bytes;
   int64_t local_bytes_per_thread;
@@ -110,11 +111,20 @@ typedef struct occ_module_kernel {
   int api_blocks_per_sm;
 } occ_module_kernel;
 
-/* Loads path, finds kernel name (a message lists the kernels when it is
- * not there), reads its attributes, then asks the occupancy API with
- * block_threads, dynamic shared memory and carveout. */
+/* How a kernel is named on the command line: its name in the module
+ * (mangled for C++), or whatever accepts(context, mangled) takes as the
+ * same kernel (its readable name: the caller demangles). */
+typedef struct occ_name_match {
+  const char *name;
+  bool (*accepts)(const void *context, const char *mangled);
+  const void *context;
+} occ_name_match;
+
+/* Loads path, finds the kernel match names (exactly one; a message lists
+ * the kernels otherwise), reads its attributes, then asks the occupancy
+ * API with block_threads, dynamic shared memory and carveout. */
 occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
-                                     const char *name, int block_threads,
+                                     const occ_name_match *match, int block_threads,
                                      int64_t smem_dynamic_bytes,
                                      int carveout_pct, occ_module_kernel *out,
                                      char *err, size_t err_size);
