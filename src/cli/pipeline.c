@@ -329,15 +329,9 @@ static int write_json(occ_pipeline *p, const occ_item *item) {
     putc('\n', p->out);
     if (p->flush_each) fflush(p->out);
   } else if (rc == OCC_EXIT_OK) {
-    char *text = cJSON_Print(obj);
-    if (text)
-      fprintf(p->out, "%s%s", !p->many ? "" : p->written == 0 ? "[\n" : ",\n", text);
-    if (text && !p->many) fputc('\n', p->out);
-    free(text);
-    if (!text) {
-      fprintf(p->err, "occcalc: out of memory writing JSON\n");
-      rc = OCC_EXIT_FAILURE;
-    }
+    fputs(!p->many ? "" : p->written == 0 ? "[\n" : ",\n", p->out);
+    occ_json_write_formatted(p->out, obj);
+    if (!p->many) fputc('\n', p->out);
   }
   cJSON_Delete(obj);
   return rc;

@@ -1,5 +1,6 @@
 /* json_compact.c - see json_compact.h. The output must stay identical to
- * cJSON_PrintUnformatted's; tests/ptxas/json_compact_test.c compares them.
+ * cJSON_PrintUnformatted's and cJSON_Print's; tests/ptxas/json_compact_test.c
+ * compares them.
  * Text goes through a local buffer: stdio's per-character locking cost
  * more than the formatting. */
 #include "out/json_compact.h"
@@ -88,7 +89,16 @@ static void write_number(sink *s, double d) {
   put_text(s, buf);
 }
 
-static void write_item(sink *s, const cJSON *item) {
+static void put_tabs(sink *s, int n) {
+  static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+  for (; n > 16; n -= 16) put_bytes(s, tabs, 16);
+  put_bytes(s, tabs, (size_t)n);
+}
+
+/* cJSON's layouts: compact, or formatted (an object's members one per
+ * line, indented by tabs, "key":<TAB>value; an array's elements on one
+ * line after ", "). depth counts the enclosing containers. */
+static void write_item(sink *s, const cJSON *item, bool format, int depth) {
   switch (item->type & 0xFF) {
   case cJSON_NULL: put_text(s, "null"); return;
   case cJSON_False: put_text(s, "false"); return;
@@ -100,14 +110,18 @@ static void write_item(sink *s, const cJSON *item) {
   case cJSON_Object: {
     bool object = (item->type & 0xFF) == cJSON_Object;
     put_char(s, object ? '{' : '[');
+    if (object && format) put_char(s, '\n');
     for (const cJSON *c = item->child; c; c = c->next) {
       if (object) {
+        if (format) put_tabs(s, depth + 1);
         write_string(s, c->string);
-        put_char(s, ':');
+        put_text(s, format ? ":\t" : ":");
       }
-      write_item(s, c);
-      if (c->next) put_char(s, ',');
+      write_item(s, c, format, depth + 1);
+      if (c->next) put_text(s, format && !object ? ", " : ",");
+      if (object && format) put_char(s, '\n');
     }
+    if (object && format) put_tabs(s, depth);
     put_char(s, object ? '}' : ']');
     return;
   }
@@ -115,10 +129,18 @@ static void write_item(sink *s, const cJSON *item) {
   }
 }
 
-void occ_json_write_compact(FILE *out, const cJSON *item) {
+static void write_document(FILE *out, const cJSON *item, bool format) {
   sink s;
   s.out = out;
   s.len = 0;
-  write_item(&s, item);
+  write_item(&s, item, format, 0);
   fwrite(s.buf, 1, s.len, out);
+}
+
+void occ_json_write_compact(FILE *out, const cJSON *item) {
+  write_document(out, item, false);
+}
+
+void occ_json_write_formatted(FILE *out, const cJSON *item) {
+  write_document(out, item, true);
 }

@@ -8,18 +8,25 @@
 
 #include "out/json_compact.h"
 
-static void same_as_cjson(const cJSON *item) {
-  char *want = cJSON_PrintUnformatted(item);
+static void same_as(char *(*print)(const cJSON *),
+                    void (*write)(FILE *, const cJSON *), const cJSON *item) {
+  char *want = print(item);
   cr_assert_not_null(want);
   char *got = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&got, &len);
   cr_assert_not_null(out);
-  occ_json_write_compact(out, item);
+  write(out, item);
   fclose(out);
   cr_assert_str_eq(got, want);
   free(got);
   free(want);
+}
+
+/* Both layouts of item against cJSON's own. */
+static void same_as_cjson(const cJSON *item) {
+  same_as(cJSON_PrintUnformatted, occ_json_write_compact, item);
+  same_as(cJSON_Print, occ_json_write_formatted, item);
 }
 
 Test(json_compact, numbers) {
@@ -52,4 +59,33 @@ Test(json_compact, strings_and_structure) {
   cJSON_AddItemToObject(nested, "raw", cJSON_CreateRaw("{\"a\":1}"));
   same_as_cjson(root);
   cJSON_Delete(root);
+}
+
+/* Objects inside arrays inside objects: the formatted layout's depth. */
+Test(json_compact, nesting) {
+  cJSON *root = cJSON_CreateObject();
+  cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+  for (int i = 0; i < 3; i++) {
+    cJSON *row = cJSON_CreateObject();
+    cJSON_AddNumberToObject(row, "x", i);
+    cJSON *inner = cJSON_AddArrayToObject(row, "inner");
+    cJSON_AddItemToArray(inner, cJSON_CreateArray());
+    cJSON_AddItemToArray(inner, cJSON_CreateObject());
+    cJSON *deep = cJSON_CreateObject();
+    cJSON_AddStringToObject(deep, "name", "k");
+    cJSON_AddItemToArray(inner, deep);
+    cJSON_AddItemToArray(rows, row);
+  }
+  cJSON *top = cJSON_CreateArray();
+  cJSON_AddItemToArray(top, root);
+  cJSON_AddItemToArray(top, cJSON_CreateNumber(1));
+  same_as_cjson(top);
+  cJSON *deep = top;
+  for (int i = 0; i < 40; i++) {
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddItemToObject(o, "d", deep);
+    deep = o;
+  }
+  same_as_cjson(deep);
+  cJSON_Delete(deep);
 }
