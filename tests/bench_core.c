@@ -1,4 +1,5 @@
-/* bench_core.c - time per evaluation of occcalc's core and of the
+/* bench_core.c - time per evaluation of occcalc's table engine (the sweep
+ * engine, one occ_sweep_blocks call per configuration) and of the
  * toolkit's cuda_occupancy.h over the same grid (every register count
  * 0-255 x every block size 1-1024 x 13 shared-memory sizes, on the CC 9.0
  * device), side by side, with a check that every answer is the same.
@@ -9,7 +10,7 @@
 #include <time.h>
 
 #include "db/gpudb.h"
-#include "core/occ.h"
+#include "core/sweep.h"
 #include "ref_header.h"
 
 #define PASSES 7
@@ -26,23 +27,14 @@ static double now_s(void) {
 
 static unsigned char *answers_core, *answers_header;
 
-static occ_prepared prepared;
-
-static double pass_core(const occ_device *d) {
-  (void)d;
-  occ_kernel k;
-  occ_kernel_init(&k);
-  occ_result r;
+static double pass_core(const occ_sweep *sweep) {
   long i = 0;
   double t0 = now_s();
   for (int regs = 0; regs < 256; regs++)
     for (int block = 1; block <= 1024; block++)
       for (size_t s = 0; s < NSMEM; s++) {
-        k.regs_per_thread = regs;
-        k.block[0] = block;
-        k.smem_dynamic_bytes = smem_sizes[s];
-        occ_compute_prepared(&prepared, &k, &r);
-        answers_core[i++] = (unsigned char)r.active_blocks_per_sm;
+        answers_core[i++] =
+            (unsigned char)occ_sweep_blocks(sweep, block, regs, smem_sizes[s]);
       }
   return now_s() - t0;
 }
@@ -82,15 +74,16 @@ int main(void) {
   if (!db || occ_gpudb_find_cc(db, 9, 0, &d, near, sizeof near) != 0) return 2;
   d.sm_count = 132;
   cudaOccDeviceProp p = ref_prop(&d);
-  double t_prep = now_s();
-  if (occ_prepare(&d, OCC_CARVEOUT_DEFAULT, &prepared) != OCC_OK) return 2;
-  t_prep = now_s() - t_prep;
+  double t_build = now_s();
+  occ_sweep *sweep = NULL;
+  if (occ_sweep_new(&d, OCC_CARVEOUT_DEFAULT, 1, &sweep) != OCC_OK) return 2;
+  t_build = now_s() - t_build;
   answers_core = malloc(CASES);
   answers_header = malloc(CASES);
   if (!answers_core || !answers_header) return 2;
   double tc[PASSES], th[PASSES];
   for (int i = 0; i < PASSES; i++) {
-    tc[i] = pass_core(&d);
+    tc[i] = pass_core(sweep);
     th[i] = pass_header(&p);
   }
   int same = memcmp(answers_core, answers_header, CASES) == 0;
@@ -99,11 +92,12 @@ int main(void) {
   double nc = tc[PASSES / 2] / CASES * 1e9, nh = th[PASSES / 2] / CASES * 1e9;
   printf("grid: 256 regs x 1024 block sizes x %zu smem sizes = %ld cases on cc 9.0, "
          "median of %d passes\n", NSMEM, CASES, PASSES);
-  printf("  occcalc core      %6.2f ns/evaluation (occ_compute_prepared; "
-         "occ_prepare took %.0f us once)\n", nc, t_prep * 1e6);
+  printf("  occcalc core      %6.2f ns/evaluation (occ_sweep_blocks; "
+         "occ_sweep_new took %.0f us once)\n", nc, t_build * 1e6);
   printf("  cuda_occupancy.h  %6.2f ns/evaluation\n", nh);
   printf("  ratio core/header %6.3f (target <= 0.25)   answers identical: %s\n", nc / nh,
          same ? "yes" : "NO");
+  occ_sweep_free(sweep);
   free(answers_core);
   free(answers_header);
   occ_gpudb_free(db);

@@ -10,8 +10,7 @@
  * needs the whole grid in memory. BENCH_SMEM_STRIDE=N (environment) takes
  * every N-th shared-memory size for a quicker run.
  *
- * occ_compute_prepared (the core's own tables, filling a whole occ_result)
- * is timed too. The sweep engine is timed twice: as the charts and suggestions use it
+ * The sweep engine is timed twice: as the charts and suggestions use it
  * (occ_sweep_blocks_by_threads, a row of block sizes per call) and one
  * occ_sweep_blocks call per configuration. Fails (status 1) on any
  * disagreement, or when the row form is not at least 10x faster per
@@ -35,16 +34,15 @@ static double now_s(void) {
 }
 
 typedef struct timing {
-  double header_s, core_s, prepared_s, sweep_s, single_s;
+  double header_s, core_s, sweep_s, single_s;
   long long evals, mismatches;
 } timing;
 
 static void run_row(const occ_device *d, const cudaOccDeviceProp *p,
-                    const occ_prepared *prep, const occ_sweep *s, int regs,
+                    const occ_sweep *s, int regs,
                     int64_t smem, timing *t) {
   static int header[MAX_THREADS + 1], core[MAX_THREADS + 1],
-      prepared[MAX_THREADS + 1], sweep[MAX_THREADS + 1],
-      single[MAX_THREADS + 1];
+      sweep[MAX_THREADS + 1], single[MAX_THREADS + 1];
   int n = d->max_threads_per_block;
   cudaOccFuncAttributes a = ref_attr(d, regs, (size_t)smem, 1);
   cudaOccDeviceState st = ref_state(-1);
@@ -62,13 +60,6 @@ static void run_row(const occ_device *d, const cudaOccDeviceProp *p,
     k.block[0] = threads;
     core[threads] = occ_compute(d, &k, &r) == OCC_OK ? r.active_blocks_per_sm : -1;
   }
-  double t1b = now_s();
-  for (int threads = 1; threads <= n; threads++) {
-    occ_result r;
-    k.block[0] = threads;
-    prepared[threads] =
-        occ_compute_prepared(prep, &k, &r) == OCC_OK ? r.active_blocks_per_sm : -1;
-  }
   double t2 = now_s();
   occ_sweep_blocks_by_threads(s, regs, smem, 1, n, sweep + 1);
   double t3 = now_s();
@@ -77,20 +68,19 @@ static void run_row(const occ_device *d, const cudaOccDeviceProp *p,
   double t4 = now_s();
 
   t->header_s += t1 - t0;
-  t->core_s += t1b - t1;
-  t->prepared_s += t2 - t1b;
+  t->core_s += t2 - t1;
   t->sweep_s += t3 - t2;
   t->single_s += t4 - t3;
   t->evals += n;
   for (int threads = 1; threads <= n; threads++)
     if (header[threads] != core[threads] || header[threads] != sweep[threads] ||
-        header[threads] != single[threads] || header[threads] != prepared[threads])
+        header[threads] != single[threads])
       if (t->mismatches++ < 10)
         fprintf(stderr,
                 "MISMATCH block %d regs %d smem %" PRId64
-                ": header %d core %d prepared %d sweep row %d sweep single %d\n",
+                ": header %d core %d sweep row %d sweep single %d\n",
                 threads, regs, smem, header[threads], core[threads],
-                prepared[threads], sweep[threads], single[threads]);
+                sweep[threads], single[threads]);
 }
 
 int main(void) {
@@ -112,21 +102,18 @@ int main(void) {
   if (occ_sweep_new(&d, OCC_CARVEOUT_DEFAULT, 1, &s) != OCC_OK) return 2;
   double build_s = now_s() - b0;
   cudaOccDeviceProp p = ref_prop(&d);
-  static occ_prepared prep; /* ~40 KB */
-  if (occ_prepare(&d, OCC_CARVEOUT_DEFAULT, &prep) != OCC_OK) return 2;
   timing t = {0};
   long long smem_sizes = 0;
   for (int64_t smem = 0; smem <= d.smem_per_block_optin_bytes;
        smem += (int64_t)stride * d.smem_alloc_unit_bytes) {
     smem_sizes++;
     for (int regs = 0; regs <= 255; regs++)
-      run_row(&d, &p, &prep, s, regs, smem, &t);
+      run_row(&d, &p, s, regs, smem, &t);
   }
   occ_sweep_free(s);
 
   double ns_header = t.header_s * 1e9 / (double)t.evals;
   double ns_core = t.core_s * 1e9 / (double)t.evals;
-  double ns_prepared = t.prepared_s * 1e9 / (double)t.evals;
   double ns_sweep = t.sweep_s * 1e9 / (double)t.evals;
   double ns_single = t.single_s * 1e9 / (double)t.evals;
   printf("grid: CC %d.%d, 256 register counts x %d block sizes x %lld shared "
@@ -136,9 +123,6 @@ int main(void) {
          ns_header, 1e9 / ns_header);
   printf("%-18s %10.2f ns/eval %14.0f evals/s\n", "occ_compute", ns_core,
          1e9 / ns_core);
-  printf("%-18s %10.2f ns/eval %14.0f evals/s (the core's tables, a full "
-         "occ_result)\n",
-         "occ_compute_prep.", ns_prepared, 1e9 / ns_prepared);
   printf("%-18s %10.2f ns/eval %14.0f evals/s (one call per configuration)\n",
          "sweep, single", ns_single, 1e9 / ns_single);
   printf("%-18s %10.2f ns/eval %14.0f evals/s (rows of block sizes; tables "

@@ -5,7 +5,9 @@
  * maximum at every carveout, and barriers 0-16; and occ_best_block_size
  * against the header's cudaOccMaxPotentialOccupancyBlockSize over every
  * register count x 12 shared-memory sizes x 3 carveouts x barriers 0-2.
- * Prints the number of cases and fails on any disagreement. */
+ * Every case occ_compute answers is also asked of the sweep engine, which
+ * must agree with occ_compute. Prints the number of cases and fails on any
+ * disagreement. */
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -14,45 +16,54 @@
 
 #include "db/gpudb.h"
 #include "core/occ.h"
+#include "core/sweep.h"
 #include "ref_header.h"
 
-static long long cases, failures, prepared_cases, prepared_failures;
-static occ_prepared prepared[3]; /* default, 0 % and 50 % carveouts */
+static long long cases, failures, sweep_cases, sweep_failures;
 
-/* Every field of two results is equal (padding aside). */
-static int same_result(const occ_result *a, const occ_result *b) {
-#define SAME(f) (a->f == b->f)
-  return SAME(threads_per_block) && SAME(warps_per_block) && SAME(inactive_threads) &&
-         SAME(regs_per_warp_raw) && SAME(regs_per_warp) && SAME(regs_per_block) &&
-         SAME(regs_per_block_checked) && SAME(regs_per_sub_partition) &&
-         SAME(warps_per_sub_partition) && SAME(warps_per_sm_by_regs) &&
-         SAME(smem_requested_bytes) && SAME(smem_per_block_bytes) &&
-         SAME(smem_block_cap_bytes) && SAME(smem_optin) && SAME(smem_preference_bytes) &&
-         SAME(smem_config_bytes) && SAME(launch_smem_config_bytes) &&
-         SAME(launch_limit_smem) && SAME(launch_active_blocks_per_sm) && SAME(carveout_ignored) && SAME(barriers_per_sm) &&
-         SAME(limit_warps) && SAME(limit_blocks) && SAME(limit_regs) && SAME(limit_smem) &&
-         SAME(limit_barriers) && SAME(limited_by) && SAME(active_blocks_per_sm) &&
-         SAME(active_warps_per_sm) && SAME(active_threads_per_sm) &&
-         SAME(max_warps_per_sm) && SAME(occupancy) && SAME(launchable) && SAME(reason);
-#undef SAME
+/* The sweep engine of the architecture under test, one per carveout
+ * (-1..100) and barrier count (0..16), built when first needed. */
+#define CARVEOUTS 102
+#define BARRIERS 17
+static occ_sweep *sweeps[CARVEOUTS][BARRIERS];
+
+static occ_sweep *sweep_for(const occ_device *d, const occ_kernel *k) {
+  occ_sweep **s = &sweeps[k->carveout_pct + 1][k->barriers];
+  if (!*s && occ_sweep_new(d, k->carveout_pct, k->barriers, s) != OCC_OK) {
+    fprintf(stderr, "diff_occupancy: cc %d.%d: no sweep for carveout %d, "
+            "%d barriers\n", d->cc_major, d->cc_minor, k->carveout_pct, k->barriers);
+    exit(2);
+  }
+  return *s;
 }
 
-/* The tabulated path must give the generic result field for field. */
-static void check_prepared(const occ_device *d, const occ_kernel *k, const occ_result *want) {
-  for (int i = 0; i < 3; i++) {
-    if (prepared[i].carveout_pct != k->carveout_pct) continue;
-    occ_result got;
-    memset(&got, 0xA5, sizeof got);
-    occ_status st = occ_compute_prepared(&prepared[i], k, &got);
-    prepared_cases++;
-    if (st != OCC_OK || !same_result(want, &got)) {
-      if (prepared_failures++ < 10)
-        fprintf(stderr, "PREPARED DIFFERS cc %d.%d block %d regs %d smem %" PRId64
-                " carveout %d: blocks %d vs %d\n", d->cc_major, d->cc_minor, k->block[0],
-                k->regs_per_thread, k->smem_dynamic_bytes, k->carveout_pct,
-                got.active_blocks_per_sm, want->active_blocks_per_sm);
+static void free_sweeps(void) {
+  for (int c = 0; c < CARVEOUTS; c++)
+    for (int b = 0; b < BARRIERS; b++) {
+      occ_sweep_free(sweeps[c][b]);
+      sweeps[c][b] = NULL;
     }
-  }
+}
+
+/* The sweep engine must answer what occ_compute does: active blocks and
+ * warps, occupancy and the limiter bits. */
+static void check_sweep(const occ_device *d, const occ_kernel *k, const occ_result *want) {
+  const occ_sweep *s = sweep_for(d, k);
+  occ_sweep_point got;
+  occ_status st = occ_sweep_eval(s, want->threads_per_block, k->regs_per_thread,
+                                 k->smem_static_bytes + k->smem_dynamic_bytes, &got);
+  sweep_cases++;
+  if (st == OCC_OK && got.active_blocks_per_sm == want->active_blocks_per_sm &&
+      got.active_warps_per_sm == want->active_warps_per_sm &&
+      got.occupancy == want->occupancy && got.limited_by == want->limited_by)
+    return;
+  if (sweep_failures++ < 10)
+    fprintf(stderr, "SWEEP DIFFERS cc %d.%d block %d regs %d smem %" PRId64
+            " carveout %d barriers %d: blocks %d vs %d, limiters %#x vs %#x\n",
+            d->cc_major, d->cc_minor, want->threads_per_block, k->regs_per_thread,
+            k->smem_static_bytes + k->smem_dynamic_bytes, k->carveout_pct, k->barriers,
+            got.active_blocks_per_sm, want->active_blocks_per_sm, got.limited_by,
+            want->limited_by);
 }
 
 /* The header's limiting factors, restricted to the limits that equal the
@@ -72,7 +83,7 @@ static void check(const occ_device *d, const cudaOccDeviceProp *prop,
   cudaOccFuncAttributes attr = ref_kernel_attr(d, k);
   cudaOccDeviceState state = ref_state(k->carveout_pct);
 
-  int threads = k->block[0] * k->block[1] * k->block[2];
+  int threads = (int)occ_block_threads(k);
   cudaOccResult ref;
   memset(&ref, 0, sizeof ref);
   cudaOccError rs = cudaOccMaxActiveBlocksPerMultiprocessor(
@@ -91,7 +102,7 @@ static void check(const occ_device *d, const cudaOccDeviceProp *prop,
          got.regs_per_block == ref.allocatedRegistersPerBlock &&
          got.smem_per_block_bytes == (int64_t)ref.allocatedSharedMemPerBlock &&
          got.limited_by == expected_limiters(&ref);
-  if (gs == OCC_OK) check_prepared(d, k, &got);
+  if (gs == OCC_OK) check_sweep(d, k, &got);
   if (!ok && failures++ < 20)
     fprintf(stderr,
             "DISAGREE cc %d.%d block %d regs %d smem %" PRId64 "+%" PRId64
@@ -227,24 +238,19 @@ int main(void) {
     occ_device d;
     occ_gpudb_arch_at(db, i, &d, NULL, NULL);
     cudaOccDeviceProp p = ref_prop(&d);
-    const int carveouts[3] = {OCC_CARVEOUT_DEFAULT, 0, 50};
-    for (int c = 0; c < 3; c++)
-      if (occ_prepare(&d, carveouts[c], &prepared[c]) != OCC_OK || !prepared[c].tabulated) {
-        fprintf(stderr, "diff_occupancy: cc %d.%d cannot be prepared\n", d.cc_major, d.cc_minor);
-        return 2;
-      }
     long long before = cases, failed = failures;
     grid_regs_blocks(&d, &p);
     grid_smem_carveout(&d, &p);
     grid_barriers(&d, &p);
     grid_best_block_size(&d, &p);
+    free_sweeps();
     printf("cc %2d.%d: %10lld cases, %lld disagreements\n", d.cc_major,
            d.cc_minor, cases - before, failures - failed);
   }
   occ_gpudb_free(db);
   printf("differential: %lld cases over %zu architectures, %lld disagreements\n",
          cases, n, failures);
-  printf("prepared: %lld cases of the tabulated path, %lld differ from occ_compute\n",
-         prepared_cases, prepared_failures);
-  return failures || prepared_failures ? 1 : 0;
+  printf("sweep engine: %lld cases, %lld differ from occ_compute\n",
+         sweep_cases, sweep_failures);
+  return failures || sweep_failures ? 1 : 0;
 }

@@ -1,10 +1,12 @@
-# Criterion unit tests. The core's, the database's and the chart writers'
-# (tests/test_core.c, tests/test_explore.c) link libocc_core.a, the
+# Criterion unit tests. The core's, the database's, the chart writers' and
+# the explanation's (tests/test_core.c, tests/test_explore.c,
+# tests/test_explain.c) link libocc_core.a, the
 # database and the writers, without the CUDA runtime; the verifier's and the command line's (tests/test_verify.c,
 # tests/test_cli.c) link the whole program but main().
 TEST_TARGETS += test-unit
 
-CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c $(wildcard tests/test_db*.c)
+CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c \
+                 $(wildcard tests/test_db*.c)
 
 UNIT_OUT_OBJS = $(filter-out build/out/verify_out.o,$(OUT_OBJS))
 

@@ -111,7 +111,7 @@ static void set_fixed(const occ_sweep *s, const occ_kernel *k,
   c->cc_major = s->device.cc_major;
   c->cc_minor = s->device.cc_minor;
   c->max_warps_per_sm = s->max_warps_per_sm;
-  c->threads_per_block = k->block[0] * k->block[1] * k->block[2];
+  c->threads_per_block = (int)occ_block_threads(k);
   c->regs_per_thread = k->regs_per_thread;
   c->smem_bytes = k->smem_static_bytes + k->smem_dynamic_bytes;
 }

@@ -80,7 +80,7 @@ static bool device_valid(const occ_device *d) {
 static bool kernel_valid(const occ_device *d, const occ_kernel *k) {
   for (int i = 0; i < 3; i++)
     if (k->block[i] < 1 || k->block[i] > 1 << 20) return false;
-  int64_t threads = (int64_t)k->block[0] * k->block[1] * k->block[2];
+  int64_t threads = occ_block_threads(k);
   return threads <= 1 << 20 && k->regs_per_thread >= 0 &&
          k->regs_per_thread <= 1024 && k->smem_static_bytes >= 0 &&
          k->smem_dynamic_bytes >= 0 &&
@@ -102,7 +102,7 @@ static bool smem_config_align_up(const occ_device *d, int64_t bytes,
 }
 
 static void compute_warps(const occ_device *d, occ_result *r) {
-  int max_warps = d->max_threads_per_sm / d->warp_size;
+  int max_warps = occ_device_max_warps(d);
   r->max_warps_per_sm = max_warps;
   r->limit_warps = r->threads_per_block > d->max_threads_per_block
                        ? 0
@@ -281,7 +281,7 @@ occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
 
   occ_result *r = result;
   memset(r, 0, sizeof *r);
-  r->threads_per_block = kernel->block[0] * kernel->block[1] * kernel->block[2];
+  r->threads_per_block = (int)occ_block_threads(kernel);
   r->warps_per_block = div_round_up(r->threads_per_block, device->warp_size);
   r->inactive_threads =
       r->warps_per_block * device->warp_size - r->threads_per_block;
@@ -311,13 +311,31 @@ void occ_waves_compute(const occ_device *device, const occ_result *result,
   waves->waves = (double)grid_blocks / (double)waves->blocks_per_wave;
 }
 
-occ_status occ_best_block_size(const occ_device *device,
-                               const occ_kernel *kernel,
-                               occ_block_choice *choice) {
+/* Records a block size reaching active threads per SM; sizes come largest
+ * first, so the list is kept descending and reversed at the end. */
+static void note_block_size(occ_block_choice *c, int size, const occ_result *r,
+                            int *sizes, int max_sizes, int *count) {
+  if (r->active_threads_per_sm == 0 ||
+      r->active_threads_per_sm < c->active_threads_per_sm)
+    return;
+  if (r->active_threads_per_sm > c->active_threads_per_sm) {
+    c->block_size = size;
+    c->active_blocks_per_sm = r->active_blocks_per_sm;
+    c->active_threads_per_sm = r->active_threads_per_sm;
+    *count = 0;
+  }
+  c->smallest_block_size = size;
+  if (*count < max_sizes) sizes[(*count)++] = size;
+}
+
+occ_status occ_best_block_sizes(const occ_device *device,
+                                const occ_kernel *kernel,
+                                occ_block_choice *choice, int *sizes,
+                                int max_sizes, int *count) {
   occ_kernel k = *kernel;
   int step = device->warp_size > 0 ? device->warp_size : 1;
-  choice->block_size = choice->smallest_block_size = 0;
-  choice->active_blocks_per_sm = choice->active_threads_per_sm = 0;
+  memset(choice, 0, sizeof *choice);
+  *count = 0;
   for (int aligned = round_up(device->max_threads_per_block, step);
        aligned > 0; aligned -= step) {
     k.block[0] = min_int(device->max_threads_per_block, aligned);
@@ -325,163 +343,22 @@ occ_status occ_best_block_size(const occ_device *device,
     occ_result r;
     occ_status status = occ_compute(device, &k, &r);
     if (status != OCC_OK) return status;
-    if (r.active_threads_per_sm > choice->active_threads_per_sm) {
-      choice->block_size = k.block[0];
-      choice->active_blocks_per_sm = r.active_blocks_per_sm;
-      choice->active_threads_per_sm = r.active_threads_per_sm;
-    }
-    if (r.active_threads_per_sm == choice->active_threads_per_sm &&
-        r.active_threads_per_sm > 0)
-      choice->smallest_block_size = k.block[0];
+    note_block_size(choice, k.block[0], &r, sizes, max_sizes, count);
   }
-  choice->min_grid_size =
-      (int64_t)choice->active_blocks_per_sm * device->sm_count;
+  for (int i = 0, j = *count - 1; i < j; i++, j--) {
+    int t = sizes[i];
+    sizes[i] = sizes[j];
+    sizes[j] = t;
+  }
+  if (device->sm_count > 0)
+    choice->min_grid_size =
+        (int64_t)choice->active_blocks_per_sm * device->sm_count;
   return OCC_OK;
 }
 
-static int log2_exact(int64_t v) {
-  int shift = 0;
-  while (shift < 62 && ((int64_t)1 << shift) < v) shift++;
-  return ((int64_t)1 << shift) == v ? shift : -1;
-}
-
-/* The tables need power-of-two units and small blocks; other devices (none
- * known) are served by occ_compute on every evaluation. */
-static bool tabulable(const occ_device *d) {
-  int multiple = d->reg_block_warp_multiple;
-  /* A block's own shared memory is then units minus the reserve. */
-  return log2_exact(d->warp_size) >= 0 && log2_exact(d->smem_alloc_unit_bytes) >= 0 &&
-         d->reserved_smem_per_block_bytes % d->smem_alloc_unit_bytes == 0 &&
-         (multiple & (multiple - 1)) == 0 &&
-         div_round_up(d->max_threads_per_block, d->warp_size) <= OCC_PREP_MAX_WARPS;
-}
-
-static void tabulate(occ_prepared *p) {
-  const occ_device *d = &p->device;
-  occ_kernel k;
-  occ_kernel_init(&k);
-  k.carveout_pct = p->carveout_pct;
-  occ_result r;
-  for (int w = 1; w <= p->block_warps_max; w++) {
-    r.threads_per_block = w * d->warp_size;
-    r.warps_per_block = w;
-    compute_warps(d, &r);
-    p->limit_warps[w] = (int16_t)r.limit_warps;
-    for (int regs = 0; regs < OCC_PREP_MAX_REGS; regs++) {
-      k.regs_per_thread = regs;
-      compute_registers(d, &k, &r);
-      p->limit_regs[regs][w] = (int16_t)(r.limit_regs == OCC_UNLIMITED ? -1 : r.limit_regs);
-      p->regs_per_warp[regs] = r.regs_per_warp;
-      if (w == 1) p->warps_per_sub_partition[regs] = (int16_t)r.warps_per_sub_partition;
-    }
-  }
-  k.regs_per_thread = 0;
-  for (int u = 0; u < OCC_PREP_SMEM_UNITS; u++) {
-    k.smem_static_bytes = 0;
-    k.smem_dynamic_bytes = ((int64_t)u << p->smem_unit_shift) - d->reserved_smem_per_block_bytes;
-    if (k.smem_dynamic_bytes < 0) k.smem_dynamic_bytes = 0;
-    compute_smem(d, &k, &r);
-    p->limit_smem[u] = r.limit_smem;
-    p->smem_config[u] = r.smem_config_bytes;
-    p->launch_limit_smem[u] = r.launch_limit_smem;
-    p->launch_smem_config[u] = r.launch_smem_config_bytes;
-  }
-  r.limit_blocks = d->max_blocks_per_sm;
-  for (int b = 0; b <= OCC_PREP_MAX_BARRIERS; b++) {
-    k.barriers = b;
-    compute_barriers(d, &k, &r);
-    p->limit_barriers[b] = r.limit_barriers;
-  }
-}
-
-occ_status occ_prepare(const occ_device *device, int carveout_pct,
-                       occ_prepared *prepared) {
-  occ_kernel k;
-  occ_kernel_init(&k);
-  k.carveout_pct = carveout_pct;
-  occ_status status = occ_compute(device, &k, &prepared->base);
-  if (status != OCC_OK) return status;
-  prepared->device = *device;
-  prepared->carveout_pct = carveout_pct;
-  prepared->tabulated = tabulable(device);
-  if (!prepared->tabulated) return OCC_OK;
-  prepared->warp_shift = log2_exact(device->warp_size);
-  prepared->smem_unit_shift = log2_exact(device->smem_alloc_unit_bytes);
-  prepared->block_warps_max = div_round_up(device->max_threads_per_block, device->warp_size);
-  prepared->reg_block_warp_mask = device->reg_block_warp_multiple - 1;
-  tabulate(prepared);
-  return OCC_OK;
-}
-
-/* Fills what depends on the block shape and registers; false when the
- * kernel is outside the tables. */
-static bool fast_warps_regs(const occ_prepared *p, const occ_kernel *k, occ_result *r) {
-  if (k->block[0] < 1 || k->block[1] < 1 || k->block[2] < 1) return false;
-  int64_t threads = (int64_t)k->block[0] * k->block[1] * k->block[2];
-  if ( threads > p->device.max_threads_per_block ||
-      (unsigned)k->regs_per_thread >= OCC_PREP_MAX_REGS)
-    return false;
-  int warps = (int)((threads + p->device.warp_size - 1) >> p->warp_shift);
-  int regs = k->regs_per_thread;
-  r->threads_per_block = (int)threads;
-  r->warps_per_block = warps;
-  r->inactive_threads = (warps << p->warp_shift) - (int)threads;
-  r->limit_warps = p->limit_warps[warps];
-  r->regs_per_warp_raw = regs << p->warp_shift;
-  r->regs_per_warp = p->regs_per_warp[regs];
-  r->regs_per_block = r->regs_per_warp * warps;
-  r->regs_per_block_checked =
-      r->regs_per_warp * ((warps + p->reg_block_warp_mask) & ~p->reg_block_warp_mask);
-  int limit = p->limit_regs[regs][warps];
-  r->limit_regs = limit < 0 ? OCC_UNLIMITED : limit;
-  /* As compute_registers: the per-SM count exists once the block fits. */
-  bool fits = regs <= p->device.max_regs_per_thread &&
-              r->regs_per_block_checked <= p->device.regs_per_block &&
-              r->regs_per_block <= p->device.regs_per_block && r->regs_per_warp > 0;
-  r->warps_per_sub_partition = fits ? p->warps_per_sub_partition[regs] : 0;
-  r->warps_per_sm_by_regs = r->warps_per_sub_partition * p->device.sub_partitions;
-  return true;
-}
-
-static bool fast_smem_barriers(const occ_prepared *p, const occ_kernel *k, occ_result *r) {
-  const occ_device *d = &p->device;
-  if ((unsigned)k->barriers > OCC_PREP_MAX_BARRIERS || k->smem_static_bytes < 0 ||
-      k->smem_dynamic_bytes < 0)
-    return false;
-  int64_t requested = k->smem_static_bytes + k->smem_dynamic_bytes +
-                      d->reserved_smem_per_block_bytes;
-  int64_t unit = d->smem_alloc_unit_bytes;
-  int64_t per_block = (requested + unit - 1) & ~(unit - 1);
-  int64_t units = per_block >> p->smem_unit_shift;
-  if (units >= OCC_PREP_SMEM_UNITS) return false;
-  r->smem_requested_bytes = requested;
-  r->smem_per_block_bytes = per_block;
-  r->smem_optin = requested > d->smem_per_block_bytes;
-  r->smem_block_cap_bytes = (r->smem_optin ? d->smem_per_block_optin_bytes
-                                           : d->smem_per_block_bytes) +
-                            d->reserved_smem_per_block_bytes;
-  r->limit_smem = p->limit_smem[units];
-  r->smem_config_bytes = p->smem_config[units];
-  r->launch_limit_smem = p->launch_limit_smem[units];
-  r->launch_smem_config_bytes = p->launch_smem_config[units];
-  r->limit_barriers = p->limit_barriers[k->barriers];
-  return true;
-}
-
-occ_status occ_compute_prepared(const occ_prepared *p, const occ_kernel *kernel,
-                                occ_result *result) {
-  if (!p->tabulated || kernel->carveout_pct != p->carveout_pct)
-    return occ_compute(&p->device, kernel, result);
-  /* The fields no kernel changes, set one by one: cheaper than copying
-   * the whole base result. */
-  result->regs_per_sub_partition = p->base.regs_per_sub_partition;
-  result->smem_preference_bytes = p->base.smem_preference_bytes;
-  result->carveout_ignored = p->base.carveout_ignored;
-  result->barriers_per_sm = p->base.barriers_per_sm;
-  result->limit_blocks = p->base.limit_blocks;
-  result->max_warps_per_sm = p->base.max_warps_per_sm;
-  if (!fast_warps_regs(p, kernel, result) || !fast_smem_barriers(p, kernel, result))
-    return occ_compute(&p->device, kernel, result);
-  compute_active(&p->device, kernel, result);
-  return OCC_OK;
+occ_status occ_best_block_size(const occ_device *device,
+                               const occ_kernel *kernel,
+                               occ_block_choice *choice) {
+  int count;
+  return occ_best_block_sizes(device, kernel, choice, NULL, 0, &count);
 }

@@ -82,6 +82,17 @@ typedef struct occ_kernel {
  * memory, 1 barrier, no carveout preference. */
 void occ_kernel_init(occ_kernel *kernel);
 
+/* Threads of the kernel's block shape (x * y * z), in 64 bits: a shape
+ * occ_compute rejects may overflow an int. */
+static inline int64_t occ_block_threads(const occ_kernel *kernel) {
+  return (int64_t)kernel->block[0] * kernel->block[1] * kernel->block[2];
+}
+
+/* Warps an SM of the device can hold. */
+static inline int occ_device_max_warps(const occ_device *device) {
+  return device->max_threads_per_sm / device->warp_size;
+}
+
 typedef enum occ_limiter {
   OCC_LIMITER_WARPS = 1u << 0,
   OCC_LIMITER_BLOCKS = 1u << 1,
@@ -189,46 +200,6 @@ static inline double occ_launch_occupancy(const occ_result *r) {
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
 int occ_result_limit(const occ_result *result, int index);
 
-/* A device prepared for many evaluations: the per-limit answers tabulated
- * once, by the same functions occ_compute uses, so an evaluation is a few
- * lookups. Large (about 40 KB): allocate it once, e.g. statically or with
- * malloc; it owns no memory. */
-#define OCC_PREP_MAX_WARPS 32
-#define OCC_PREP_MAX_REGS 256
-#define OCC_PREP_MAX_BARRIERS 16
-#define OCC_PREP_SMEM_UNITS 4096
-
-typedef struct occ_prepared {
-  occ_device device;
-  int carveout_pct;        /* the carveout the shared-memory tables are for */
-  bool tabulated;          /* false: every evaluation takes occ_compute */
-  int warp_shift;          /* warp_size = 1 << warp_shift */
-  int block_warps_max;     /* warps of the largest block */
-  int reg_block_warp_mask; /* round up to reg_block_warp_multiple */
-  int smem_unit_shift;     /* smem_alloc_unit_bytes = 1 << smem_unit_shift */
-  occ_result base;         /* the fields every evaluation shares */
-  int16_t limit_warps[OCC_PREP_MAX_WARPS + 1];
-  int16_t limit_regs[OCC_PREP_MAX_REGS][OCC_PREP_MAX_WARPS + 1];
-  int32_t regs_per_warp[OCC_PREP_MAX_REGS];
-  int16_t warps_per_sub_partition[OCC_PREP_MAX_REGS];
-  int32_t limit_smem[OCC_PREP_SMEM_UNITS];
-  int64_t smem_config[OCC_PREP_SMEM_UNITS];
-  int32_t launch_limit_smem[OCC_PREP_SMEM_UNITS];
-  int64_t launch_smem_config[OCC_PREP_SMEM_UNITS];
-  int32_t limit_barriers[OCC_PREP_MAX_BARRIERS + 1];
-} occ_prepared;
-
-/* Tabulates device for kernels with the given carveout preference (or
- * OCC_CARVEOUT_DEFAULT). Returns OCC_OK or the error occ_compute would. */
-occ_status occ_prepare(const occ_device *device, int carveout_pct,
-                       occ_prepared *prepared);
-
-/* The same result as occ_compute(&prepared->device, kernel, result), field
- * for field, from the tables; kernels outside them (another carveout, more
- * than 255 registers or 16 barriers, an oversized block) take occ_compute. */
-occ_status occ_compute_prepared(const occ_prepared *prepared,
-                                const occ_kernel *kernel, occ_result *result);
-
 /* The block sizes that maximise active threads per SM for a kernel. */
 typedef struct occ_block_choice {
   int block_size;            /* what cudaOccupancyMaxPotentialBlockSize
@@ -240,12 +211,20 @@ typedef struct occ_block_choice {
   int64_t min_grid_size;     /* active blocks x SMs at block_size */
 } occ_block_choice;
 
-/* Tries every block size from the device maximum down in steps of the
- * warp size (kernel->block is ignored; its other fields are used). Fills
- * *choice; block_size is 0 when no size can launch. */
+/* cudaOccupancyMaxPotentialBlockSize: tries every block size from the
+ * device maximum down in steps of the warp size (kernel->block is ignored;
+ * its other fields are used). Fills *choice; block_size is 0 when no size
+ * can launch; min_grid_size is 0 when the device's SM count is unknown. */
 occ_status occ_best_block_size(const occ_device *device,
                                const occ_kernel *kernel,
                                occ_block_choice *choice);
+
+/* The same, and also every block size that reaches the highest occupancy,
+ * ascending, into sizes (at most max_sizes; *count says how many). */
+occ_status occ_best_block_sizes(const occ_device *device,
+                                const occ_kernel *kernel,
+                                occ_block_choice *choice, int *sizes,
+                                int max_sizes, int *count);
 
 /* Grid waves: how a grid of grid_blocks spreads over the device. */
 typedef struct occ_waves {

@@ -14,40 +14,27 @@ static void set_step(const occ_sweep *s, int threads, int64_t value,
   step->occupancy = (double)step->active_warps_per_sm / s->max_warps_per_sm;
 }
 
-/* Every block size occ_best_block_size tries, by the sweep: the largest
- * reaching the most active threads is cudaOccupancyMaxPotentialBlockSize's
- * answer. */
-static void best_block_sizes(const occ_sweep *s, const occ_suggestion *now,
-                             int sm_count, occ_suggestion *out) {
-  int best_threads = 0;
-  int top = (s->max_threads_per_block + s->warp_size - 1) / s->warp_size;
-  out->best_block_count = 0;
-  for (int w = 1; w <= top; w++) {
-    int threads = w * s->warp_size;
-    if (threads > s->max_threads_per_block) threads = s->max_threads_per_block;
-    int blocks = occ_sweep_blocks(s, threads, now->regs_per_thread,
-                                  now->smem_bytes);
-    int active = blocks * threads;
-    if (active == 0 || active < best_threads) continue;
-    if (active > best_threads) out->best_block_count = 0;
-    best_threads = active;
-    if (out->best_block_count < OCC_SUGGEST_MAX_BLOCK_SIZES)
-      out->best_block_sizes[out->best_block_count++] = threads;
-  }
-  out->best_block_size = out->smallest_best_block_size = 0;
-  out->best_active_blocks_per_sm = out->best_active_warps_per_sm = 0;
-  out->best_occupancy = 0;
-  out->min_grid_size = 0;
-  if (out->best_block_count == 0) return;
-  out->smallest_best_block_size = out->best_block_sizes[0];
-  out->best_block_size = out->best_block_sizes[out->best_block_count - 1];
+/* cudaOccupancyMaxPotentialBlockSize's answer and every block size that
+ * reaches the same occupancy, from the core's one implementation. */
+static occ_status best_block_sizes(const occ_sweep *s, const occ_kernel *k,
+                                   occ_suggestion *out) {
+  occ_block_choice choice;
+  occ_status status = occ_best_block_sizes(
+      &s->device, k, &choice, out->best_block_sizes,
+      OCC_SUGGEST_MAX_BLOCK_SIZES, &out->best_block_count);
+  if (status != OCC_OK) return status;
+  out->best_block_size = choice.block_size;
+  out->smallest_best_block_size = choice.smallest_block_size;
+  out->best_active_blocks_per_sm = choice.active_blocks_per_sm;
+  out->min_grid_size = choice.min_grid_size;
+  out->best_active_warps_per_sm = out->best_occupancy = 0;
+  if (choice.block_size == 0) return OCC_OK;
   occ_suggest_step at_best;
-  int blocks = best_threads / out->best_block_size;
-  set_step(s, out->best_block_size, out->best_block_size, blocks, &at_best);
-  out->best_active_blocks_per_sm = blocks;
+  set_step(s, choice.block_size, choice.block_size, choice.active_blocks_per_sm,
+           &at_best);
   out->best_active_warps_per_sm = at_best.active_warps_per_sm;
   out->best_occupancy = at_best.occupancy;
-  out->min_grid_size = (int64_t)blocks * sm_count;
+  return OCC_OK;
 }
 
 /* Fewer registers: scanning down, each count where the blocks rise is the
@@ -166,7 +153,11 @@ occ_status occ_suggest(const occ_device *device, const occ_kernel *kernel,
   status = occ_sweep_new(device, kernel->carveout_pct, kernel->barriers, &s);
   if (status != OCC_OK) return status;
   out->sm_count = device->sm_count > 0 ? device->sm_count : 0;
-  best_block_sizes(s, out, out->sm_count, out);
+  status = best_block_sizes(s, kernel, out);
+  if (status != OCC_OK) {
+    occ_sweep_free(s);
+    return status;
+  }
   register_steps(s, out);
   smem_steps(s, out);
   headroom(s, out);

@@ -433,7 +433,7 @@ static occ_gpu_status timeline(const occ_gpu *gpu, int64_t n,
   int64_t bad = 0;
   switch (occ_timeline_residency(gpu->records_host, n, d->sm_count,
                                  warps_per_block,
-                                 d->max_threads_per_sm / d->warp_size, &res,
+                                 occ_device_max_warps(d), &res,
                                  &bad)) {
   case OCC_TIMELINE_OK: break;
   case OCC_TIMELINE_NOMEM:

@@ -122,10 +122,12 @@ static void print_rows(FILE *out, const occ_chart *c, const layout *l,
               g->axis_tick);
     else
       fprintf(out, "%4s %s", "", g->axis_tick[0] == '+' ? "|" : "\u2502");
-    /* Unlabelled rows stop at their last filled cell: no trailing blanks. */
-    int end = labelled ? l->columns : 0;
+    /* Labelled rows run to the right edge, where their labels line up;
+     * unlabelled rows stop at their last filled cell: no trailing blanks. */
+    int end = 0;
     for (int col = 0; col < l->columns; col++)
       if (l->levels[col] > (row_top - 1) * LEVELS_PER_ROW) end = col + 1;
+    if (labelled) end = l->columns;
     for (int col = 0; col < end; col++) {
       int fill = l->levels[col] - (row_top - 1) * LEVELS_PER_ROW;
       fill = fill < 0 ? 0 : fill > LEVELS_PER_ROW ? LEVELS_PER_ROW : fill;

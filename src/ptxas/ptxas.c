@@ -40,6 +40,8 @@ typedef enum props_owner { PROPS_NONE, PROPS_ENTRY, PROPS_OTHER } props_owner;
 struct occ_ptxas_parser {
   occ_ptxas_fn fn;
   void *ctx;
+  occ_ptxas_reserve_fn reserve_fn;
+  void *reserve_ctx;
   occ_ptxas_stats stats;
   int stopped;             /* the callback's non-zero value */
 
@@ -443,13 +445,12 @@ static int parse_cuobjdump_resources(occ_ptxas_parser *p, const char *s,
     return 0;
   }
   if (!p->open || p->open_source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
-  /* For sm_90 and newer cuobjdump's SHARED adds the 1 KB the system
-   * reserves per block whenever a kernel has shared memory (measured with
-   * CUDA 13.0: SHARED:2048 where ptxas and cudaFuncGetAttributes say
-   * 1024, SHARED:0 where they say 0). The calculator adds that reserve
-   * itself, so it is taken off here. */
-  if (arch_number(p->cuobjdump_arch) >= 90 && k.smem_static_bytes >= 1024)
-    k.smem_static_bytes -= 1024;
+  /* See occ_ptxas_reserve_fn. */
+  if (arch_number(p->cuobjdump_arch) >= 90) {
+    int64_t reserve = p->reserve_fn ? p->reserve_fn(p->cuobjdump_arch, p->reserve_ctx) : -1;
+    if (reserve < 0) reserve = OCC_PTXAS_RESERVE_FALLBACK_BYTES;
+    if (k.smem_static_bytes >= reserve) k.smem_static_bytes -= reserve;
+  }
   return emit(p, &k);
 }
 
@@ -534,6 +535,12 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
   }
   kernel_reset(&p->kernel);
   return p;
+}
+
+void occ_ptxas_set_reserve_fn(occ_ptxas_parser *parser,
+                              occ_ptxas_reserve_fn fn, void *ctx) {
+  parser->reserve_fn = fn;
+  parser->reserve_ctx = ctx;
 }
 
 void occ_ptxas_free(occ_ptxas_parser *parser) {

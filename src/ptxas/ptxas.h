@@ -77,6 +77,23 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx);
 
 void occ_ptxas_free(occ_ptxas_parser *parser);
 
+/* For sm_90 and newer, cuobjdump's SHARED includes the shared memory the
+ * system reserves per block whenever a kernel has shared memory of its
+ * own (measured with CUDA 13.0: SHARED:2048 where ptxas and
+ * cudaFuncGetAttributes say 1024, SHARED:0 where they say 0); the parser
+ * takes it off, so smem_static_bytes means the same from every source.
+ * The reserve is the device's reserved_smem_per_block_bytes for the
+ * target ("sm_90"): this function answers it, or -1 when it does not know
+ * the target. */
+typedef int64_t (*occ_ptxas_reserve_fn)(const char *arch, void *ctx);
+
+/* Sets where the parser learns a target's reserve. Without a function, or
+ * where it answers -1, the parser takes OCC_PTXAS_RESERVE_FALLBACK_BYTES,
+ * the reserve of every sm_90+ architecture of data/gpus.json. */
+void occ_ptxas_set_reserve_fn(occ_ptxas_parser *parser,
+                              occ_ptxas_reserve_fn fn, void *ctx);
+#define OCC_PTXAS_RESERVE_FALLBACK_BYTES 1024
+
 /* Feeds len bytes (a chunk may end mid-line). Returns 0, or the callback's
  * non-zero value that stopped the parser. */
 int occ_ptxas_feed(occ_ptxas_parser *parser, const char *data, size_t len);

@@ -1,0 +1,460 @@
+/* explain.c - the derivation as data (see explain.h for the contract).
+ * Every number is read from the occ_result, the kernel or the device;
+ * which steps appear follows what the core did (the same conditions its
+ * compute_* functions test). */
+#include "core/explain.h"
+
+#include <string.h>
+
+static const char *const op_names[] = {
+    "value",     "sum",          "mul",        "mul_sub",     "ceil_div",
+    "floor_div", "div",          "round_up",   "mul_round_up", "percent_of",
+    "smem_config", "min",        "exceeds",    "no_limit",    "note"};
+
+const char *occ_explain_op_name(occ_explain_op op) {
+  return (size_t)op < sizeof op_names / sizeof op_names[0] ? op_names[op] : "?";
+}
+
+static const char *const section_titles[] = {
+    "Warps per block", "Warp limit", "Block limit", "Registers", "Shared memory",
+    "Barriers", "Active blocks", "Occupancy", "Waves"};
+
+const char *occ_explain_section_title(int section) {
+  int n = (int)(sizeof section_titles / sizeof section_titles[0]);
+  return section >= 1 && section <= n ? section_titles[section - 1] : NULL;
+}
+
+/* Appends steps while there is room and counts them all. */
+typedef struct builder {
+  const occ_device *d;
+  const occ_kernel *k;
+  const occ_result *r;
+  occ_step *steps;
+  size_t max, count;
+  int section;
+  occ_step spare; /* where steps past max are written, then dropped */
+} builder;
+
+static occ_step *step(builder *b, const char *key, const char *title,
+                      occ_explain_op op, const char *text, const char *joiner) {
+  occ_step *s = b->count < b->max ? &b->steps[b->count] : &b->spare;
+  b->count++;
+  memset(s, 0, sizeof *s);
+  s->key = key;
+  s->section = b->section;
+  s->title = title;
+  s->operation = op;
+  s->text = text;
+  s->joiner = joiner;
+  return s;
+}
+
+static occ_explain_value value(const char *name, double v, const char *unit) {
+  occ_explain_value x = {name, v, unit, false};
+  return x;
+}
+
+static void operand(occ_step *s, const char *name, double v, const char *unit) {
+  if (s->operand_count < OCC_EXPLAIN_MAX_OPERANDS)
+    s->operands[s->operand_count++] = value(name, v, unit);
+}
+
+static void result(occ_step *s, const char *name, double v, const char *unit) {
+  s->has_result = true;
+  s->result = value(name, v, unit);
+}
+
+/* A limit of 0 blocks: what is needed is over what is allowed. */
+static void exceeds(builder *b, const char *key, const char *text,
+                    const char *need, double need_v, const char *cap,
+                    double cap_v, const char *unit, const char *limit) {
+  occ_step *s = step(b, key, "cannot fit", OCC_OP_EXCEEDS, text, NULL);
+  operand(s, need, need_v, unit);
+  operand(s, cap, cap_v, unit);
+  result(s, limit, 0, "blocks");
+}
+
+/* A limit that does not apply because the kernel uses none of it. */
+static occ_step *no_limit(builder *b, const char *key, const char *text,
+                          const char *joiner, const char *zero, double zero_v,
+                          const char *unit, const char *limit) {
+  occ_step *s = step(b, key, "no limit", OCC_OP_NO_LIMIT, text, joiner);
+  operand(s, zero, zero_v, unit);
+  result(s, limit, OCC_UNLIMITED, "blocks");
+  s->result.unlimited = true;
+  return s;
+}
+
+static void warps(builder *b) {
+  const occ_device *d = b->d;
+  const occ_result *r = b->r;
+  b->section = 1;
+  occ_step *s = step(b, "warps_per_block", "warps per block", OCC_OP_CEIL_DIV,
+                     "{0} threads / {1} threads per warp, rounded up = {r} {r:warp}", NULL);
+  operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
+  operand(s, "device.warp_size", d->warp_size, "threads");
+  result(s, "warps_per_block", r->warps_per_block, "warps");
+  s = step(b, "inactive_threads", "inactive threads", OCC_OP_MUL_SUB,
+           "{0} x {1} - {2} = {r} inactive threads in the last warp", NULL);
+  operand(s, "warps_per_block", r->warps_per_block, "warps");
+  operand(s, "device.warp_size", d->warp_size, "threads");
+  operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
+  result(s, "inactive_threads", r->inactive_threads, "threads");
+
+  b->section = 2;
+  if (r->threads_per_block > d->max_threads_per_block) {
+    exceeds(b, "limit_warps", "{0} threads exceed the {1} a block may have: 0 blocks",
+            "kernel.threads_per_block", r->threads_per_block,
+            "device.max_threads_per_block", d->max_threads_per_block, "threads",
+            "limits.warps");
+    return;
+  }
+  s = step(b, "max_warps_per_sm", "warps per SM", OCC_OP_FLOOR_DIV,
+           "{0} threads per SM / {1} = {r} warps per SM", NULL);
+  operand(s, "device.max_threads_per_sm", d->max_threads_per_sm, "threads");
+  operand(s, "device.warp_size", d->warp_size, "threads");
+  result(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+  s = step(b, "limit_warps", "blocks by warps", OCC_OP_FLOOR_DIV,
+           "{0} / {1} {1:warp} per block = {r} blocks", NULL);
+  operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+  operand(s, "warps_per_block", r->warps_per_block, "warps");
+  result(s, "limits.warps", r->limit_warps, "blocks");
+}
+
+static void blocks(builder *b) {
+  b->section = 3;
+  occ_step *s = step(b, "limit_blocks", "blocks per SM", OCC_OP_VALUE,
+                     "an SM of this architecture holds at most {r} blocks", NULL);
+  operand(s, "device.max_blocks_per_sm", b->d->max_blocks_per_sm, "blocks");
+  result(s, "limits.blocks", b->r->limit_blocks, "blocks");
+}
+
+static void registers_per_block(builder *b) {
+  const occ_device *d = b->d;
+  const occ_result *r = b->r;
+  occ_step *s = step(b, "regs_per_block", "registers per block", OCC_OP_MUL,
+                     "per block: {0} x {1} {1:warp} = {r} registers", NULL);
+  operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  operand(s, "warps_per_block", r->warps_per_block, "warps");
+  result(s, "allocated.regs_per_block", r->regs_per_block, "registers");
+  s = step(b, "regs_per_block_cap", "registers a block may have", OCC_OP_VALUE,
+           "a block may have {r}", "; ");
+  operand(s, "device.regs_per_block", d->regs_per_block, "registers");
+  result(s, "device.regs_per_block", d->regs_per_block, "registers");
+  if (r->regs_per_block_checked == r->regs_per_block) return;
+  s = step(b, "regs_per_block_checked", "registers checked per block",
+           OCC_OP_MUL_ROUND_UP,
+           "(checked as {r}: the hardware rounds warps up to a multiple of {2})", NULL);
+  operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  operand(s, "warps_per_block", r->warps_per_block, "warps");
+  operand(s, "device.reg_block_warp_multiple", d->reg_block_warp_multiple, "warps");
+  result(s, "regs_per_block_checked", r->regs_per_block_checked, "registers");
+}
+
+static void registers_per_sm(builder *b) {
+  const occ_device *d = b->d;
+  const occ_result *r = b->r;
+  occ_step *s = step(b, "regs_per_sub_partition", "registers per sub-partition",
+                     OCC_OP_FLOOR_DIV,
+                     "{0} registers per SM / {1} sub-partitions = {r} per sub-partition",
+                     NULL);
+  operand(s, "device.regs_per_sm", d->regs_per_sm, "registers");
+  operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
+  result(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
+  s = step(b, "warps_per_sub_partition", "warps per sub-partition", OCC_OP_FLOOR_DIV,
+           "{0} / {1} = {r} warps each", NULL);
+  operand(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
+  operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  result(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
+  s = step(b, "warps_per_sm_by_regs", "warps per SM by registers", OCC_OP_MUL,
+           "{0} x {1} = {r} warps per SM", ", ");
+  operand(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
+  operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
+  result(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
+  s = step(b, "limit_regs", "blocks by registers", OCC_OP_FLOOR_DIV,
+           "{0} / {1} {1:warp} per block = {r} blocks", NULL);
+  operand(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
+  operand(s, "warps_per_block", r->warps_per_block, "warps");
+  result(s, "limits.registers", r->limit_regs, "blocks");
+}
+
+static void registers(builder *b) {
+  const occ_device *d = b->d;
+  const occ_kernel *k = b->k;
+  const occ_result *r = b->r;
+  b->section = 4;
+  if (k->regs_per_thread > d->max_regs_per_thread) {
+    exceeds(b, "limit_regs", "{0} registers per thread exceed the maximum {1}: 0 blocks",
+            "kernel.regs_per_thread", k->regs_per_thread,
+            "device.max_regs_per_thread", d->max_regs_per_thread, "registers",
+            "limits.registers");
+    return;
+  }
+  occ_step *s = step(b, "regs_per_warp_raw", "registers per warp", OCC_OP_MUL,
+                     "{0} x {1} = {r} registers per warp", NULL);
+  operand(s, "kernel.regs_per_thread", k->regs_per_thread, "registers");
+  operand(s, "device.warp_size", d->warp_size, "threads");
+  result(s, "regs_per_warp_raw", r->regs_per_warp_raw, "registers");
+  bool rounded = r->regs_per_warp != r->regs_per_warp_raw;
+  s = step(b, "regs_per_warp", "registers allocated per warp", OCC_OP_ROUND_UP,
+           rounded ? "rounded up to a multiple of {1} = {r}"
+                   : "(a multiple of the {1}-register unit)",
+           rounded ? ", " : " ");
+  operand(s, "regs_per_warp_raw", r->regs_per_warp_raw, "registers");
+  operand(s, "device.reg_alloc_unit", d->reg_alloc_unit, "registers");
+  result(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  registers_per_block(b);
+  if (r->limit_regs == 0) {
+    exceeds(b, "limit_regs", "the block needs more than that: 0 blocks",
+            "regs_per_block_checked", r->regs_per_block_checked,
+            "device.regs_per_block", d->regs_per_block, "registers",
+            "limits.registers");
+  } else if (r->limit_regs == OCC_UNLIMITED) {
+    no_limit(b, "limit_regs", "no registers used: no limit", NULL,
+             "allocated.regs_per_warp", r->regs_per_warp, "registers",
+             "limits.registers");
+  } else {
+    registers_per_sm(b);
+  }
+}
+
+static void smem_request(builder *b) {
+  const occ_device *d = b->d;
+  const occ_kernel *k = b->k;
+  const occ_result *r = b->r;
+  occ_step *s = step(b, "smem_requested_bytes", "shared memory requested", OCC_OP_SUM,
+                     "{0} static + {1} dynamic + {2} reserved = {r} bytes", NULL);
+  operand(s, "kernel.smem_static_bytes", (double)k->smem_static_bytes, "bytes");
+  operand(s, "kernel.smem_dynamic_bytes", (double)k->smem_dynamic_bytes, "bytes");
+  operand(s, "device.reserved_smem_per_block_bytes",
+          (double)d->reserved_smem_per_block_bytes, "bytes");
+  result(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
+  if (r->smem_per_block_bytes != r->smem_requested_bytes) {
+    s = step(b, "smem_per_block_bytes", "shared memory allocated per block",
+             OCC_OP_ROUND_UP, "rounded up to a multiple of {1} = {r}", ",\n");
+    operand(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
+    operand(s, "device.smem_alloc_unit_bytes", d->smem_alloc_unit_bytes, "bytes");
+    result(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  }
+  s = step(b, "smem_block_cap_bytes", "shared memory a block may have", OCC_OP_SUM,
+           r->smem_optin ? "a block may have {r} bytes (opted in above the default limit)"
+                         : "a block may have {r} bytes",
+           NULL);
+  if (r->smem_optin)
+    operand(s, "device.smem_per_block_optin_bytes",
+            (double)d->smem_per_block_optin_bytes, "bytes");
+  else
+    operand(s, "device.smem_per_block_bytes", (double)d->smem_per_block_bytes, "bytes");
+  operand(s, "device.reserved_smem_per_block_bytes",
+          (double)d->reserved_smem_per_block_bytes, "bytes");
+  result(s, "smem_block_cap_bytes", (double)r->smem_block_cap_bytes, "bytes");
+}
+
+/* The SM's shared-memory configuration: the whole SM without a carveout;
+ * else the preference rounded to a configuration, or larger when one
+ * block needs more. */
+static void smem_config(builder *b) {
+  const occ_device *d = b->d;
+  const occ_kernel *k = b->k;
+  const occ_result *r = b->r;
+  occ_step *s;
+  if (d->smem_config_count == 0) {
+    s = step(b, "smem_config_bytes", "shared memory of the SM", OCC_OP_VALUE,
+             r->carveout_ignored ? "the SM has {0} bytes of shared memory "
+                                   "(no carveout before cc 7.0: preference ignored)"
+                                 : "the SM has {0} bytes of shared memory",
+             NULL);
+    operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
+    result(s, "allocated.smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+    return;
+  }
+  bool preference = k->carveout_pct != OCC_CARVEOUT_DEFAULT;
+  int64_t wanted = d->smem_per_sm_bytes, own;
+  if (preference) occ_launch_smem_terms(d, k, &wanted, &own);
+  s = step(b, "smem_wanted_bytes", "shared memory asked of the SM",
+           preference ? OCC_OP_PERCENT_OF : OCC_OP_VALUE,
+           preference ? "carveout {0} % of {1} bytes"
+                      : "no carveout preference: the SM's {0} bytes",
+           NULL);
+  if (preference) operand(s, "carveout_pct", k->carveout_pct, "percent");
+  operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
+  result(s, "smem_wanted_bytes", (double)wanted, "bytes");
+  s = step(b, "smem_preference_bytes", "shared-memory configuration preferred",
+           OCC_OP_SMEM_CONFIG, "as a configuration the SM supports = {r} bytes", ",\n");
+  operand(s, "smem_wanted_bytes", (double)wanted, "bytes");
+  result(s, "smem_preference_bytes", (double)r->smem_preference_bytes, "bytes");
+  if (r->smem_config_bytes == r->smem_preference_bytes) return;
+  s = step(b, "smem_config_bytes", "shared-memory configuration used",
+           OCC_OP_SMEM_CONFIG,
+           "one block needs more: the smallest configuration that holds it is {r} bytes",
+           NULL);
+  operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  result(s, "allocated.smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+}
+
+/* Where the SM holds more at launch than the API's rule (see occ.h). */
+static void smem_launch(builder *b) {
+  const occ_result *r = b->r;
+  if (r->launch_limit_smem == r->limit_smem) return;
+  int64_t pref, own;
+  occ_launch_smem_terms(b->d, b->k, &pref, &own);
+  step(b, "launch_note", "the launch rule", OCC_OP_NOTE,
+       "at launch the driver counts only the blocks' own shared memory\n"
+       "against the carveout (measured on H100 and H200; the API does not):", NULL);
+  if (own == 0) {
+    no_limit(b, "launch_limit_smem",
+             "the kernel has none: shared memory does not limit it at launch", NULL,
+             "smem_own_bytes", 0, "bytes", "launch_limit_smem");
+    return;
+  }
+  occ_step *s = step(b, "launch_blocks_by_carveout", "blocks the carveout holds",
+                     OCC_OP_FLOOR_DIV, "{0} / {1} = {r} blocks", NULL);
+  operand(s, "smem_carveout_bytes", (double)pref, "bytes");
+  operand(s, "smem_own_bytes", (double)own, "bytes");
+  result(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
+  s = step(b, "launch_smem_wanted_bytes", "shared memory for those blocks", OCC_OP_MUL,
+           "x {1} = {r} bytes", ", ");
+  operand(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
+  operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  result(s, "launch_smem_wanted_bytes", (double)(pref / own * r->smem_per_block_bytes),
+         "bytes");
+  s = step(b, "launch_smem_config_bytes", "configuration at launch", OCC_OP_SMEM_CONFIG,
+           "so it configures {r} bytes", ",\n");
+  operand(s, "launch_smem_wanted_bytes", (double)(pref / own * r->smem_per_block_bytes),
+          "bytes");
+  result(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
+  s = step(b, "launch_limit_smem", "blocks by shared memory at launch", OCC_OP_FLOOR_DIV,
+           "{0} / {1} = {r} blocks at launch", NULL);
+  operand(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
+  operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  result(s, "launch_limit_smem", r->launch_limit_smem, "blocks");
+}
+
+static void shared_memory(builder *b) {
+  const occ_result *r = b->r;
+  b->section = 5;
+  smem_request(b);
+  if (r->limit_smem == 0) {
+    exceeds(b, "limit_smem", "the block needs more than that: 0 blocks",
+            "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes,
+            "smem_block_cap_bytes", (double)r->smem_block_cap_bytes, "bytes",
+            "limits.shared_memory");
+    return;
+  }
+  smem_config(b);
+  if (r->limit_smem == OCC_UNLIMITED) {
+    no_limit(b, "limit_smem", "no shared memory used: no limit", NULL,
+             "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes,
+             "bytes", "limits.shared_memory");
+  } else {
+    occ_step *s = step(b, "limit_smem", "blocks by shared memory", OCC_OP_FLOOR_DIV,
+                       "{0} / {1} = {r} blocks", NULL);
+    operand(s, "allocated.smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+    operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+    result(s, "limits.shared_memory", r->limit_smem, "blocks");
+  }
+  smem_launch(b);
+}
+
+static void barriers(builder *b) {
+  const occ_device *d = b->d;
+  const occ_kernel *k = b->k;
+  const occ_result *r = b->r;
+  b->section = 6;
+  if (d->barrier_factor == 0) {
+    no_limit(b, "limit_barriers", "no barrier limit on this architecture", NULL,
+             "device.barrier_factor", 0, "barriers", "limits.barriers");
+    return;
+  }
+  occ_step *s = step(b, "barriers_per_sm", "barriers per SM", OCC_OP_MUL,
+                     "{0} blocks x {1} = {r} barriers per SM", NULL);
+  operand(s, "limits.blocks", r->limit_blocks, "blocks");
+  operand(s, "device.barrier_factor", d->barrier_factor, "barriers");
+  result(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
+  if (k->barriers == 0) {
+    no_limit(b, "limit_barriers", "the kernel uses none: no limit", "; ",
+             "kernel.barriers", 0, "barriers", "limits.barriers");
+    return;
+  }
+  s = step(b, "limit_barriers", "blocks by barriers", OCC_OP_FLOOR_DIV,
+           "/ {1} per block = {r} blocks", "; ");
+  operand(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
+  operand(s, "kernel.barriers", k->barriers, "barriers");
+  result(s, "limits.barriers", r->limit_barriers, "blocks");
+}
+
+static const char *const limit_names[OCC_LIMITER_COUNT] = {
+    "limits.warps", "limits.blocks", "limits.registers", "limits.shared_memory",
+    "limits.barriers"};
+
+static void active(builder *b) {
+  const occ_result *r = b->r;
+  b->section = 7;
+  occ_step *s = step(b, "active_blocks_per_sm", "active blocks per SM", OCC_OP_MIN,
+                     "the smallest of {list}\n= {r} blocks per SM, limited by {limiters}",
+                     NULL);
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++)
+    if (occ_result_limit(r, i) != OCC_UNLIMITED)
+      operand(s, limit_names[i], occ_result_limit(r, i), "blocks");
+  result(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
+  s = step(b, "active_warps_per_sm", "active warps per SM", OCC_OP_MUL,
+           "{0} blocks x {1} {1:warp} = {r} active warps", NULL);
+  operand(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
+  operand(s, "warps_per_block", r->warps_per_block, "warps");
+  result(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
+}
+
+static void occupancy(builder *b) {
+  const occ_result *r = b->r;
+  b->section = 8;
+  occ_step *s = step(b, "occupancy", "occupancy", OCC_OP_DIV,
+                     "{0} / {1} warps = {r} %", NULL);
+  operand(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
+  operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+  result(s, "occupancy", r->occupancy, "fraction");
+  if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
+    int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+    s = step(b, "launch_active_warps_per_sm", "active warps at launch", OCC_OP_MUL,
+             "at launch: {0} blocks x {1} {1:warp} = {r} warps", NULL);
+    operand(s, "at_launch.active_blocks_per_sm", r->launch_active_blocks_per_sm, "blocks");
+    operand(s, "warps_per_block", r->warps_per_block, "warps");
+    result(s, "at_launch.active_warps_per_sm", warps, "warps");
+    s = step(b, "launch_occupancy", "occupancy at launch", OCC_OP_DIV,
+             "{0} / {1} = {r} %", ", ");
+    operand(s, "at_launch.active_warps_per_sm", warps, "warps");
+    operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+    result(s, "at_launch.occupancy", occ_launch_occupancy(r), "fraction");
+  }
+  if (!r->launchable)
+    step(b, "reason", "why it cannot launch", OCC_OP_NOTE, "cannot launch: {reason}",
+         NULL);
+}
+
+static void grid_waves(builder *b, const occ_waves *w) {
+  if (!w || w->blocks_per_wave <= 0) return;
+  b->section = 9;
+  occ_step *s = step(b, "blocks_per_wave", "blocks per wave", OCC_OP_MUL,
+                     "{0} blocks x {1} SMs = {r} blocks per wave", NULL);
+  operand(s, "active_blocks_per_sm", b->r->active_blocks_per_sm, "blocks");
+  operand(s, "device.sm_count", b->d->sm_count, "sms");
+  result(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");
+  s = step(b, "waves", "waves", OCC_OP_DIV, "{0} / {1} = {r} waves", "; ");
+  operand(s, "waves.grid_blocks", (double)w->grid_blocks, "blocks");
+  operand(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");
+  result(s, "waves.waves", w->waves, "waves");
+}
+
+size_t occ_explain(const occ_device *device, const occ_kernel *kernel,
+                   const occ_result *result, const occ_waves *waves,
+                   occ_step *steps, size_t max) {
+  builder b = {device, kernel, result, steps, max, 0, 0, {0}};
+  warps(&b);
+  blocks(&b);
+  registers(&b);
+  shared_memory(&b);
+  barriers(&b);
+  active(&b);
+  occupancy(&b);
+  grid_waves(&b, waves);
+  return b.count;
+}
