@@ -63,7 +63,7 @@ static int run_module(const occ_cli *cli, device_run *run, const char *what) {
   occ_kernel *k = &run->item.kernel;
   occ_name_match match = {cli->kernel_name, module_name_accepts, cli->kernel_name};
   occ_gpu_status s = occ_gpu_module_kernel(
-      run->gpu, cli->module, &match, k->block[0] * k->block[1] * k->block[2],
+      run->gpu, cli->module, &match, (int)occ_block_threads(k),
       k->smem_dynamic_bytes, k->carveout_pct, &run->module, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
   k->regs_per_thread = run->module.regs_per_thread;

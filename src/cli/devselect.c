@@ -79,7 +79,7 @@ static void list_row(FILE *out, const occ_device *d, const char *family) {
   char sms[16] = "-";
   if (d->sm_count > 0) snprintf(sms, sizeof sms, "%d", d->sm_count);
   fprintf(out, "%-28.28s %-5s %-13.13s %4s %5d %6d %7lld %6lld\n", d->name, cc, family,
-          sms, d->max_threads_per_sm / d->warp_size, d->max_blocks_per_sm,
+          sms, occ_device_max_warps(d), d->max_blocks_per_sm,
           (long long)d->regs_per_sm, (long long)(d->smem_per_sm_bytes / 1024));
 }
 

@@ -13,6 +13,7 @@
 #include "core/suggest.h"
 #include "core/sweep.h"
 #include "out/chart_out.h"
+#include "out/explain_out.h"
 #include "out/json_compact.h"
 #include "out/outfile.h"
 #include "out/ptxas_out.h"
@@ -298,6 +299,10 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
     ok = add_item(obj, "charts", occ_chart_json(set.list, set.count));
     if (ok && cli->svg_path) rc = write_svg(p, item, &set);
     free_charts(&set);
+  }
+  if (ok && cli->explain) {
+    occ_report rep = report_of(p, item, item->name);
+    ok = add_item(obj, "explain", occ_json_explain(&rep));
   }
   if (ok && rc == OCC_EXIT_OK && cli->suggest) {
     occ_suggestion *s = suggest(p, item, &rc);

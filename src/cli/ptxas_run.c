@@ -106,6 +106,19 @@ static const occ_device *pick_device(run *r, const occ_ptxas_kernel *k) {
   return d;
 }
 
+/* The per-block reserve of a report's target, for the reader (see
+ * occ_ptxas_reserve_fn); -1 for a target not in the database. */
+static int64_t target_reserve(const char *arch, void *ctx) {
+  const run *r = ctx;
+  int major, minor;
+  char near[128];
+  occ_device d;
+  if (occ_parse_cc(arch, &major, &minor) != 0 ||
+      occ_gpudb_find_cc(r->db, major, minor, &d, near, sizeof near) != 0)
+    return -1;
+  return d.reserved_smem_per_block_bytes;
+}
+
 /* The kernel as the calculator takes it: the report's numbers, the
  * command line's dynamic shared memory and carveout. */
 static void make_kernel(const run *r, const occ_ptxas_kernel *k,
@@ -249,6 +262,7 @@ static int read_input(run *r, FILE *in) {
     fprintf(r->err, "occcalc: out of memory\n");
     return OCC_EXIT_FAILURE;
   }
+  occ_ptxas_set_reserve_fn(parser, target_reserve, r);
   errno = 0;
   int rc = occ_ptxas_read_file(parser, in);
   if (rc == -1) {
