@@ -2,6 +2,7 @@
  * quoting): a row per point, every input in its own column so a row reads
  * alone, and "marked" 1 on the kernel's own configuration. */
 #include "out/chart_out.h"
+#include "out/vocab.h"
 
 void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
                          size_t count) {
@@ -22,8 +23,7 @@ void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
               p->active_blocks_per_sm, p->active_warps_per_sm,
               100.0 * p->occupancy,
               p->active_blocks_per_sm > 0
-                  ? occ_chart_limiters_text(p->limited_by, limiters,
-                                            sizeof limiters)
+                  ? occ_limiters_keys(p->limited_by, limiters, sizeof limiters)
                   : "cannot_launch",
               j == c->marked);
     }

@@ -6,6 +6,7 @@
 
 #include "out/report.h"
 #include "out/report_text.h"
+#include "out/vocab.h"
 
 static const char *warps_word(int n) { return n == 1 ? "warp" : "warps"; }
 
@@ -151,13 +152,13 @@ static void step_barriers(FILE *out, const occ_device *d, const occ_kernel *k,
 static void step_result(FILE *out, const occ_report *rep) {
   const occ_result *r = rep->result;
   char limiters[96];
-  occ_limited_by_text(r, limiters, sizeof limiters);
+  occ_limiters_words(r->limited_by, limiters, sizeof limiters);
   fprintf(out, "\n7. Active blocks\n   the smallest of");
   for (int i = 0, first = 1; i < OCC_LIMITER_COUNT; i++) {
     int v = occ_result_limit(r, i);
     if (v == OCC_UNLIMITED) continue;
     /* Three limits to a line keeps the worksheet inside 80 columns. */
-    fprintf(out, "%s%s %d (%s)", first ? "" : ",", i == 3 ? "\n  " : "", v,
+    fprintf(out, "%s%s %d (%s)", first ? "" : ",", i == OCC_LIMIT_SHARED_MEMORY ? "\n  " : "", v,
             occ_limiter_label(i));
     first = 0;
   }

@@ -9,6 +9,7 @@
 #include "db/devfields.h"
 #include "out/report.h"
 #include "out/report_text.h"
+#include "out/vocab.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */
@@ -125,9 +126,9 @@ cJSON *occ_json_report(const occ_report *rep) {
   cJSON *limits = cJSON_AddObjectToObject(root, "limits");
   cJSON *limited_by = cJSON_AddArrayToObject(root, "limited_by");
   for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
-    add_limit(limits, occ_limiter_name(i), occ_result_limit(r, i));
+    add_limit(limits, occ_limiter_key(i), occ_result_limit(r, i));
     if ((r->limited_by >> i) & 1)
-      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_name(i)));
+      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
   }
   cJSON_AddNumberToObject(root, "active_blocks_per_sm", r->active_blocks_per_sm);
   cJSON_AddNumberToObject(root, "active_warps_per_sm", r->active_warps_per_sm);
