@@ -93,13 +93,14 @@ typedef enum occ_limiter {
 #define OCC_LIMITER_COUNT 5
 
 /* The index of each limiter, in the order of occ_limiter's bits: bit
- * (1u << OCC_LIMIT_X) is OCC_LIMITER_X. */
+ * (1u << OCC_LIMIT_INDEX_X) is OCC_LIMITER_X. (Not OCC_LIMIT_X: the
+ * toolkit's cuda_occupancy.h, which the tests include, has those.) */
 typedef enum occ_limiter_index {
-  OCC_LIMIT_WARPS = 0,
-  OCC_LIMIT_BLOCKS = 1,
-  OCC_LIMIT_REGISTERS = 2,
-  OCC_LIMIT_SHARED_MEMORY = 3,
-  OCC_LIMIT_BARRIERS = 4
+  OCC_LIMIT_INDEX_WARPS = 0,
+  OCC_LIMIT_INDEX_BLOCKS = 1,
+  OCC_LIMIT_INDEX_REGISTERS = 2,
+  OCC_LIMIT_INDEX_SHARED_MEMORY = 3,
+  OCC_LIMIT_INDEX_BARRIERS = 4
 } occ_limiter_index;
 
 /* Returns the JSON/human name of the limiter at index i (0 = warps, ..., in

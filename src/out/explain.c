@@ -158,7 +158,8 @@ static void step_result(FILE *out, const occ_report *rep) {
     int v = occ_result_limit(r, i);
     if (v == OCC_UNLIMITED) continue;
     /* Three limits to a line keeps the worksheet inside 80 columns. */
-    fprintf(out, "%s%s %d (%s)", first ? "" : ",", i == OCC_LIMIT_SHARED_MEMORY ? "\n  " : "", v,
+    fprintf(out, "%s%s %d (%s)", first ? "" : ",",
+            i == OCC_LIMIT_INDEX_SHARED_MEMORY ? "\n  " : "", v,
             occ_limiter_label(i));
     first = 0;
   }

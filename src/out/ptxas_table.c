@@ -86,8 +86,8 @@ static const char *spill_text(const occ_ptxas_kernel *k, char *out,
  * fit); "+" when others bind too (--json lists them all). */
 static const char *limiter_text(const occ_result *r, char *out, size_t size) {
   static const int priority[OCC_LIMITER_COUNT] = {
-      OCC_LIMIT_REGISTERS, OCC_LIMIT_SHARED_MEMORY, OCC_LIMIT_BARRIERS,
-      OCC_LIMIT_BLOCKS, OCC_LIMIT_WARPS};
+      OCC_LIMIT_INDEX_REGISTERS, OCC_LIMIT_INDEX_SHARED_MEMORY,
+      OCC_LIMIT_INDEX_BARRIERS, OCC_LIMIT_INDEX_BLOCKS, OCC_LIMIT_INDEX_WARPS};
   if (!r->launchable) return "no-launch";
   int first = -1;
   for (int i = 0; i < OCC_LIMITER_COUNT && first < 0; i++)

@@ -9,11 +9,12 @@ typedef struct limiter_words {
 } limiter_words;
 
 static const limiter_words words[OCC_LIMITER_COUNT] = {
-    [OCC_LIMIT_WARPS] = {"warps", "warps", "warps"},
-    [OCC_LIMIT_BLOCKS] = {"blocks", "blocks", "blocks"},
-    [OCC_LIMIT_REGISTERS] = {"registers", "registers", "regs"},
-    [OCC_LIMIT_SHARED_MEMORY] = {"shared_memory", "shared memory", "smem"},
-    [OCC_LIMIT_BARRIERS] = {"barriers", "barriers", "barrier"},
+    [OCC_LIMIT_INDEX_WARPS] = {"warps", "warps", "warps"},
+    [OCC_LIMIT_INDEX_BLOCKS] = {"blocks", "blocks", "blocks"},
+    [OCC_LIMIT_INDEX_REGISTERS] = {"registers", "registers", "regs"},
+    [OCC_LIMIT_INDEX_SHARED_MEMORY] = {"shared_memory", "shared memory",
+                                       "smem"},
+    [OCC_LIMIT_INDEX_BARRIERS] = {"barriers", "barriers", "barrier"},
 };
 
 static const limiter_words *row(int index) {
@@ -27,9 +28,9 @@ const char *occ_limiter_short_label(int index) { return row(index)->short_label;
 
 const char *occ_unlimited_reason(const occ_result *result, int index) {
   switch (index) {
-  case OCC_LIMIT_REGISTERS: return "no registers used";
-  case OCC_LIMIT_SHARED_MEMORY: return "no shared memory used";
-  case OCC_LIMIT_BARRIERS:
+  case OCC_LIMIT_INDEX_REGISTERS: return "no registers used";
+  case OCC_LIMIT_INDEX_SHARED_MEMORY: return "no shared memory used";
+  case OCC_LIMIT_INDEX_BARRIERS:
     return result->barriers_per_sm == 0 ? "no barrier limit on this architecture"
                                         : "no barriers used";
   }
