@@ -333,6 +333,7 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddBoolToObject(m, "launched", false);
   cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           prediction->active_blocks_per_sm);
+  cJSON_AddNumberToObject(o, "predicted_occupancy", prediction->occupancy);
   cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
                           prediction->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", mk->api_blocks_per_sm);
