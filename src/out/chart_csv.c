@@ -6,8 +6,9 @@
 
 void occ_chart_write_csv(FILE *out, const occ_chart *const *charts,
                          size_t count) {
-  fputs("chart,threads_per_block,regs_per_thread,smem_bytes,"
-        "active_blocks_per_sm,active_warps_per_sm,occupancy_pct,limited_by,"
+  fprintf(out, "chart,%s,%s,%s,", occ_chart_x_key(OCC_CHART_BLOCK),
+          occ_chart_x_key(OCC_CHART_REGS), occ_chart_x_key(OCC_CHART_SMEM));
+  fputs("active_blocks_per_sm,active_warps_per_sm,occupancy_pct,limited_by,"
         "marked\n",
         out);
   for (size_t i = 0; i < count; i++) {

@@ -7,9 +7,7 @@
  * Points are arrays, not objects, because a chart has up to ~2000 of them
  * and the keys would be most of the output. */
 #include "out/chart_out.h"
-
-static const char *const x_keys[OCC_CHART_KIND_COUNT] = {
-    "threads_per_block", "regs_per_thread", "smem_bytes"};
+#include "out/vocab.h"
 
 static cJSON *point_json(const occ_chart_point *p) {
   double values[4] = {(double)p->x, p->active_blocks_per_sm,
@@ -21,7 +19,7 @@ static cJSON *chart_json(const occ_chart *c) {
   cJSON *o = cJSON_CreateObject();
   cJSON *points = NULL;
   if (!o || !cJSON_AddStringToObject(o, "chart", occ_chart_kind_name(c->kind)) ||
-      !cJSON_AddStringToObject(o, "x", x_keys[c->kind]) ||
+      !cJSON_AddStringToObject(o, "x", occ_chart_x_key(c->kind)) ||
       !cJSON_AddNumberToObject(o, "max_warps_per_sm", c->max_warps_per_sm) ||
       !cJSON_AddNumberToObject(o, "marked", (double)c->marked) ||
       !cJSON_AddBoolToObject(o, "marked_launchable", c->marked_launchable) ||

@@ -17,6 +17,14 @@ static const limiter_words words[OCC_LIMITER_COUNT] = {
     [OCC_LIMIT_INDEX_BARRIERS] = {"barriers", "barriers", "barrier"},
 };
 
+static const char *const chart_x_keys[OCC_CHART_KIND_COUNT] = {
+    [OCC_CHART_BLOCK] = "threads_per_block",
+    [OCC_CHART_REGS] = "regs_per_thread",
+    [OCC_CHART_SMEM] = "smem_bytes",
+};
+
+const char *occ_chart_x_key(occ_chart_kind kind) { return chart_x_keys[kind]; }
+
 static const limiter_words *row(int index) {
   static const limiter_words unknown = {"?", "?", "?"};
   return index >= 0 && index < OCC_LIMITER_COUNT ? &words[index] : &unknown;

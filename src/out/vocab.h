@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/chart.h"
 #include "core/occ.h"
 
 /* "shared_memory": the JSON key (limits, limited_by) and the name in CSV
@@ -32,5 +33,9 @@ const char *occ_limiters_keys(unsigned limited_by, char *out, size_t size);
  * memory", "warps, blocks and registers"); "" when no bit is set.
  * Returns out. */
 const char *occ_limiters_words(unsigned limited_by, char *out, size_t size);
+
+/* "threads_per_block", "regs_per_thread", "smem_bytes": the key of the
+ * input a chart varies, as JSON's "x" and a CSV column. */
+const char *occ_chart_x_key(occ_chart_kind kind);
 
 #endif
