@@ -13,7 +13,7 @@
 #   out/   the writers: text, JSON, CSV, SVG
 #   cli/   options, commands, main
 
-VERSION  = 0.1.0
+VERSION  = 0.2.0
 PREFIX  ?= /usr/local
 CUDA    ?= /usr/local/cuda
 NVCC    ?= $(CUDA)/bin/nvcc

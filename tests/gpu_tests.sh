@@ -24,6 +24,36 @@ check() {
   fi
 }
 
+# schema2 FILE: the JSON vocabulary of schema 2 holds over the whole
+# document: "schema" 2 at the top, no key ending _pct but carveout_pct,
+# every occupancy a fraction, every kernel's and probe's block [x, y, z].
+schema2() {
+  if ! python3 - "$1" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+bad = []
+def walk(o):
+    if isinstance(o, list):
+        for x in o: walk(x)
+    if not isinstance(o, dict): return
+    for k, v in o.items():
+        if k.endswith('_pct') and k != 'carveout_pct': bad.append(k)
+        if k.endswith('occupancy') and isinstance(v, (int, float)) and not 0 <= v <= 1: bad.append(k)
+        if k in ('kernel', 'probe') and isinstance(v, dict) and not (isinstance(v.get('block'), list) and len(v['block']) == 3): bad.append(k + '.block')
+        walk(v)
+walk(doc)
+for top in (doc if isinstance(doc, list) else [doc]):
+    if top.get('schema') != 2: bad.append('schema')
+if bad:
+    print('not schema 2:', sorted(set(bad)))
+    sys.exit(1)
+PY
+  then
+    echo "gpu-$case_name: FAILED: $1 is not schema 2"
+    exit 1
+  fi
+}
+
 run() { # run STATUS ARGS...: runs occcalc, keeps stdout in $tmp/out
   want=$1
   shift
@@ -45,11 +75,13 @@ mission)
   cat "$tmp/out"
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter --json
   f=$tmp/out
+  schema2 "$f"
   check "$f" "j['device']['source'] == 'driver'" "device.source is not driver"
   check "$f" "j['verify']['agree'] and j['verify']['differences'] == []" "no agreement"
   v="j['verify']"
   check "$f" "$v['api_blocks_per_sm'] == j['active_blocks_per_sm'] == $v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max']" "the four numbers differ"
   check "$f" "$v['probe']['regs_exact'] and $v['probe']['regs_per_thread'] == 48" "the probe did not use 48 registers"
+  check "$f" "$v['probe']['block'] == [128, 1, 1] and j['kernel']['block'] == [128, 1, 1]" "the probe's block is not [128, 1, 1]"
   if python3 -c "import json,sys; j=json.load(open('$f')); sys.exit(0 if j['device']['cc'] == '9.0' else 1)"; then
     check "$f" "j['active_blocks_per_sm'] == 10 and j['occupancy'] == 0.625 and 'registers' in j['limited_by']" "not 10 blocks/SM, 62.5 %, registers"
   fi
@@ -57,6 +89,8 @@ mission)
   ;;
 sweep)
   run 0 verify --sweep 300 --seed 1 --json
+  schema2 "$tmp/out"
+  check "$tmp/out" "len(j['cases']) == 300 and all(c['kernel']['block'] == c['verify']['probe']['block'] for c in j['cases'])" "a case's kernel is not the probe's block"
   check "$tmp/out" "j['summary']['cases'] == 300 and j['summary']['agree'] == 300" "not 300 agreements"
   check "$tmp/out" "all(j['summary']['checks'][c] == 300 for c in ('api', 'measured_min', 'measured_max', 'cooperative'))" "a check has fewer than 300 agreements"
   python3 -c "import json; s=json.load(open('$tmp/out'))['summary']; print('gpu-sweep:', s['agree'], 'of', s['cases'], 'agree; checks', s['checks'])"
@@ -70,7 +104,8 @@ module)
   nvcc -ptx -arch=compute_75 -o "$tmp/k.ptx" tests/gpu/module_kernel.cu || exit 1
   for file in k.cubin k.ptx; do
     run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/$file" --kernel module_test_kernel --json
-    check "$tmp/out" "j['verify']['agree'] and j['verify']['module']['launched'] is False" "$file: no agreement"
+    schema2 "$tmp/out"
+    check "$tmp/out" "j['verify']['agree'] and j['verify']['differences'] == [] and j['verify']['module']['launched'] is False" "$file: no agreement"
     check "$tmp/out" "j['kernel']['smem_static_bytes'] == 4096 and j['kernel']['regs_per_thread'] == j['verify']['module']['regs_per_thread'] > 0" "$file: attributes not used"
   done
   run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/k.cubin" --kernel module_test_kernel
@@ -98,6 +133,7 @@ achieved)
   ;;
 all)
   run 0 --regs 48 --smem 4096 --block 128 --device all --json
+  schema2 "$tmp/out"
   check "$tmp/out" "isinstance(j, list) and len(j) >= 1 and all(d['verify']['agree'] for d in j)" "--device all: not every GPU agrees"
   python3 -c "import json; j=json.load(open('$tmp/out')); print('gpu-all: %d GPU(s) agree' % len(j))"
   ;;
@@ -106,7 +142,9 @@ carveout)
   # says: 28 % asks for 64 KB (8 blocks of 8 KB), the driver gives 100 KB.
   run 0 --regs 32 --block 64 --dyn-smem 7168 --carveout 28 --device 0 --json
   f=$tmp/out
+  schema2 "$f"
   v="j['verify']"
+  check "$f" "j['kernel']['carveout_pct'] == 28 and $v['probe']['carveout_pct'] == 28" "carveout_pct is not the kernel's 28"
   check "$f" "$v['agree'] and $v['api_blocks_per_sm'] == j['active_blocks_per_sm']" "no agreement"
   check "$f" "$v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max'] == j['at_launch']['active_blocks_per_sm']" "measured is not the prediction at launch"
   if python3 -c "import json,sys; j=json.load(open('$f')); sys.exit(0 if j['device']['cc'] == '9.0' else 1)"; then

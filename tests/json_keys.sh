@@ -1,33 +1,58 @@
 #!/bin/sh
-# json_keys.sh: every key of the JSON contract (schema 1, man page "JSON
-# OUTPUT") is present, with the right type, with and without --grid.
+# json_keys.sh: the JSON contract (schema 2, man page "JSON OUTPUT") on
+# every kind of document occcalc writes without a GPU: the report (with and
+# without --grid, with a carveout), charts, suggestions, --ptxas --json and
+# --jsonl, and --list-gpus. Every key is present with the right type, and
+# the vocabulary holds everywhere: no key ends in _pct but carveout_pct,
+# every occupancy is a fraction from 0 to 1, and every kernel's block is
+# [x, y, z].
 set -u
 fail=0
-check() {
-  desc=$1 json=$2 filter=$3
-  if ! printf '%s' "$json" | jq -e "$filter" >/dev/null 2>&1; then
-    echo "json_keys: $desc: failed: $filter"
+check() { # check WHAT DOCUMENT FILTER: fails unless FILTER is true
+  if ! printf '%s' "$2" | jq -e "$3" >/dev/null 2>&1; then
+    echo "json_keys: $1: failed: $3"
     fail=1
   fi
 }
+
+# The rules of one vocabulary, over a whole document (an object, an array
+# of objects or a stream of them, read with jq -s).
+no_pct='[.. | objects | keys[] | select(endswith("_pct") and . != "carveout_pct")] == []'
+# Keys naming an occupancy, and the chart points' fourth column.
+occupancies='[(.. | objects | to_entries[] | select(.key | test("occupancy$")) | .value | numbers),
+              (.. | objects | select(has("points")) | .points[][3])]'
+blocks='[.. | objects | (select(has("kernel")) | .kernel), (select(has("probe")) | .probe | objects) | .block]'
+rules() { # rules WHAT DOCUMENT
+  check "$1: no _pct key but carveout_pct" "$2" "$no_pct"
+  check "$1: occupancies are fractions" "$2" \
+    "$occupancies | length > 0 and all(. >= 0 and . <= 1)"
+}
+kernel_rules() { # kernel_rules WHAT DOCUMENT
+  check "$1: every block is [x, y, z]" "$2" \
+    "$blocks | length > 0 and all(type == \"array\" and length == 3 and all(type == \"number\"))"
+  check "$1: schema 2" "$2" '[.. | objects | select(has("kernel")) | .schema] | all(. == 2)'
+}
+
 with_grid=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 40x2 --grid 1000 --json)
 plain=$(./occcalc --arch sm_90 --regs 0 --block 128 --barriers 0 --json)
-for json in "$with_grid" "$plain"; do
-  check top "$json" '.schema == 1 and (.occcalc_version|type) == "string"'
+carve=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 7168 --carveout 28 --json)
+for json in "$with_grid" "$plain" "$carve"; do
+  rules report "$json"
+  kernel_rules report "$json"
+  check top "$json" '.schema == 2 and (.occcalc_version|type) == "string"'
   for k in name source cc sm_count warp_size max_threads_per_block max_threads_per_sm \
       max_warps_per_sm max_blocks_per_sm regs_per_sm regs_per_block max_regs_per_thread \
       reg_alloc_unit sub_partitions smem_per_sm_bytes smem_per_block_bytes \
       smem_per_block_optin_bytes reserved_smem_per_block_bytes smem_alloc_unit_bytes; do
     check device "$json" ".device | has(\"$k\")"
   done
-  for k in name block threads_per_block regs_per_thread smem_static_bytes \
-      smem_dynamic_bytes barriers; do
-    check kernel "$json" ".kernel | has(\"$k\")"
-  done
-  for k in carveout_pct warps_per_block inactive_threads active_blocks_per_sm \
+  check kernel "$json" '.kernel | keys == (["name", "block", "regs_per_thread",
+    "smem_static_bytes", "smem_dynamic_bytes", "barriers", "carveout_pct"] | sort)'
+  for k in threads_per_block warps_per_block inactive_threads active_blocks_per_sm \
       active_warps_per_sm active_threads_per_sm occupancy launchable waves limited_by; do
     check top "$json" "has(\"$k\")"
   done
+  check "carveout_pct only in kernel" "$json" 'has("carveout_pct") | not'
   for k in regs_per_warp regs_per_block smem_per_block_bytes smem_config_bytes; do
     check allocated "$json" ".allocated | has(\"$k\")"
   done
@@ -38,12 +63,53 @@ for json in "$with_grid" "$plain"; do
       differs_from_api; do
     check at_launch "$json" ".at_launch | has(\"$k\")"
   done
-  check types "$json" '(.occupancy|type) == "number" and (.launchable|type) == "boolean" and (.limited_by|type) == "array" and (.kernel.block|length) == 3'
+  check types "$json" '(.occupancy|type) == "number" and (.launchable|type) == "boolean" and (.limited_by|type) == "array"'
 done
 check grid "$with_grid" '.waves.blocks_per_wave == 1716 and .active_blocks_per_sm == 13 and .waves.full_waves == 0 and .inactive_threads == 16'
-check source "$with_grid" '.device.source == "database" and .device.cc == "9.0" and .kernel.name == null and .carveout_pct == null'
+check source "$with_grid" '.device.source == "database" and .device.cc == "9.0" and .kernel.name == null and .kernel.carveout_pct == null and .kernel.block == [40, 2, 1] and .threads_per_block == 80'
 check nulls "$plain" '.waves == null and .limits.registers == null and .limits.barriers == null and .device.sm_count == null'
-carve=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 7168 --carveout 28 --json)
-check at_launch "$carve" '.active_blocks_per_sm == 8 and .at_launch.active_blocks_per_sm == 12 and .at_launch.smem_config_bytes == 102400 and .at_launch.differs_from_api'
-[ $fail -eq 0 ] && echo "json_keys: every key of schema 1 present"
+check at_launch "$carve" '.kernel.carveout_pct == 28 and .active_blocks_per_sm == 8 and .at_launch.active_blocks_per_sm == 12 and .at_launch.smem_config_bytes == 102400 and .at_launch.differs_from_api and .at_launch.occupancy == 0.375'
+
+charts=$(./occcalc --gpu a100 --regs 64 --block 256 --chart all --json)
+rules charts "$charts"
+kernel_rules charts "$charts"
+check charts "$charts" '[.charts[].chart] == ["block", "regs", "smem"] and
+  (.charts | all(has("x") and has("max_warps_per_sm") and has("marked") and has("marked_launchable")))'
+check "charts: the marked point is the report's" "$charts" \
+  '.occupancy as $o | .charts | all(.points[.marked][3] == $o)'
+
+suggest=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --suggest --json)
+rules suggest "$suggest"
+kernel_rules suggest "$suggest"
+for k in best_block_sizes max_potential_block_size smallest_best_block_size \
+    best_active_blocks_per_sm best_active_warps_per_sm best_occupancy min_grid_size \
+    register_steps smem_steps headroom carveout; do
+  check suggest "$suggest" ".suggest | has(\"$k\")"
+done
+check suggest "$suggest" '.suggest.max_potential_block_size == 640 and .suggest.best_occupancy == 0.625 and
+  .suggest.register_steps[0].occupancy == 0.75 and .suggest.carveout.smallest_best.carveout_pct == 15 and
+  (.suggest.headroom | has("smem_max_bytes")) and (.suggest.carveout.options[0] | has("occupancy"))'
+smem_steps=$(./occcalc --gpu h100 --regs 32 --dyn-smem 40000 --block 256 --suggest --json)
+check suggest-smem "$smem_steps" '.suggest.smem_steps[0] | has("smem_bytes") and has("smem_dynamic_bytes") and has("occupancy")'
+no_carveout=$(./occcalc --gpu gtx970 --regs 32 --block 256 --suggest --json)
+check suggest-no-carveout "$no_carveout" '.suggest.carveout.options == [] and .suggest.carveout.smallest_best == null'
+
+log=tests/ptxas/real/smem.ptxas.log
+ptxas=$(./occcalc --ptxas $log --json)
+rules ptxas "$ptxas"
+kernel_rules ptxas "$ptxas"
+check ptxas "$ptxas" 'type == "array" and length > 0 and all(.schema == 2 and
+  (.block_choice | has("smallest_best_block_size") and has("max_potential_block_size")) and
+  (.kernel | has("demangled") and has("carveout_pct")))'
+jsonl=$(./occcalc --ptxas $log --jsonl | jq -s .)
+rules jsonl "$jsonl"
+kernel_rules jsonl "$jsonl"
+check jsonl "$jsonl" "length == $(printf '%s' "$ptxas" | jq length)"
+
+gpus=$(./occcalc --list-gpus --json)
+check list-gpus "$gpus" "$no_pct"
+check list-gpus "$gpus" '(.gpus | length > 0) and (.architectures | length > 0) and
+  ([.gpus[], .architectures[]] | all(has("name") and has("cc") and has("max_warps_per_sm") and has("family")))'
+
+[ $fail -eq 0 ] && echo "json_keys: schema 2 holds on every document"
 exit $fail

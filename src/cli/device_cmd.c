@@ -106,9 +106,8 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
 static int status_of(const device_run *run) {
   if (run->verified) return run->verify.agree ? OCC_EXIT_OK : OCC_EXIT_DISAGREE;
   if (run->module_checked)
-    return run->module.api_blocks_per_sm == run->item.result.active_blocks_per_sm
-               ? OCC_EXIT_OK
-               : OCC_EXIT_DISAGREE;
+    return occ_module_agrees(&run->module, &run->item.result) ? OCC_EXIT_OK
+                                                              : OCC_EXIT_DISAGREE;
   return OCC_EXIT_OK;
 }
 
@@ -150,36 +149,13 @@ typedef struct sweep_out {
   bool failed;
 } sweep_out;
 
-static cJSON *json_case(const occ_gpu *gpu, int index, const occ_verify *v) {
-  cJSON *c = cJSON_CreateObject();
-  cJSON *req = cJSON_CreateObject();
-  cJSON *ver = occ_json_verify(gpu, v);
-  if (!c || !req || !ver) {
-    cJSON_Delete(c), cJSON_Delete(req), cJSON_Delete(ver);
-    return NULL;
-  }
-  const occ_kernel *k = &v->requested;
-  cJSON_AddNumberToObject(c, "index", index);
-  cJSON_AddNumberToObject(req, "regs_per_thread", k->regs_per_thread);
-  cJSON_AddNumberToObject(req, "block", k->block[0]);
-  cJSON_AddNumberToObject(req, "smem_static_bytes", (double)k->smem_static_bytes);
-  cJSON_AddNumberToObject(req, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
-  if (k->carveout_pct == OCC_CARVEOUT_DEFAULT)
-    cJSON_AddNullToObject(req, "carveout_pct");
-  else
-    cJSON_AddNumberToObject(req, "carveout_pct", k->carveout_pct);
-  cJSON_AddItemToObject(c, "kernel", req);
-  cJSON_AddItemToObject(c, "verify", ver);
-  return c;
-}
-
 static void on_case(void *context, int index, const occ_verify *v) {
   sweep_out *out = context;
   if (!out->cases) {
     if (!v->agree) occ_print_sweep_case(stdout, index, v);
     return;
   }
-  cJSON *c = json_case(out->gpu, index, v);
+  cJSON *c = occ_json_sweep_case(out->gpu, index, v);
   if (!c || !cJSON_AddItemToArray(out->cases, c)) {
     cJSON_Delete(c);
     out->failed = true;
@@ -188,21 +164,12 @@ static void on_case(void *context, int index, const occ_verify *v) {
 
 static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
                             const occ_sweep_summary *sum, uint64_t seed) {
-  cJSON *root = cJSON_CreateObject();
-  cJSON *dev = occ_json_device(occ_gpu_device(gpu));
-  cJSON *summary = occ_json_sweep_summary(sum, seed);
-  int rc = OCC_EXIT_FAILURE;
-  if (root && dev && summary) {
-    cJSON_AddNumberToObject(root, "schema", 1);
-    cJSON_AddItemToObject(root, "device", dev);
-    cJSON_AddItemToObject(root, "summary", summary);
-    cJSON_AddItemReferenceToObject(root, "cases", cases);
-    rc = occ_exit_of_write(occ_print_json(stdout, root));
-  } else {
-    cJSON_Delete(dev);
-    cJSON_Delete(summary);
-    rc = occ_exit_of_write(occ_print_json(stdout, NULL));
+  cJSON *root = occ_json_sweep(gpu, sum, seed);
+  if (root && !cJSON_AddItemReferenceToObject(root, "cases", cases)) {
+    cJSON_Delete(root);
+    root = NULL;
   }
+  int rc = occ_exit_of_write(occ_print_json(stdout, root));
   cJSON_Delete(root);
   return rc;
 }

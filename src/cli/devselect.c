@@ -50,24 +50,7 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
 }
 
 static int list_json(const occ_gpudb *db, FILE *out) {
-  cJSON *root = cJSON_CreateObject();
-  cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
-  cJSON *archs = cJSON_AddArrayToObject(root, "architectures");
-  for (int pass = 0; pass < 2; pass++) {
-    size_t n = pass ? occ_gpudb_arch_count(db) : occ_gpudb_gpu_count(db);
-    for (size_t i = 0; i < n; i++) {
-      occ_device d;
-      const char *family, *source;
-      if (pass)
-        occ_gpudb_arch_at(db, i, &d, &family, &source);
-      else
-        occ_gpudb_gpu_at(db, i, &d, &family, &source);
-      cJSON *obj = occ_json_device(&d);
-      cJSON_AddStringToObject(obj, "family", family);
-      cJSON_AddStringToObject(obj, "reference", source);
-      cJSON_AddItemToArray(pass ? archs : gpus, obj);
-    }
-  }
+  cJSON *root = occ_json_gpu_list(db);
   int rc = occ_exit_of_write(occ_print_json(out, root));
   cJSON_Delete(root);
   return rc;

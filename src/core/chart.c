@@ -37,23 +37,6 @@ const char *occ_chart_kind_name(int kind) {
 
 const char *occ_chart_x_label(occ_chart_kind kind) { return x_labels[kind]; }
 
-const char *occ_chart_limiters_text(unsigned limited_by, char *buf,
-                                    size_t size) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
-    if (!(limited_by & (1u << i))) continue;
-    const char *name = occ_limiter_name(i);
-    size_t need = strlen(name) + (used ? 1 : 0);
-    if (used + need + 1 > size) break;
-    if (used) buf[used++] = '+';
-    memcpy(buf + used, name, strlen(name) + 1);
-    used += strlen(name);
-  }
-  if (!used && size > 4) memcpy(buf, "none", 5);
-  return buf;
-}
-
 /* The range of x a kind sweeps: first, last and step. */
 static void chart_range(const occ_sweep *s, occ_chart_kind kind,
                         int block_step, int64_t *first, int64_t *last,

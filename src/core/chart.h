@@ -80,10 +80,5 @@ const char *occ_chart_x_unit(occ_chart_kind kind);
 size_t occ_chart_x_ticks(const occ_chart *chart, int64_t *ticks, size_t max);
 
 
-/* The names of the limiter bits joined by '+' ("registers",
- * "warps+registers"), or "none"; writes at most size bytes to buf and
- * returns buf. */
-const char *occ_chart_limiters_text(unsigned limited_by, char *buf,
-                                    size_t size);
 
 #endif

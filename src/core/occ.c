@@ -4,14 +4,6 @@
 #include <stddef.h>
 #include <string.h>
 
-static const char *const limiter_names[OCC_LIMITER_COUNT] = {
-    "warps", "blocks", "registers", "shared_memory", "barriers"};
-
-const char *occ_limiter_name(int index) {
-  if (index < 0 || index >= OCC_LIMITER_COUNT) return NULL;
-  return limiter_names[index];
-}
-
 const char *occ_strerror(occ_status status) {
   switch (status) {
   case OCC_OK: return "success";
@@ -228,11 +220,11 @@ static void compute_barriers(const occ_device *d, const occ_kernel *k,
 
 int occ_result_limit(const occ_result *r, int index) {
   switch (index) {
-  case 0: return r->limit_warps;
-  case 1: return r->limit_blocks;
-  case 2: return r->limit_regs;
-  case 3: return r->limit_smem;
-  case 4: return r->limit_barriers;
+  case OCC_LIMIT_INDEX_WARPS: return r->limit_warps;
+  case OCC_LIMIT_INDEX_BLOCKS: return r->limit_blocks;
+  case OCC_LIMIT_INDEX_REGISTERS: return r->limit_regs;
+  case OCC_LIMIT_INDEX_SHARED_MEMORY: return r->limit_smem;
+  case OCC_LIMIT_INDEX_BARRIERS: return r->limit_barriers;
   }
   return OCC_UNLIMITED;
 }

@@ -103,9 +103,17 @@ typedef enum occ_limiter {
 
 #define OCC_LIMITER_COUNT 5
 
-/* Returns the JSON/human name of the limiter at index i (0 = warps, ..., in
- * the order of occ_limiter's bits), or NULL past the end. */
-const char *occ_limiter_name(int index);
+/* The index of each limiter, in the order of occ_limiter's bits: bit
+ * (1u << OCC_LIMIT_INDEX_X) is OCC_LIMITER_X. (Not OCC_LIMIT_X: the
+ * toolkit's cuda_occupancy.h, which the tests include, has those.) */
+typedef enum occ_limiter_index {
+  OCC_LIMIT_INDEX_WARPS = 0,
+  OCC_LIMIT_INDEX_BLOCKS = 1,
+  OCC_LIMIT_INDEX_REGISTERS = 2,
+  OCC_LIMIT_INDEX_SHARED_MEMORY = 3,
+  OCC_LIMIT_INDEX_BARRIERS = 4
+} occ_limiter_index;
+
 
 /* Why a configuration cannot launch (when active_blocks_per_sm == 0). */
 typedef enum occ_block_reason {

@@ -26,18 +26,70 @@ static void probe_kernel(const occ_kernel *requested, const occ_probe_run *run,
 /* The API and the cooperative bound are checked against the occupancy
  * API's rule, the residency against what the SM holds at launch: the two
  * differ under a carveout preference (see occ.h). */
-static void judge(const occ_device *d, occ_verify *v) {
-  int want = v->prediction.active_blocks_per_sm;
-  int resident = v->prediction.launch_active_blocks_per_sm;
-  const occ_probe_run *r = &v->run;
-  v->failed = 0;
-  if (r->api_blocks_per_sm != want) v->failed |= OCC_CHECK_API;
-  if (r->measured_min != resident) v->failed |= OCC_CHECK_MEASURED_MIN;
-  if (r->measured_max != resident) v->failed |= OCC_CHECK_MEASURED_MAX;
-  /* The cooperative bound is only checked where it was tried. */
-  if (r->coop_checked && r->cooperative_max_blocks != (int64_t)want * d->sm_count)
-    v->failed |= OCC_CHECK_COOPERATIVE;
-  v->agree = (v->failed & ~(unsigned)OCC_CHECK_COOPERATIVE) == 0;
+static bool judge_api(const occ_device *d, const occ_verify *v, int64_t *got,
+                      int64_t *want) {
+  (void)d;
+  *got = v->run.api_blocks_per_sm;
+  *want = v->prediction.active_blocks_per_sm;
+  return true;
+}
+
+static bool judge_measured_min(const occ_device *d, const occ_verify *v,
+                               int64_t *got, int64_t *want) {
+  (void)d;
+  *got = v->run.measured_min;
+  *want = v->prediction.launch_active_blocks_per_sm;
+  return true;
+}
+
+static bool judge_measured_max(const occ_device *d, const occ_verify *v,
+                               int64_t *got, int64_t *want) {
+  (void)d;
+  *got = v->run.measured_max;
+  *want = v->prediction.launch_active_blocks_per_sm;
+  return true;
+}
+
+/* Only checked where it was tried; not part of the verdict, since the
+ * cooperative bound is the API's, not the hardware's. */
+static bool judge_cooperative(const occ_device *d, const occ_verify *v,
+                              int64_t *got, int64_t *want) {
+  *got = v->run.cooperative_max_blocks;
+  *want = (int64_t)v->prediction.active_blocks_per_sm * d->sm_count;
+  return v->run.coop_checked;
+}
+
+const occ_check occ_checks[OCC_CHECK_COUNT] = {
+    [OCC_CHECK_API] = {"api", "API == prediction", "the API says",
+                       "the prediction", true, judge_api},
+    [OCC_CHECK_MEASURED_MIN] = {"measured_min", "measured min == pred",
+                                "fewest measured resident",
+                                "the prediction at launch", true,
+                                judge_measured_min},
+    [OCC_CHECK_MEASURED_MAX] = {"measured_max", "measured max == pred",
+                                "most measured resident",
+                                "the prediction at launch", true,
+                                judge_measured_max},
+    [OCC_CHECK_COOPERATIVE] = {"cooperative", "cooperative bound",
+                               "cooperative bound", "the prediction x SMs",
+                               false, judge_cooperative},
+};
+
+void occ_verify_judge(const occ_device *d, occ_verify *v) {
+  v->made = v->failed = 0;
+  v->agree = true;
+  for (int i = 0; i < OCC_CHECK_COUNT; i++) {
+    int64_t got, want;
+    if (!occ_checks[i].judge(d, v, &got, &want)) continue;
+    v->made |= 1u << i;
+    if (got == want) continue;
+    v->failed |= 1u << i;
+    if (occ_checks[i].in_verdict) v->agree = false;
+  }
+}
+
+bool occ_module_agrees(const occ_module_kernel *mk, const occ_result *prediction) {
+  return mk->api_blocks_per_sm == prediction->active_blocks_per_sm;
 }
 
 occ_gpu_status occ_verify_kernel(occ_gpu *gpu, const occ_kernel *kernel,
@@ -62,7 +114,7 @@ occ_gpu_status occ_verify_kernel(occ_gpu *gpu, const occ_kernel *kernel,
     snprintf(err, err_size, "the probe's configuration: %s", occ_strerror(st));
     return OCC_GPU_ERR_DEVICE;
   }
-  judge(d, v);
+  occ_verify_judge(d, v);
   return OCC_GPU_OK;
 }
 
@@ -114,10 +166,8 @@ static double absd(double x) { return x < 0 ? -x : x; }
 static void tally(occ_sweep_summary *s, const occ_verify *v) {
   s->cases++;
   s->agree += v->agree;
-  s->api += !(v->failed & OCC_CHECK_API);
-  s->measured_min += !(v->failed & OCC_CHECK_MEASURED_MIN);
-  s->measured_max += !(v->failed & OCC_CHECK_MEASURED_MAX);
-  s->cooperative += v->run.coop_checked && !(v->failed & OCC_CHECK_COOPERATIVE);
+  for (int i = 0; i < OCC_CHECK_COUNT; i++)
+    s->checks[i] += ((v->made & ~v->failed) >> i) & 1;
   s->regs_exact += v->regs_exact;
   s->api_is_measured += v->run.measured_min == v->run.api_blocks_per_sm &&
                         v->run.measured_max == v->run.api_blocks_per_sm;

@@ -17,13 +17,33 @@ typedef struct occ_verify_options {
   double deadline_s; /* occ_gpu_now_s() after which to stop; 0: none */
 } occ_verify_options;
 
-/* The checks a verification makes, as bits of occ_verify.failed. */
-typedef enum occ_check {
-  OCC_CHECK_API = 1u << 0,          /* API == prediction */
-  OCC_CHECK_MEASURED_MIN = 1u << 1, /* min resident == prediction at launch */
-  OCC_CHECK_MEASURED_MAX = 1u << 2, /* max resident == prediction at launch */
-  OCC_CHECK_COOPERATIVE = 1u << 3   /* coop bound == prediction x SMs */
+/* The checks a verification makes, as indexes of occ_checks[]; bit
+ * (1u << index) of occ_verify.made and .failed. */
+typedef enum occ_check_index {
+  OCC_CHECK_API,          /* API == prediction */
+  OCC_CHECK_MEASURED_MIN, /* min resident == prediction at launch */
+  OCC_CHECK_MEASURED_MAX, /* max resident == prediction at launch */
+  OCC_CHECK_COOPERATIVE,  /* coop bound == prediction x SMs */
+  OCC_CHECK_COUNT
+} occ_check_index;
+
+struct occ_verify;
+
+/* One check: a row, so a new check is one more row that the judge, the
+ * text and JSON writers and the sweep summary all pick up. */
+typedef struct occ_check {
+  const char *key;      /* JSON: "differences" and summary "checks" */
+  const char *summary;  /* the sweep summary's row: "API == prediction" */
+  const char *observed; /* the "differs" line: "the API says" 8, */
+  const char *expected; /* "the prediction" 10 */
+  bool in_verdict;      /* a difference makes occ_verify.agree false */
+  /* Fills the two numbers compared; false when the check was not made
+   * (the cooperative launch was not tried). */
+  bool (*judge)(const occ_device *device, const struct occ_verify *v,
+                int64_t *observed, int64_t *expected);
 } occ_check;
+
+extern const occ_check occ_checks[OCC_CHECK_COUNT];
 
 /* One configuration verified. */
 typedef struct occ_verify {
@@ -33,10 +53,20 @@ typedef struct occ_verify {
   bool regs_exact;        /* the probe uses the requested registers */
   occ_result prediction;  /* occ_compute of probe on the device */
   occ_probe_run run;
-  unsigned failed;        /* occ_check bits that disagree */
-  bool agree;             /* prediction == API, and prediction at launch
-                             == measured min == max */
+  unsigned made;          /* bits of the checks made */
+  unsigned failed;        /* bits of the checks made that disagree */
+  bool agree;             /* no check in the verdict failed */
 } occ_verify;
+
+/* Judges v->run against v->prediction with every row of occ_checks:
+ * fills made, failed and agree. Pure. */
+void occ_verify_judge(const occ_device *device, occ_verify *v);
+
+/* --module: true when the occupancy API's answer for the module's kernel
+ * is the prediction (OCC_CHECK_API, the only check made without a
+ * launch). */
+bool occ_module_agrees(const occ_module_kernel *module,
+                       const occ_result *prediction);
 
 /* Verifies kernel on gpu. A disagreement is not an error: it is
  * v->agree == false. */
@@ -54,7 +84,7 @@ void occ_sweep_case(const occ_device *device, uint64_t *state,
 typedef struct occ_sweep_summary {
   int cases;
   int agree;              /* every check of occ_verify.agree */
-  int api, measured_min, measured_max, cooperative; /* agreements per check */
+  int checks[OCC_CHECK_COUNT]; /* agreements per check made */
   int regs_exact;
   int api_is_measured;    /* the API equals the measured residency */
   int launch_differs;     /* the SM holds more at launch than the API says */

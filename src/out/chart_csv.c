@@ -3,12 +3,14 @@
  * column so a row reads alone, and "marked" 1 on the kernel's own
  * configuration. Occupancy is a fraction, as in JSON. */
 #include "out/chart_out.h"
+#include "out/vocab.h"
 
 #include <string.h>
 
 void occ_chart_write_csv_header(FILE *out) {
-  fputs("kernel,chart,threads_per_block,regs_per_thread,smem_bytes,"
-        "active_blocks_per_sm,active_warps_per_sm,occupancy,limited_by,"
+  fprintf(out, "kernel,chart,%s,%s,%s,", occ_chart_x_key(OCC_CHART_BLOCK),
+          occ_chart_x_key(OCC_CHART_REGS), occ_chart_x_key(OCC_CHART_SMEM));
+  fputs("active_blocks_per_sm,active_warps_per_sm,occupancy,limited_by,"
         "marked\n",
         out);
 }
@@ -44,8 +46,7 @@ void occ_chart_write_csv(FILE *out, const char *kernel,
               p->active_blocks_per_sm, p->active_warps_per_sm,
               p->occupancy,
               p->active_blocks_per_sm > 0
-                  ? occ_chart_limiters_text(p->limited_by, limiters,
-                                            sizeof limiters)
+                  ? occ_limiters_keys(p->limited_by, limiters, sizeof limiters)
                   : "cannot_launch",
               j == c->marked);
     }

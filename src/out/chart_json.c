@@ -2,30 +2,28 @@
  *   {"chart": "block"|"regs"|"smem", "x": "threads_per_block"|...,
  *    "max_warps_per_sm": N, "marked": index, "marked_launchable": bool,
  *    "points": [[x, active_blocks_per_sm, active_warps_per_sm,
- *                occupancy_pct], ...]}
+ *                occupancy], ...]}
+ * with occupancy a fraction from 0 to 1, as everywhere in the JSON.
  * Points are arrays, not objects, because a chart has up to ~2000 of them
  * and the keys would be most of the output. */
 #include "out/chart_out.h"
-
-static const char *const x_keys[OCC_CHART_KIND_COUNT] = {
-    "threads_per_block", "regs_per_thread", "smem_bytes"};
+#include "out/vocab.h"
 
 static cJSON *point_json(const occ_chart_point *p) {
   double values[4] = {(double)p->x, p->active_blocks_per_sm,
-                      p->active_warps_per_sm,
-                      (double)(long long)(10000.0 * p->occupancy + 0.5) / 100.0};
+                      p->active_warps_per_sm, p->occupancy};
   return cJSON_CreateDoubleArray(values, 4);
 }
 
 static cJSON *chart_json(const occ_chart *c) {
   cJSON *o = cJSON_CreateObject();
-  cJSON *points = cJSON_AddArrayToObject(o, "points");
-  if (!o || !points ||
-      !cJSON_AddStringToObject(o, "chart", occ_chart_kind_name(c->kind)) ||
-      !cJSON_AddStringToObject(o, "x", x_keys[c->kind]) ||
+  cJSON *points = NULL;
+  if (!o || !cJSON_AddStringToObject(o, "chart", occ_chart_kind_name(c->kind)) ||
+      !cJSON_AddStringToObject(o, "x", occ_chart_x_key(c->kind)) ||
       !cJSON_AddNumberToObject(o, "max_warps_per_sm", c->max_warps_per_sm) ||
       !cJSON_AddNumberToObject(o, "marked", (double)c->marked) ||
-      !cJSON_AddBoolToObject(o, "marked_launchable", c->marked_launchable)) {
+      !cJSON_AddBoolToObject(o, "marked_launchable", c->marked_launchable) ||
+      !(points = cJSON_AddArrayToObject(o, "points"))) {
     cJSON_Delete(o);
     return NULL;
   }

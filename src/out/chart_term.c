@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "out/chart_out.h"
+#include "out/vocab.h"
 
 #define PLOT_ROWS 8
 #define LEVELS_PER_ROW 8
@@ -203,7 +204,7 @@ static void print_marker(FILE *out, const occ_chart *c, const layout *l,
              p->active_blocks_per_sm, p->active_blocks_per_sm == 1 ? "" : "s",
              p->active_warps_per_sm,
              100.0 * p->occupancy,
-             occ_chart_limiters_text(p->limited_by, limiters, sizeof limiters));
+             occ_limiters_keys(p->limited_by, limiters, sizeof limiters));
   else
     snprintf(text, sizeof text, "%s: cannot launch", x);
   int at = LEFT_GUTTER + l->marked_column;

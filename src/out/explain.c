@@ -6,6 +6,7 @@
 
 #include "out/explain_out.h"
 #include "out/report_text.h"
+#include "out/vocab.h"
 
 /* A bounded string being written. */
 typedef struct text_buf {
@@ -33,7 +34,7 @@ static void put_value(text_buf *t, const occ_explain_value *v) {
 
 static int limit_index(const char *name) {
   for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
-    const char *key = occ_limiter_name(i);
+    const char *key = occ_limiter_key(i);
     if (strncmp(name, "limits.", 7) == 0 && strcmp(name + 7, key) == 0) return i;
   }
   return -1;
@@ -59,7 +60,7 @@ static void put_field(text_buf *t, const occ_report *rep, const occ_step *s,
   if (n == 4 && memcmp(f, "list", 4) == 0) {
     put_list(t, s);
   } else if (n == 8 && memcmp(f, "limiters", 8) == 0) {
-    occ_limited_by_text(rep->result, detail, sizeof detail);
+    occ_limiters_words(rep->result->limited_by, detail, sizeof detail);
     put_str(t, detail);
   } else if (n == 6 && memcmp(f, "reason", 6) == 0) {
     occ_reason_detail(rep->device, rep->kernel, rep->result, detail, sizeof detail);

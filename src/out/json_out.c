@@ -1,14 +1,18 @@
-/* json_out.c - the JSON object of one report (schema 1; the keys are a
- * contract documented in man/occcalc.1). Sizes are bytes in keys ending
- * _bytes; a limit that does not apply is null. */
+/* json_out.c - the JSON object of one report and the parts every JSON
+ * document shares: the root, the device and the kernel (schema 2; the keys
+ * are a contract documented in man/occcalc.1). Sizes are bytes in keys
+ * ending _bytes; every occupancy is a fraction from 0 to 1; a limit that
+ * does not apply is null. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "db/devfields.h"
+#include "out/json_compact.h"
 #include "out/report.h"
 #include "out/report_text.h"
+#include "out/vocab.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */
@@ -24,13 +28,12 @@ static void add_limit(cJSON *obj, const char *key, int limit) {
 }
 
 int occ_print_json(FILE *out, const cJSON *obj) {
-  char *text = obj ? cJSON_Print(obj) : NULL;
-  if (!text) {
+  if (!obj) {
     fprintf(stderr, "occcalc: out of memory writing JSON\n");
     return -1;
   }
-  fprintf(out, "%s\n", text);
-  free(text);
+  occ_json_write_formatted(out, obj);
+  fputc('\n', out);
   return 0;
 }
 
@@ -59,20 +62,36 @@ cJSON *occ_json_device(const occ_device *d) {
   return obj;
 }
 
-static cJSON *json_kernel(const occ_report *rep) {
-  const occ_kernel *k = rep->kernel;
+cJSON *occ_json_kernel(const occ_kernel *k, const char *name) {
   cJSON *obj = cJSON_CreateObject();
-  if (rep->kernel_name)
-    cJSON_AddStringToObject(obj, "name", rep->kernel_name);
+  if (name)
+    cJSON_AddStringToObject(obj, "name", name);
   else
     cJSON_AddNullToObject(obj, "name");
   cJSON_AddItemToObject(obj, "block", cJSON_CreateIntArray(k->block, 3));
-  cJSON_AddNumberToObject(obj, "threads_per_block", rep->result->threads_per_block);
   cJSON_AddNumberToObject(obj, "regs_per_thread", k->regs_per_thread);
   cJSON_AddNumberToObject(obj, "smem_static_bytes", (double)k->smem_static_bytes);
   cJSON_AddNumberToObject(obj, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
   cJSON_AddNumberToObject(obj, "barriers", k->barriers);
+  add_int_or_null(obj, "carveout_pct", k->carveout_pct,
+                  k->carveout_pct != OCC_CARVEOUT_DEFAULT);
+  /* The last key is missing only when an allocation failed. */
+  if (!cJSON_GetObjectItemCaseSensitive(obj, "carveout_pct") ||
+      !cJSON_GetObjectItemCaseSensitive(obj, "block")) {
+    cJSON_Delete(obj);
+    return NULL;
+  }
   return obj;
+}
+
+cJSON *occ_json_root(void) {
+  cJSON *root = cJSON_CreateObject();
+  if (!cJSON_AddNumberToObject(root, "schema", OCC_JSON_SCHEMA) ||
+      !cJSON_AddStringToObject(root, "occcalc_version", OCC_VERSION)) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return root;
 }
 
 static cJSON *json_allocated(const occ_result *r) {
@@ -112,22 +131,20 @@ static cJSON *json_waves(const occ_waves *w) {
 
 cJSON *occ_json_report(const occ_report *rep) {
   const occ_result *r = rep->result;
-  cJSON *root = cJSON_CreateObject();
-  cJSON_AddNumberToObject(root, "schema", 1);
-  cJSON_AddStringToObject(root, "occcalc_version", OCC_VERSION);
+  cJSON *root = occ_json_root();
+  if (!root) return NULL;
   cJSON_AddItemToObject(root, "device", occ_json_device(rep->device));
-  cJSON_AddItemToObject(root, "kernel", json_kernel(rep));
-  add_int_or_null(root, "carveout_pct", rep->kernel->carveout_pct,
-                  rep->kernel->carveout_pct != OCC_CARVEOUT_DEFAULT);
+  cJSON_AddItemToObject(root, "kernel", occ_json_kernel(rep->kernel, rep->kernel_name));
+  cJSON_AddNumberToObject(root, "threads_per_block", r->threads_per_block);
   cJSON_AddNumberToObject(root, "warps_per_block", r->warps_per_block);
   cJSON_AddNumberToObject(root, "inactive_threads", r->inactive_threads);
   cJSON_AddItemToObject(root, "allocated", json_allocated(r));
   cJSON *limits = cJSON_AddObjectToObject(root, "limits");
   cJSON *limited_by = cJSON_AddArrayToObject(root, "limited_by");
   for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
-    add_limit(limits, occ_limiter_name(i), occ_result_limit(r, i));
+    add_limit(limits, occ_limiter_key(i), occ_result_limit(r, i));
     if ((r->limited_by >> i) & 1)
-      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_name(i)));
+      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
   }
   cJSON_AddNumberToObject(root, "active_blocks_per_sm", r->active_blocks_per_sm);
   cJSON_AddNumberToObject(root, "active_warps_per_sm", r->active_warps_per_sm);
@@ -150,7 +167,45 @@ cJSON *occ_json_report(const occ_report *rep) {
     cJSON_AddNullToObject(root, "waves");
   /* Any allocation failure above left a key out: report it whole or not at all. */
   if (!cJSON_GetObjectItemCaseSensitive(root, "waves") ||
-      !cJSON_GetObjectItemCaseSensitive(root, "device")) {
+      !cJSON_GetObjectItemCaseSensitive(root, "device") ||
+      !cJSON_GetObjectItemCaseSensitive(root, "kernel")) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return root;
+}
+
+/* One device of the list, with the database's family and reference. */
+static bool add_listed(cJSON *array, const occ_device *d, const char *family,
+                       const char *reference) {
+  cJSON *obj = occ_json_device(d);
+  if (!obj || !cJSON_AddStringToObject(obj, "family", family) ||
+      !cJSON_AddStringToObject(obj, "reference", reference) ||
+      !cJSON_AddItemToArray(array, obj)) {
+    cJSON_Delete(obj);
+    return false;
+  }
+  return true;
+}
+
+cJSON *occ_json_gpu_list(const occ_gpudb *db) {
+  cJSON *root = occ_json_root();
+  cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
+  cJSON *archs = cJSON_AddArrayToObject(root, "architectures");
+  bool ok = gpus && archs;
+  for (size_t i = 0; ok && i < occ_gpudb_gpu_count(db); i++) {
+    occ_device d;
+    const char *family, *reference;
+    occ_gpudb_gpu_at(db, i, &d, &family, &reference);
+    ok = add_listed(gpus, &d, family, reference);
+  }
+  for (size_t i = 0; ok && i < occ_gpudb_arch_count(db); i++) {
+    occ_device d;
+    const char *family, *reference;
+    occ_gpudb_arch_at(db, i, &d, &family, &reference);
+    ok = add_listed(archs, &d, family, reference);
+  }
+  if (!ok) {
     cJSON_Delete(root);
     return NULL;
   }

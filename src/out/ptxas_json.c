@@ -1,5 +1,5 @@
 /* ptxas_json.c - the JSON object of one kernel read by --ptxas: the
- * calculator's object (schema 1) with `kernel` carrying what the compiler
+ * calculator's object (schema 2) with `kernel` carrying what the compiler
  * reported. A field the report did not carry is null, never left out. */
 #include "out/ptxas_out.h"
 
@@ -39,7 +39,7 @@ static cJSON *block_choice(const occ_block_choice *c) {
   cJSON *obj = cJSON_CreateObject();
   cJSON_AddStringToObject(obj, "rule", "smallest block size reaching the "
                                        "highest occupancy");
-  cJSON_AddNumberToObject(obj, "smallest_block_size", c->smallest_block_size);
+  cJSON_AddNumberToObject(obj, "smallest_best_block_size", c->smallest_block_size);
   cJSON_AddNumberToObject(obj, "max_potential_block_size", c->block_size);
   return obj;
 }

@@ -7,14 +7,11 @@
 
 #include "out/ptxas_out.h"
 #include "out/report_text.h"
+#include "out/vocab.h"
 
 /* ARCH REGS SMEM STACK SPILL ! BLOCK WARPS OCC LIMITER, then KERNEL; the
  * header's format, and the widths occ_ptxas_table_row pads to. */
 #define ROW_FORMAT "%-7s %4s %6s %5s %9s %1s %5s %5s %6s %-9s "
-
-/* Short limiter names keep the column narrow; --json has the full set. */
-static const char *const short_names[OCC_LIMITER_COUNT] = {
-    "warps", "blocks", "regs", "smem", "barrier"};
 
 int occ_ptxas_table_fixed_width(void) {
   return 7 + 1 + 4 + 1 + 6 + 1 + 5 + 1 + 9 + 1 + 1 + 1 + 5 + 1 + 5 + 1 + 6 +
@@ -88,12 +85,14 @@ static const char *spill_text(const occ_ptxas_kernel *k, char *out,
  * its registers is also at the block limit when the block is chosen to
  * fit); "+" when others bind too (--json lists them all). */
 static const char *limiter_text(const occ_result *r, char *out, size_t size) {
-  static const int priority[OCC_LIMITER_COUNT] = {2, 3, 4, 1, 0};
+  static const int priority[OCC_LIMITER_COUNT] = {
+      OCC_LIMIT_INDEX_REGISTERS, OCC_LIMIT_INDEX_SHARED_MEMORY,
+      OCC_LIMIT_INDEX_BARRIERS, OCC_LIMIT_INDEX_BLOCKS, OCC_LIMIT_INDEX_WARPS};
   if (!r->launchable) return "no-launch";
   int first = -1;
   for (int i = 0; i < OCC_LIMITER_COUNT && first < 0; i++)
     if ((r->limited_by >> priority[i]) & 1) first = priority[i];
-  snprintf(out, size, "%s%s", first < 0 ? "-" : short_names[first],
+  snprintf(out, size, "%s%s", first < 0 ? "-" : occ_limiter_short_label(first),
            occ_ptxas_limiter_ties(r) ? "+" : "");
   return out;
 }

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "out/report_text.h"
+#include "out/vocab.h"
 
 static void print_device(FILE *out, const occ_device *d) {
   char cc[16];
@@ -68,7 +69,7 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
   const occ_device *d = rep->device;
   const occ_result *r = rep->result;
   char limiters[96], pct[32];
-  occ_limited_by_text(r, limiters, sizeof limiters);
+  occ_limiters_words(r->limited_by, limiters, sizeof limiters);
   occ_pct_text(r->occupancy, pct, sizeof pct);
   fprintf(out, "\nOccupancy\n");
   fprintf(out, "  active blocks   %6d per SM\n", r->active_blocks_per_sm);

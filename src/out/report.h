@@ -1,5 +1,5 @@
 /* report.h - writers of one calculation: the human report, the step-by-step
- * explanation and the JSON object (schema 1, documented in man/occcalc.1).
+ * explanation and the JSON object (schema 2, documented in man/occcalc.1).
  * They only format what occ_compute produced; nothing is recomputed. */
 #ifndef OCC_REPORT_H
 #define OCC_REPORT_H
@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/occ.h"
+#include "db/gpudb.h"
 
 
 /* What one report is about. kernel_name may be NULL; waves is NULL
@@ -37,5 +38,24 @@ int occ_print_json(FILE *out, const cJSON *obj);
 
 /* Builds the JSON object of a device (the "device" key of a report). */
 cJSON *occ_json_device(const occ_device *device);
+
+/* The JSON schema every document of this version follows: its "schema". */
+#define OCC_JSON_SCHEMA 2
+
+/* A document's root object with "schema" and "occcalc_version"; the
+ * caller owns it. NULL when out of memory. */
+cJSON *occ_json_root(void);
+
+/* The "kernel" object, the same wherever a kernel appears (a report, a
+ * compiler report's row, a verify probe, a sweep case): name (null when
+ * name is NULL), block [x, y, z], regs_per_thread, smem_static_bytes,
+ * smem_dynamic_bytes, barriers, carveout_pct (null for the default). The
+ * caller owns it; NULL when out of memory. */
+cJSON *occ_json_kernel(const occ_kernel *kernel, const char *name);
+
+/* The document of --list-gpus: the root with "gpus" and "architectures",
+ * each an array of device objects with "family" and "reference". The
+ * caller owns it; NULL when out of memory. */
+cJSON *occ_json_gpu_list(const occ_gpudb *db);
 
 #endif

@@ -1,30 +1,26 @@
-/* suggest_json.c - the "suggest" JSON object. Keys (man/occcalc.1 has the
- * same list):
- *   best_block_sizes: [threads, ...] ascending; best_block_size (the
- *   largest, cudaOccupancyMaxPotentialBlockSize's answer),
+/* suggest_json.c - the "suggest" JSON object (schema 2). Keys
+ * (man/occcalc.1 has the same list); every occupancy is a fraction:
+ *   best_block_sizes: [threads, ...] ascending; max_potential_block_size
+ *   (the largest, cudaOccupancyMaxPotentialBlockSize's answer),
  *   smallest_best_block_size, best_active_blocks_per_sm,
- *   best_active_warps_per_sm, best_occupancy_pct, min_grid_size: null when
+ *   best_active_warps_per_sm, best_occupancy, min_grid_size: null when
  *   no block size can launch (min_grid_size also when the SM count is
  *   unknown);
  *   register_steps: [{regs_per_thread, active_blocks_per_sm,
- *   active_warps_per_sm, occupancy_pct, launch_bounds, maxrregcount}];
- *   smem_steps: [{smem_per_block_bytes, dynamic_smem_bytes (null when the
- *   static part alone is larger), active_blocks_per_sm,
- *   active_warps_per_sm, occupancy_pct}];
- *   headroom: {regs_per_thread_max, extra_regs_per_thread,
- *   smem_per_block_max_bytes, extra_smem_bytes}, null when it cannot launch;
+ *   active_warps_per_sm, occupancy, launch_bounds, maxrregcount}];
+ *   smem_steps: [{smem_bytes (static + dynamic), smem_dynamic_bytes (null
+ *   when the static part alone is larger), active_blocks_per_sm,
+ *   active_warps_per_sm, occupancy}];
+ *   headroom: {regs_per_thread_max, extra_regs_per_thread, smem_max_bytes,
+ *   extra_smem_bytes}, null when it cannot launch;
  *   carveout: {options: [{carveout_pct, smem_config_bytes, smem_used_bytes,
  *   launch_active_blocks_per_sm (what the SM holds at launch, occ.h),
- *   active_blocks_per_sm, active_warps_per_sm, occupancy_pct}],
- *   smallest_best_carveout_pct, smallest_best_smem_config_bytes} (options
- *   empty and the two null where the architecture has no carveout). */
+ *   active_blocks_per_sm, active_warps_per_sm, occupancy}],
+ *   smallest_best: {carveout_pct, smem_config_bytes}} (options empty and
+ *   smallest_best null where the architecture has no carveout). */
 #include <stdio.h>
 
 #include "out/suggest_out.h"
-
-static double pct2(double occupancy) {
-  return (double)(long long)(10000.0 * occupancy + 0.5) / 100.0;
-}
 
 /* Adds a number, or null when present is false. */
 static bool add_num(cJSON *o, const char *key, double value, bool present) {
@@ -35,7 +31,7 @@ static bool add_num(cJSON *o, const char *key, double value, bool present) {
 static bool add_occupancy(cJSON *o, int blocks, int warps, double occupancy) {
   return add_num(o, "active_blocks_per_sm", blocks, true) &&
          add_num(o, "active_warps_per_sm", warps, true) &&
-         add_num(o, "occupancy_pct", pct2(occupancy), true);
+         add_num(o, "occupancy", occupancy, true);
 }
 
 static bool add_best(cJSON *o, const occ_suggestion *s) {
@@ -45,11 +41,11 @@ static bool add_best(cJSON *o, const occ_suggestion *s) {
     cJSON_Delete(sizes);
     return false;
   }
-  return add_num(o, "best_block_size", s->best_block_size, any) &&
+  return add_num(o, "max_potential_block_size", s->best_block_size, any) &&
          add_num(o, "smallest_best_block_size", s->smallest_best_block_size, any) &&
          add_num(o, "best_active_blocks_per_sm", s->best_active_blocks_per_sm, any) &&
          add_num(o, "best_active_warps_per_sm", s->best_active_warps_per_sm, any) &&
-         add_num(o, "best_occupancy_pct", pct2(s->best_occupancy), any) &&
+         add_num(o, "best_occupancy", s->best_occupancy, any) &&
          add_num(o, "min_grid_size", (double)s->min_grid_size,
                  any && s->sm_count > 0);
 }
@@ -80,8 +76,8 @@ static bool add_smem_steps(cJSON *o, const occ_suggestion *s) {
     const occ_suggest_step *st = &s->smem_steps[i];
     cJSON *e = cJSON_CreateObject();
     if (!cJSON_AddItemToArray(steps, e) ||
-        !add_num(e, "smem_per_block_bytes", (double)st->value, true) ||
-        !add_num(e, "dynamic_smem_bytes",
+        !add_num(e, "smem_bytes", (double)st->value, true) ||
+        !add_num(e, "smem_dynamic_bytes",
                  (double)(st->value - s->smem_static_bytes),
                  st->value >= s->smem_static_bytes) ||
         !add_occupancy(e, st->active_blocks_per_sm, st->active_warps_per_sm,
@@ -97,7 +93,7 @@ static bool add_headroom(cJSON *o, const occ_suggestion *s) {
   return h && add_num(h, "regs_per_thread_max", s->regs_per_thread_max, true) &&
          add_num(h, "extra_regs_per_thread",
                  s->regs_per_thread_max - s->regs_per_thread, true) &&
-         add_num(h, "smem_per_block_max_bytes", (double)s->smem_max_bytes, true) &&
+         add_num(h, "smem_max_bytes", (double)s->smem_max_bytes, true) &&
          add_num(h, "extra_smem_bytes", (double)(s->smem_max_bytes - s->smem_bytes),
                  true);
 }
@@ -119,12 +115,11 @@ static bool add_carveout(cJSON *o, const occ_suggestion *s) {
                        op->occupancy))
       return false;
   }
-  bool best = s->carveout_best >= 0;
-  const occ_carveout_option *b = best ? &s->carveouts[s->carveout_best] : NULL;
-  return add_num(c, "smallest_best_carveout_pct", best ? b->carveout_pct : 0,
-                 best) &&
-         add_num(c, "smallest_best_smem_config_bytes",
-                 best ? (double)b->smem_config_bytes : 0, best);
+  if (s->carveout_best < 0) return cJSON_AddNullToObject(c, "smallest_best") != NULL;
+  const occ_carveout_option *b = &s->carveouts[s->carveout_best];
+  cJSON *best = cJSON_AddObjectToObject(c, "smallest_best");
+  return best && add_num(best, "carveout_pct", b->carveout_pct, true) &&
+         add_num(best, "smem_config_bytes", (double)b->smem_config_bytes, true);
 }
 
 cJSON *occ_suggest_json(const occ_suggestion *s) {

@@ -1,14 +1,11 @@
 /* suggest_text.c - the suggestions for a person. Every sentence is filled
  * from occ_suggestion's numbers; where a change gains nothing the text
  * says which limit holds instead. */
-#include <string.h>
 
-#include "out/chart_out.h"
 #include "out/suggest_out.h"
+#include "out/vocab.h"
 
 static double pct(double occupancy) { return 100.0 * occupancy; }
-
-static const char *limiters_words(unsigned bits, char *buf, size_t size);
 
 static void print_now(FILE *out, const occ_device *d, const occ_suggestion *s) {
   char limiters[80];
@@ -19,7 +16,7 @@ static void print_now(FILE *out, const occ_device *d, const occ_suggestion *s) {
   if (s->launchable)
     fprintf(out, "  now: %d blocks, %d warps/SM, %.1f %%, limited by %s\n",
             s->active_blocks_per_sm, s->active_warps_per_sm, pct(s->occupancy),
-            limiters_words(s->limited_by, limiters, sizeof limiters));
+            occ_limiters_words(s->limited_by, limiters, sizeof limiters));
   else
     fprintf(out, "  now: cannot launch\n");
 }
@@ -53,19 +50,6 @@ static void print_block_sizes(FILE *out, const occ_suggestion *s) {
   fprintf(out, ",\n    smallest %d\n", s->smallest_best_block_size);
 }
 
-/* Limiter names for a sentence: "shared memory and registers". */
-static const char *limiters_words(unsigned bits, char *buf, size_t size) {
-  occ_chart_limiters_text(bits, buf, size);
-  for (char *p = buf; *p; p++)
-    if (*p == '_') *p = ' ';
-  char *plus = strchr(buf, '+');
-  if (plus && !strchr(plus + 1, '+') && strlen(buf) + 5 <= size) {
-    memmove(plus + 5, plus + 1, strlen(plus + 1) + 1);
-    memcpy(plus, " and ", 5);
-  }
-  return buf;
-}
-
 /* What still holds when a resource alone gains nothing; what reads
  * "fewer registers", "less shared memory". */
 static void print_nothing(FILE *out, const occ_suggestion *s, unsigned self,
@@ -77,7 +61,7 @@ static void print_nothing(FILE *out, const occ_suggestion *s, unsigned self,
   else if (others)
     fprintf(out, "    %s alone gains nothing:\n      the %s limit%s "
                  "hold%s it at %d blocks/SM\n",
-            what, limiters_words(others, limiters, sizeof limiters),
+            what, occ_limiters_words(others, limiters, sizeof limiters),
             others & (others - 1) ? "s" : "", others & (others - 1) ? "" : "s",
             s->active_blocks_per_sm);
   else

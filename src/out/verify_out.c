@@ -1,12 +1,11 @@
 /* verify_out.c - human and JSON writers of the live verification. They
- * format what verify.c and gpu.c measured; nothing is recomputed. */
+ * format what verify.c and gpu.c measured; nothing is recomputed. The
+ * checks come from verify.c's table (occ_checks), one row each. */
 #include "out/verify_out.h"
 
 #include <inttypes.h>
 
-static const char *check_names[] = {"api", "measured_min", "measured_max",
-                                    "cooperative"};
-#define CHECK_COUNT 4
+#include "out/report.h"
 
 static void print_probe(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   const occ_device *d = occ_gpu_device(gpu);
@@ -59,19 +58,16 @@ static void print_coop(FILE *out, const occ_verify *v) {
             r->coop_note);
 }
 
-static void print_differences(FILE *out, const occ_verify *v) {
-  int want = v->prediction.active_blocks_per_sm;
-  const occ_probe_run *r = &v->run;
-  if (v->failed & OCC_CHECK_API)
-    fprintf(out, "  differs: the API says %d, the prediction %d\n",
-            r->api_blocks_per_sm, want);
-  if (v->failed & (OCC_CHECK_MEASURED_MIN | OCC_CHECK_MEASURED_MAX))
-    fprintf(out, "  differs: measured %d..%d resident, the prediction at "
-            "launch %d\n", r->measured_min, r->measured_max,
-            v->prediction.launch_active_blocks_per_sm);
-  if (v->failed & OCC_CHECK_COOPERATIVE)
-    fprintf(out, "  differs: cooperative bound %" PRId64 ", the prediction "
-            "x SMs %d\n", r->cooperative_max_blocks, want);
+static void print_differences(FILE *out, const occ_gpu *gpu,
+                              const occ_verify *v) {
+  for (int i = 0; i < OCC_CHECK_COUNT; i++) {
+    int64_t got, want;
+    const occ_check *c = &occ_checks[i];
+    if (!((v->failed >> i) & 1) || !c->judge(occ_gpu_device(gpu), v, &got, &want))
+      continue;
+    fprintf(out, "  differs: %s %" PRId64 ", %s %" PRId64 "\n", c->observed,
+            got, c->expected, want);
+  }
 }
 
 void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
@@ -95,7 +91,7 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   print_measured(out, gpu, v);
   print_achieved(out, v);
   print_coop(out, v);
-  print_differences(out, v);
+  print_differences(out, gpu, v);
   fprintf(out, "  verdict: %s\n", v->agree ? "agree" : "DISAGREE");
 }
 
@@ -122,14 +118,15 @@ static void add_string_or_null(cJSON *o, const char *key, const char *text) {
     cJSON_AddNullToObject(o, key);
 }
 
+/* The probe is a kernel like any other, plus how it came to be. */
 static bool json_probe(cJSON *v_json, const occ_verify *v) {
-  cJSON *p = add_object(v_json, "probe");
-  if (!p) return false;
-  cJSON_AddNumberToObject(p, "regs_per_thread", v->probe.regs_per_thread);
+  cJSON *p = occ_json_kernel(&v->probe, NULL);
+  if (!p || !cJSON_AddItemToObject(v_json, "probe", p)) {
+    cJSON_Delete(p);
+    return false;
+  }
   cJSON_AddNumberToObject(p, "regs_requested", v->requested.regs_per_thread);
   cJSON_AddBoolToObject(p, "regs_exact", v->regs_exact);
-  cJSON_AddNumberToObject(p, "smem_dynamic_bytes", (double)v->probe.smem_dynamic_bytes);
-  cJSON_AddNumberToObject(p, "block", v->probe.block[0]);
   cJSON_AddNumberToObject(p, "local_bytes_per_thread",
                           (double)v->run.local_bytes_per_thread);
   return true;
@@ -166,9 +163,9 @@ static bool json_cost(cJSON *o, const occ_probe_run *r) {
 static bool json_failed(cJSON *o, unsigned failed) {
   cJSON *list = cJSON_AddArrayToObject(o, "differences");
   if (!list) return false;
-  for (int i = 0; i < CHECK_COUNT; i++)
-    if (failed & (1u << i))
-      cJSON_AddItemToArray(list, cJSON_CreateString(check_names[i]));
+  for (int i = 0; i < OCC_CHECK_COUNT; i++)
+    if ((failed >> i) & 1)
+      cJSON_AddItemToArray(list, cJSON_CreateString(occ_checks[i].key));
   return true;
 }
 
@@ -221,15 +218,12 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
   fprintf(out, "sweep: %d random configurations (seed %" PRIu64 ") on device "
           "%d, %s\n", n, seed, occ_gpu_ordinal(gpu), d->name);
   fprintf(out, "  all checks agree      %d/%d\n", s->agree, s->cases);
-  fprintf(out, "  API == prediction     %d/%d\n", s->api, s->cases);
-  fprintf(out, "  measured min == pred  %d/%d (at launch)\n", s->measured_min,
-          s->cases);
-  fprintf(out, "  measured max == pred  %d/%d (at launch)\n", s->measured_max,
-          s->cases);
+  for (int i = 0; i < OCC_CHECK_COUNT; i++)
+    fprintf(out, "  %-21s %d/%d\n", occ_checks[i].summary, s->checks[i],
+            s->cases);
   fprintf(out, "  API == measured       %d/%d (predicted %d: the driver's "
           "carveout)\n", s->api_is_measured, s->cases,
           s->cases - s->launch_differs);
-  fprintf(out, "  cooperative bound     %d/%d\n", s->cooperative, s->cases);
   fprintf(out, "  exact probe registers %d/%d\n", s->regs_exact, s->cases);
   fprintf(out, "  agree by carveout     %d/%d with a preference, %d/%d with "
           "the default\n", s->with_carveout_agree, s->with_carveout,
@@ -245,6 +239,34 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
           s->counter_ms * per, s->coop_ms * per, s->total_ms / 1e3);
 }
 
+cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v) {
+  cJSON *c = cJSON_CreateObject();
+  cJSON *kernel = occ_json_kernel(&v->requested, NULL);
+  cJSON *verify = occ_json_verify(gpu, v);
+  if (!c || !kernel || !verify) {
+    cJSON_Delete(c), cJSON_Delete(kernel), cJSON_Delete(verify);
+    return NULL;
+  }
+  cJSON_AddNumberToObject(c, "index", index);
+  cJSON_AddItemToObject(c, "kernel", kernel);
+  cJSON_AddItemToObject(c, "verify", verify);
+  return c;
+}
+
+cJSON *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
+                      uint64_t seed) {
+  cJSON *root = occ_json_root();
+  cJSON *device = occ_json_device(occ_gpu_device(gpu));
+  cJSON *summary = occ_json_sweep_summary(s, seed);
+  if (!root || !device || !summary) {
+    cJSON_Delete(root), cJSON_Delete(device), cJSON_Delete(summary);
+    return NULL;
+  }
+  cJSON_AddItemToObject(root, "device", device);
+  cJSON_AddItemToObject(root, "summary", summary);
+  return root;
+}
+
 cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
   cJSON *o = cJSON_CreateObject();
   if (!o) return NULL;
@@ -257,10 +279,8 @@ cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
     cJSON_Delete(o);
     return NULL;
   }
-  cJSON_AddNumberToObject(c, "api", s->api);
-  cJSON_AddNumberToObject(c, "measured_min", s->measured_min);
-  cJSON_AddNumberToObject(c, "measured_max", s->measured_max);
-  cJSON_AddNumberToObject(c, "cooperative", s->cooperative);
+  for (int i = 0; i < OCC_CHECK_COUNT; i++)
+    cJSON_AddNumberToObject(c, occ_checks[i].key, s->checks[i]);
   cJSON_AddNumberToObject(c, "regs_exact", s->regs_exact);
   cJSON_AddNumberToObject(o, "api_equals_measured", s->api_is_measured);
   cJSON_AddNumberToObject(o, "launch_differs_from_api", s->launch_differs);
@@ -289,9 +309,7 @@ void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
           prediction->active_blocks_per_sm);
   fprintf(out, "  %-26s %d\n", "CUDA occupancy API", mk->api_blocks_per_sm);
   fprintf(out, "  verdict: %s\n",
-          mk->api_blocks_per_sm == prediction->active_blocks_per_sm
-              ? "agree"
-              : "DISAGREE");
+          occ_module_agrees(mk, prediction) ? "agree" : "DISAGREE");
 }
 
 /* The same keys as a probe's "verify" object: what was not measured is
@@ -315,6 +333,7 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddBoolToObject(m, "launched", false);
   cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           prediction->active_blocks_per_sm);
+  cJSON_AddNumberToObject(o, "predicted_occupancy", prediction->occupancy);
   cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
                           prediction->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", mk->api_blocks_per_sm);
@@ -322,7 +341,11 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddNullToObject(o, "achieved_occupancy");
   cJSON_AddNullToObject(o, "cooperative_max_blocks");
   cJSON_AddNullToObject(o, "probe");
-  cJSON_AddBoolToObject(o, "agree",
-                        mk->api_blocks_per_sm == prediction->active_blocks_per_sm);
+  bool agree = occ_module_agrees(mk, prediction);
+  if (!json_failed(o, agree ? 0 : 1u << OCC_CHECK_API) ||
+      !cJSON_AddBoolToObject(o, "agree", agree)) {
+    cJSON_Delete(o);
+    return NULL;
+  }
   return o;
 }

@@ -21,6 +21,16 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
                              uint64_t seed, const occ_sweep_summary *s);
 cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed);
 
+/* One case of verify --sweep --json: {index, kernel (the shared kernel
+ * object of what was asked), verify}. NULL when out of memory. */
+cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v);
+
+/* The document of verify --sweep --json without its cases: the root
+ * (schema, occcalc_version), device and summary; the caller adds "cases".
+ * NULL when out of memory. */
+cJSON *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
+                      uint64_t seed);
+
 /* --module: the kernel's attributes and the API's answer beside the
  * prediction. */
 void occ_print_module_check(FILE *out, const occ_module_kernel *mk,

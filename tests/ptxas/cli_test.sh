@@ -68,7 +68,7 @@ expect json-stdin 0 sh -c "cat $real/templates.ptxas.log | $bin --ptxas - --json
 check json-array [ "$(jq 'length' "$tmp/out")" = 24 ]
 check json-demangled [ "$(jq -r '.[0].kernel.demangled' "$tmp/out")" = \
   "occ_test::apply<occ_test::scale>(float*, int, occ_test::scale)" ]
-check json-choice [ "$(jq -r '.[0].block_choice | "\(.smallest_block_size) \(.max_potential_block_size)"' "$tmp/out")" = "64 1024" ]
+check json-choice [ "$(jq -r '.[0].block_choice | "\(.smallest_best_block_size) \(.max_potential_block_size)"' "$tmp/out")" = "64 1024" ]
 
 # --gpu overrides the targets; --kernel filters by either name.
 expect gpu-override 0 "$bin" --ptxas $real/smem.ptxas.log --gpu gtx970 --block 256 --json --kernel '_Z9reduce*'
