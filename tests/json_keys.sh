@@ -27,7 +27,13 @@ rules() { # rules WHAT DOCUMENT
   check "$1: occupancies are fractions" "$2" \
     "$occupancies | length > 0 and all(. >= 0 and . <= 1)"
 }
+kernel_shape='["name", "block", "regs_per_thread", "smem_static_bytes",
+  "smem_dynamic_bytes", "barriers", "carveout_pct"] | sort'
 kernel_rules() { # kernel_rules WHAT DOCUMENT
+  check "$1: every kernel has one shape" "$2" \
+    "[.. | objects | select(has(\"kernel\")) | .kernel | keys] | all(. == ($kernel_shape))"
+  check "$1: every report has compiler and block_choice" "$2" \
+    '[.. | objects | select(has("kernel") and has("limits"))] | all(has("compiler") and has("block_choice"))'
   check "$1: every block is [x, y, z]" "$2" \
     "$blocks | length > 0 and all(type == \"array\" and length == 3 and all(type == \"number\"))"
   check "$1: schema 2" "$2" '[.. | objects | select(has("kernel")) | .schema] | all(. == 2)'
@@ -100,7 +106,7 @@ rules ptxas "$ptxas"
 kernel_rules ptxas "$ptxas"
 check ptxas "$ptxas" 'type == "array" and length > 0 and all(.schema == 2 and
   (.block_choice | has("smallest_best_block_size") and has("max_potential_block_size")) and
-  (.kernel | has("demangled") and has("carveout_pct")))'
+  (.compiler | has("demangled") and has("arch") and has("stack_bytes")))'
 jsonl=$(./occcalc --ptxas $log --jsonl | jq -s .)
 rules jsonl "$jsonl"
 kernel_rules jsonl "$jsonl"

@@ -1,6 +1,8 @@
 /* ptxas_json.c - the JSON object of one kernel read by --ptxas: the
- * calculator's object (schema 2) with `kernel` carrying what the compiler
- * reported. A field the report did not carry is null, never left out. */
+ * calculator's object (schema 2), its `kernel` the same launch
+ * configuration as from any source, with `compiler` carrying what the
+ * compiler reported and `block_choice` how the block was chosen. A field
+ * the report did not carry is null, never left out. */
 #include "out/ptxas_out.h"
 
 static void add_bytes_or_null(cJSON *obj, const char *key, int64_t bytes) {
@@ -10,8 +12,10 @@ static void add_bytes_or_null(cJSON *obj, const char *key, int64_t bytes) {
     cJSON_AddNumberToObject(obj, key, (double)bytes);
 }
 
-static void fill_kernel(cJSON *kernel, const occ_ptxas_row *row) {
+static cJSON *compiler(const occ_ptxas_row *row) {
   const occ_ptxas_kernel *k = row->kernel;
+  cJSON *kernel = cJSON_CreateObject();
+  if (!kernel) return NULL;
   cJSON_AddStringToObject(kernel, "demangled", row->demangled);
   if (k->arch[0])
     cJSON_AddStringToObject(kernel, "arch", k->arch);
@@ -26,10 +30,8 @@ static void fill_kernel(cJSON *kernel, const occ_ptxas_row *row) {
   add_bytes_or_null(kernel, "spill_stores_bytes", k->spill_stores_bytes);
   add_bytes_or_null(kernel, "spill_loads_bytes", k->spill_loads_bytes);
   add_bytes_or_null(kernel, "cmem_bytes", k->cmem_bytes);
-  if (k->barriers == OCC_PTXAS_UNKNOWN)
-    cJSON_AddFalseToObject(kernel, "barriers_reported");
-  else
-    cJSON_AddTrueToObject(kernel, "barriers_reported");
+  cJSON_AddBoolToObject(kernel, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
+  return kernel;
 }
 
 /* How the block size was chosen without --block: both answers, since
@@ -47,17 +49,16 @@ static cJSON *block_choice(const occ_block_choice *c) {
 cJSON *occ_ptxas_json(const occ_ptxas_row *row) {
   cJSON *root = occ_json_report(row->report);
   if (!root) return NULL;
-  cJSON *kernel = cJSON_GetObjectItemCaseSensitive(root, "kernel");
-  if (kernel) fill_kernel(kernel, row);
-  if (row->choice)
-    cJSON_AddItemToObject(root, "block_choice", block_choice(row->choice));
-  else
-    cJSON_AddNullToObject(root, "block_choice");
+  cJSON *from = compiler(row);
+  cJSON *choice = row->choice ? block_choice(row->choice) : cJSON_CreateNull();
+  bool ok = from && choice && cJSON_GetObjectItemCaseSensitive(from, "barriers_reported");
   /* cJSON drops a key whose allocation failed: report whole or not at all. */
-  if (!kernel || !cJSON_GetObjectItemCaseSensitive(root, "block_choice") ||
-      !cJSON_GetObjectItemCaseSensitive(kernel, "cmem_bytes")) {
-    cJSON_Delete(root);
-    return NULL;
-  }
-  return root;
+  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "compiler", from);
+  if (ok) from = NULL;
+  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "block_choice", choice);
+  if (ok) return root;
+  cJSON_Delete(from);
+  cJSON_Delete(choice);
+  cJSON_Delete(root);
+  return NULL;
 }

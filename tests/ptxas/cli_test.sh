@@ -48,25 +48,25 @@ check gate-quiet [ ! -s "$tmp/err" ]
 expect gate-jsonl 3 "$bin" --ptxas $real/smem.ptxas.log --jsonl --block 1024 --min-occupancy 70
 check gate-jsonl-complete [ "$(lines "$tmp/out")" -eq 18 ]
 
-# --jsonl: one valid JSON object per line, the kernel fields filled.
+# --jsonl: one valid JSON object per line, the compiler's fields filled.
 expect jsonl 0 "$bin" --ptxas $real/pressure.ptxas.log --jsonl
 n=0 bad=0
 while IFS= read -r line; do
   n=$((n + 1))
   printf '%s\n' "$line" | jq -e 'type == "object" and (.kernel.name | startswith("_Z"))
-    and (.kernel.demangled | length > 0) and (.kernel.arch | startswith("sm_"))
-    and (.kernel | has("spill_stores_bytes") and has("spill_loads_bytes")
+    and (.compiler.demangled | length > 0) and (.compiler.arch | startswith("sm_"))
+    and (.compiler | has("spill_stores_bytes") and has("spill_loads_bytes")
          and has("stack_bytes") and has("local_bytes"))' >/dev/null || bad=$((bad + 1))
 done <"$tmp/out"
 check jsonl-lines [ "$n" -eq 18 ] && check jsonl-valid [ "$bad" -eq 0 ]
-check jsonl-spills [ "$(jq -s '[.[] | select(.kernel.demangled == "many_live<96>(float const*, float*, int)"
-  and .kernel.arch == "sm_90")][0] | [.kernel.spill_stores_bytes, .kernel.spill_loads_bytes,
-  .kernel.stack_bytes] | join(",")' -r "$tmp/out")" = "2896,4124,1936" ]
+check jsonl-spills [ "$(jq -s '[.[] | select(.compiler.demangled == "many_live<96>(float const*, float*, int)"
+  and .compiler.arch == "sm_90")][0] | [.compiler.spill_stores_bytes, .compiler.spill_loads_bytes,
+  .compiler.stack_bytes] | join(",")' -r "$tmp/out")" = "2896,4124,1936" ]
 
 # --json: one array, one object per kernel and target; stdin works.
 expect json-stdin 0 sh -c "cat $real/templates.ptxas.log | $bin --ptxas - --json"
 check json-array [ "$(jq 'length' "$tmp/out")" = 24 ]
-check json-demangled [ "$(jq -r '.[0].kernel.demangled' "$tmp/out")" = \
+check json-demangled [ "$(jq -r '.[0].compiler.demangled' "$tmp/out")" = \
   "occ_test::apply<occ_test::scale>(float*, int, occ_test::scale)" ]
 check json-choice [ "$(jq -r '.[0].block_choice | "\(.smallest_best_block_size) \(.max_potential_block_size)"' "$tmp/out")" = "64 1024" ]
 
@@ -82,7 +82,7 @@ check kernel-none-says grep -q "no kernel matches 'nosuchkernel'" "$tmp/err"
 
 # cuobjdump reports read the same way (auto-detected).
 expect cuobjdump 0 "$bin" --ptxas $real/smem.cuobjdump.txt --block 1024 --jsonl
-check cuobjdump-smem [ "$(jq -s -r '[.[] | select(.kernel.arch == "sm_90") | .kernel.smem_static_bytes] | join(",")' "$tmp/out")" = "1024,40960,4096" ]
+check cuobjdump-smem [ "$(jq -s -r '[.[] | select(.compiler.arch == "sm_90") | .kernel.smem_static_bytes] | join(",")' "$tmp/out")" = "1024,40960,4096" ]
 
 # Bad inputs.
 expect missing-file 2 "$bin" --ptxas "$tmp/nonexistent.log"
