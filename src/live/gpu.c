@@ -64,7 +64,7 @@ typedef struct driver_api {
       cuOccupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuLaunchKernel_v4000 cuLaunchKernel;
   PFN_cuLaunchCooperativeKernel_v9000 cuLaunchCooperativeKernel;
-  /* Optional (driver 12.4+): only to list a module's kernels. */
+  /* Optional: only to list a module's kernels. */
   PFN_cuModuleGetFunctionCount_v12040 cuModuleGetFunctionCount;
   PFN_cuModuleEnumerateFunctions_v12040 cuModuleEnumerateFunctions;
   PFN_cuFuncGetName_v12030 cuFuncGetName;
