@@ -43,11 +43,12 @@ DB_DATA_OBJ = build/gpus_table.o
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
            $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
-# The product's link: cJSON; the CUDA runtime linked statically (it loads
-# the driver at run time, never through -lcuda, so ./occcalc starts on
-# machines without an NVIDIA driver); the C++ runtime's demangler linked
-# statically (a dynamic libstdc++ costs every run ~0.7 ms of loading).
-CUDA_LIBS = -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
+# The product's link: cJSON; no CUDA library (src/live/gpu.c opens the
+# driver with dlopen when a live command runs, so ./occcalc starts on
+# machines without an NVIDIA driver and no run pays for the CUDA runtime's
+# start-up); the C++ runtime's demangler linked statically (a dynamic
+# libstdc++ costs every run ~0.7 ms of loading).
+CUDA_LIBS = -ldl
 LIBS      = -lcjson -lm $(CUDA_LIBS) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
 # What a test of the core and the database links: no CUDA.
 CORE_DB_LIBS = $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB) -lcjson -lm

@@ -31,7 +31,8 @@ carveout-survey: build/carveout_survey
 
 GPU_BENCH_TARGETS += bench-gpu-run
 build/bench_floor: tests/bench_floor.c build/probe_ptx.o
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ tests/bench_floor.c build/probe_ptx.o $(LDFLAGS) $(CUDA_LIBS)
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ tests/bench_floor.c build/probe_ptx.o $(LDFLAGS) \
+	  -L$(CUDA)/lib64 -lcudart_static -ldl -lpthread -lrt
 
 bench-gpu-run: occcalc build/bench_floor
 	sh tests/bench_gpu.sh

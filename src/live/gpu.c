@@ -3,7 +3,6 @@
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -37,9 +36,25 @@ extern const size_t occ_probe_ptx_len;
 
 typedef occ_probe_record probe_record;
 
-/* The driver entry points occcalc uses, fetched from the static runtime. */
+/* The driver entry points occcalc uses, each of the ABI that its PFN type
+ * names (the legacy default stream's variants). */
 typedef struct driver_api {
-  PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent;
+  PFN_cuGetErrorName_v6000 cuGetErrorName;
+  PFN_cuGetErrorString_v6000 cuGetErrorString;
+  PFN_cuInit_v2000 cuInit;
+  PFN_cuDeviceGetCount_v2000 cuDeviceGetCount;
+  PFN_cuDeviceGet_v2000 cuDeviceGet;
+  PFN_cuDeviceGetName_v2000 cuDeviceGetName;
+  PFN_cuDeviceGetAttribute_v2000 cuDeviceGetAttribute;
+  PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain;
+  PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease;
+  PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent;
+  PFN_cuMemAlloc_v3020 cuMemAlloc;
+  PFN_cuMemFree_v3020 cuMemFree;
+  PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD;
+  PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH;
+  PFN_cuMemsetD8Async_v3020 cuMemsetD8Async;
+  PFN_cuStreamQuery_v2000 cuStreamQuery;
   PFN_cuModuleLoadDataEx_v2010 cuModuleLoadDataEx;
   PFN_cuModuleUnload_v2000 cuModuleUnload;
   PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
@@ -49,13 +64,17 @@ typedef struct driver_api {
       cuOccupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuLaunchKernel_v4000 cuLaunchKernel;
   PFN_cuLaunchCooperativeKernel_v9000 cuLaunchCooperativeKernel;
-  PFN_cuGetErrorName_v6000 cuGetErrorName;
-  PFN_cuGetErrorString_v6000 cuGetErrorString;
-  /* Optional (driver 12.4+): only to list a module's kernels. */
+  /* Optional: only to list a module's kernels. */
   PFN_cuModuleGetFunctionCount_v12040 cuModuleGetFunctionCount;
   PFN_cuModuleEnumerateFunctions_v12040 cuModuleEnumerateFunctions;
   PFN_cuFuncGetName_v12030 cuFuncGetName;
 } driver_api;
+
+/* The driver, loaded by the first live command (occcalc has one thread):
+ * libcuda.so.1 is only ever opened with dlopen, so ./occcalc starts, and
+ * pays nothing for CUDA, where no live command runs or no driver exists. */
+static driver_api drv;
+static bool drv_ready;
 
 typedef struct probe_module {
   CUmodule module;
@@ -64,16 +83,16 @@ typedef struct probe_module {
 
 struct occ_gpu {
   int ordinal;
+  CUdevice cu_device;
   occ_device device;
   bool coop_supported;
-  driver_api drv;
-  CUcontext context;
+  CUcontext context; /* the device's primary context, retained */
   probe_module probes[MAX_CAP + 1]; /* by register cap */
-  probe_record *records_dev;
+  CUdeviceptr records_dev;
   probe_record *records_host;
   int64_t records_cap;
-  float *seed_dev;
-  float *sink_dev;
+  CUdeviceptr seed_dev;
+  CUdeviceptr sink_dev;
   occ_counter *counter;
   char counter_why[160]; /* set once opening the counter failed */
 };
@@ -96,8 +115,8 @@ double occ_gpu_now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* "gpu->drv.cuLaunchKernel(f, ...)" -> "cuLaunchKernel": a message names
- * the CUDA function, not our expression around it. */
+/* "drv.cuLaunchKernel(f, ...)" -> "cuLaunchKernel": a message names the
+ * CUDA function, not our expression around it. */
 static void call_name(const char *call, char *out, size_t size) {
   size_t end = strcspn(call, "(");
   size_t start = end;
@@ -107,125 +126,166 @@ static void call_name(const char *call, char *out, size_t size) {
   snprintf(out, size, "%.*s", (int)(end - start), call + start);
 }
 
-static occ_gpu_status rt_fail(cudaError_t e, const char *call,
-                              const char *file, int line, char *err,
-                              size_t err_size) {
-  char name[64];
-  call_name(call, name, sizeof name);
-  snprintf(err, err_size, "%s (%s:%d): %s: %s", name, file, line,
-           cudaGetErrorName(e), cudaGetErrorString(e));
-  return OCC_GPU_ERR_CUDA;
-}
-
-static void drv_error_text(const driver_api *drv, CUresult r, char *out,
-                           size_t size) {
+static void drv_error_text(CUresult r, char *out, size_t size) {
   const char *name = NULL, *text = NULL;
-  if (drv->cuGetErrorName) drv->cuGetErrorName(r, &name);
-  if (drv->cuGetErrorString) drv->cuGetErrorString(r, &text);
+  if (drv.cuGetErrorName) drv.cuGetErrorName(r, &name);
+  if (drv.cuGetErrorString) drv.cuGetErrorString(r, &text);
   if (name && text)
     snprintf(out, size, "%s: %s", name, text);
   else
     snprintf(out, size, "CUresult %d", (int)r);
 }
 
-static occ_gpu_status drv_fail(const driver_api *drv, CUresult r,
-                               const char *call, const char *file, int line,
-                               char *err, size_t err_size) {
+static occ_gpu_status drv_fail(CUresult r, const char *call, const char *file,
+                               int line, char *err, size_t err_size) {
   char name[64], text[160];
   call_name(call, name, sizeof name);
-  drv_error_text(drv, r, text, sizeof text);
+  drv_error_text(r, text, sizeof text);
   snprintf(err, err_size, "%s (%s:%d): %s", name, file, line, text);
   return OCC_GPU_ERR_CUDA;
 }
 
-#define RT(call)                                                            \
-  do {                                                                      \
-    cudaError_t rt_e_ = (call);                                             \
-    if (rt_e_ != cudaSuccess)                                               \
-      return rt_fail(rt_e_, #call, __FILE__, __LINE__, err, err_size);      \
-  } while (0)
-
-#define DRV(gpu, call)                                                      \
+#define DRV(call)                                                           \
   do {                                                                      \
     CUresult drv_r_ = (call);                                               \
     if (drv_r_ != CUDA_SUCCESS)                                             \
-      return drv_fail(&(gpu)->drv, drv_r_, #call, __FILE__, __LINE__, err, \
-                      err_size);                                            \
+      return drv_fail(drv_r_, #call, __FILE__, __LINE__, err, err_size);    \
   } while (0)
 
 /* The ABI of each entry point as of this CUDA version: it matches the PFN
  * types above. */
 #define ENTRY_VERSION 12040
 
-static occ_gpu_status load_entry(const char *symbol, void **fn, bool optional,
-                                 char *err, size_t err_size) {
-  enum cudaDriverEntryPointQueryResult found;
-  cudaError_t e = cudaGetDriverEntryPointByVersion(symbol, fn, ENTRY_VERSION,
-                                                   cudaEnableDefault, &found);
-  if (e == cudaSuccess && found == cudaDriverEntryPointSuccess) return OCC_GPU_OK;
-  *fn = NULL;
-  if (optional) return OCC_GPU_OK;
-  if (e != cudaSuccess)
-    return rt_fail(e, "cudaGetDriverEntryPointByVersion", __FILE__, __LINE__,
-                   err, err_size);
-  snprintf(err, err_size, "cudaGetDriverEntryPointByVersion (%s:%d): the "
-           "driver has no %s", __FILE__, __LINE__, symbol);
-  return OCC_GPU_ERR_CUDA;
-}
+static PFN_cuGetProcAddress_v12000 get_proc_address;
 
-#define ENTRY(d, name, optional)                                              \
-  do {                                                                        \
-    occ_gpu_status s_ = load_entry(#name, (void **)&(d)->name, optional, err, \
-                                   err_size);                                 \
-    if (s_ != OCC_GPU_OK) return s_;                                          \
-  } while (0)
-
-static occ_gpu_status load_driver(driver_api *d, char *err, size_t err_size) {
-  ENTRY(d, cuGetErrorName, false);
-  ENTRY(d, cuGetErrorString, false);
-  ENTRY(d, cuCtxGetCurrent, false);
-  ENTRY(d, cuModuleLoadDataEx, false);
-  ENTRY(d, cuModuleUnload, false);
-  ENTRY(d, cuModuleGetFunction, false);
-  ENTRY(d, cuFuncGetAttribute, false);
-  ENTRY(d, cuFuncSetAttribute, false);
-  ENTRY(d, cuOccupancyMaxActiveBlocksPerMultiprocessor, false);
-  ENTRY(d, cuLaunchKernel, false);
-  ENTRY(d, cuLaunchCooperativeKernel, false);
-  ENTRY(d, cuModuleGetFunctionCount, true);
-  ENTRY(d, cuModuleEnumerateFunctions, true);
-  ENTRY(d, cuFuncGetName, true);
+/* libcuda.so.1 and its cuGetProcAddress, through which every other entry
+ * point is fetched by its base name and ENTRY_VERSION. */
+static occ_gpu_status open_libcuda(char *err, size_t err_size) {
+  static void *lib;
+  if (!lib) lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) {
+    snprintf(err, err_size, "dlopen (%s:%d): no NVIDIA driver: %s", __FILE__,
+             __LINE__, dlerror());
+    return OCC_GPU_ERR_CUDA;
+  }
+  *(void **)&get_proc_address = dlsym(lib, "cuGetProcAddress_v2");
+  if (!get_proc_address) {
+    snprintf(err, err_size, "dlsym (%s:%d): libcuda.so.1 has no "
+             "cuGetProcAddress_v2: the NVIDIA driver predates CUDA 12.0",
+             __FILE__, __LINE__);
+    return OCC_GPU_ERR_CUDA;
+  }
   return OCC_GPU_OK;
 }
 
-/* The runtime says "driver version is insufficient" also when there is
- * no driver at all; say which. */
-occ_gpu_status occ_gpu_count(int *count, char *err, size_t err_size) {
-  cudaError_t e = cudaGetDeviceCount(count);
-  if (e == cudaSuccess) return OCC_GPU_OK;
-  occ_gpu_status s = rt_fail(e, "cudaGetDeviceCount", __FILE__, __LINE__, err,
-                             err_size);
-  void *driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-  if (driver)
-    dlclose(driver);
-  else {
-    size_t used = strlen(err);
-    snprintf(err + used, err_size - used, " (no NVIDIA driver: libcuda.so.1 "
-             "is not installed)");
-  }
-  return s;
+/* cuGetProcAddress refuses every symbol of a version newer than the
+ * driver: say so once, with both versions. */
+static occ_gpu_status check_driver_version(char *err, size_t err_size) {
+  PFN_cuDriverGetVersion_v2020 get_version = NULL;
+  int version = 0;
+  CUresult r = get_proc_address("cuDriverGetVersion", (void **)&get_version,
+                                2020, CU_GET_PROC_ADDRESS_LEGACY_STREAM, NULL);
+  if (r == CUDA_SUCCESS && !get_version) r = CUDA_ERROR_NOT_FOUND;
+  if (r == CUDA_SUCCESS) r = get_version(&version);
+  if (r != CUDA_SUCCESS)
+    return drv_fail(r, "cuDriverGetVersion", __FILE__, __LINE__, err,
+                    err_size);
+  if (version >= ENTRY_VERSION) return OCC_GPU_OK;
+  snprintf(err, err_size, "cuDriverGetVersion (%s:%d): the NVIDIA driver "
+           "supports CUDA %d.%d; occcalc needs %d.%d or newer", __FILE__,
+           __LINE__, version / 1000, version % 1000 / 10,
+           ENTRY_VERSION / 1000, ENTRY_VERSION % 1000 / 10);
+  return OCC_GPU_ERR_CUDA;
 }
 
-static occ_gpu_status read_attr(int *value, enum cudaDeviceAttr attr,
-                                int ordinal, char *err, size_t err_size) {
-  RT(cudaDeviceGetAttribute(value, attr, ordinal));
+static occ_gpu_status load_entry(const char *symbol, void **fn, bool optional,
+                                 char *err, size_t err_size) {
+  CUdriverProcAddressQueryResult found = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  CUresult r = get_proc_address(symbol, fn, ENTRY_VERSION,
+                                CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
+  if (r == CUDA_SUCCESS && found == CU_GET_PROC_ADDRESS_SUCCESS && *fn)
+    return OCC_GPU_OK;
+  *fn = NULL;
+  if (optional) return OCC_GPU_OK;
+  if (r != CUDA_SUCCESS)
+    return drv_fail(r, "cuGetProcAddress", __FILE__, __LINE__, err, err_size);
+  snprintf(err, err_size, "cuGetProcAddress (%s:%d): the driver has no %s",
+           __FILE__, __LINE__, symbol);
+  return OCC_GPU_ERR_CUDA;
+}
+
+#define ENTRY(name, optional)                                                \
+  do {                                                                       \
+    occ_gpu_status s_ = load_entry(#name, (void **)&drv.name, optional, err, \
+                                   err_size);                                \
+    if (s_ != OCC_GPU_OK) return s_;                                         \
+  } while (0)
+
+static occ_gpu_status load_entries(char *err, size_t err_size) {
+  ENTRY(cuGetErrorName, false);
+  ENTRY(cuGetErrorString, false);
+  ENTRY(cuInit, false);
+  ENTRY(cuDeviceGetCount, false);
+  ENTRY(cuDeviceGet, false);
+  ENTRY(cuDeviceGetName, false);
+  ENTRY(cuDeviceGetAttribute, false);
+  ENTRY(cuDevicePrimaryCtxRetain, false);
+  ENTRY(cuDevicePrimaryCtxRelease, false);
+  ENTRY(cuCtxSetCurrent, false);
+  ENTRY(cuMemAlloc, false);
+  ENTRY(cuMemFree, false);
+  ENTRY(cuMemcpyHtoD, false);
+  ENTRY(cuMemcpyDtoH, false);
+  ENTRY(cuMemsetD8Async, false);
+  ENTRY(cuStreamQuery, false);
+  ENTRY(cuModuleLoadDataEx, false);
+  ENTRY(cuModuleUnload, false);
+  ENTRY(cuModuleGetFunction, false);
+  ENTRY(cuFuncGetAttribute, false);
+  ENTRY(cuFuncSetAttribute, false);
+  ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor, false);
+  ENTRY(cuLaunchKernel, false);
+  ENTRY(cuLaunchCooperativeKernel, false);
+  ENTRY(cuModuleGetFunctionCount, true);
+  ENTRY(cuModuleEnumerateFunctions, true);
+  ENTRY(cuFuncGetName, true);
+  return OCC_GPU_OK;
+}
+
+/* Opens the driver, fetches the entry points and initializes it, once. */
+static occ_gpu_status load_driver(char *err, size_t err_size) {
+  if (drv_ready) return OCC_GPU_OK;
+  occ_gpu_status s;
+  if ((s = open_libcuda(err, err_size)) != OCC_GPU_OK ||
+      (s = check_driver_version(err, err_size)) != OCC_GPU_OK ||
+      (s = load_entries(err, err_size)) != OCC_GPU_OK)
+    return s;
+  DRV(drv.cuInit(0));
+  drv_ready = true;
+  return OCC_GPU_OK;
+}
+
+/* Without a visible device cuInit fails with CUDA_ERROR_NO_DEVICE; a count
+ * of 0 is the same error (the runtime reported it so). */
+occ_gpu_status occ_gpu_count(int *count, char *err, size_t err_size) {
+  occ_gpu_status s = load_driver(err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  DRV(drv.cuDeviceGetCount(count));
+  if (*count > 0) return OCC_GPU_OK;
+  return drv_fail(CUDA_ERROR_NO_DEVICE, "cuDeviceGetCount", __FILE__,
+                  __LINE__, err, err_size);
+}
+
+static occ_gpu_status read_attr(int *value, CUdevice_attribute attr,
+                                CUdevice dev, char *err, size_t err_size) {
+  DRV(drv.cuDeviceGetAttribute(value, attr, dev));
   return OCC_GPU_OK;
 }
 
 #define ATTR(field, attr)                                                   \
   do {                                                                      \
     int v_;                                                                 \
-    occ_gpu_status s_ = read_attr(&v_, attr, ordinal, err, err_size);       \
+    occ_gpu_status s_ = read_attr(&v_, attr, dev, err, err_size);           \
     if (s_ != OCC_GPU_OK) return s_;                                        \
     (field) = v_;                                                           \
   } while (0)
@@ -233,16 +293,14 @@ static occ_gpu_status read_attr(int *value, enum cudaDeviceAttr attr,
 /* The database's entry for the capability gives what the driver does not
  * report (allocation units, carveout configurations, the barrier rule);
  * every limit the driver reports overwrites it. */
-static occ_gpu_status read_device(int ordinal, const occ_gpudb *db,
-                                  occ_device *d, bool *coop, char *err,
-                                  size_t err_size) {
+static occ_gpu_status read_device(CUdevice dev, int ordinal,
+                                  const occ_gpudb *db, occ_device *d,
+                                  bool *coop, char *err, size_t err_size) {
   int major, minor, coop_attr;
-  ATTR(major, cudaDevAttrComputeCapabilityMajor);
-  ATTR(minor, cudaDevAttrComputeCapabilityMinor);
+  ATTR(major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  ATTR(minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   char name[256];
-  struct cudaDeviceProp prop;
-  RT(cudaGetDeviceProperties(&prop, ordinal));
-  snprintf(name, sizeof name, "%s", prop.name);
+  DRV(drv.cuDeviceGetName(name, (int)sizeof name, dev));
   char near[64];
   if (occ_gpudb_find_cc(db, major, minor, d, near, sizeof near) != 0) {
     snprintf(err, err_size, "device %d (%s) has compute capability %d.%d, "
@@ -252,21 +310,26 @@ static occ_gpu_status read_device(int ordinal, const occ_gpudb *db,
   }
   snprintf(d->name, sizeof d->name, "%.*s", OCC_NAME_MAX - 1, name);
   d->source = "driver";
-  ATTR(d->sm_count, cudaDevAttrMultiProcessorCount);
-  ATTR(d->warp_size, cudaDevAttrWarpSize);
-  ATTR(d->max_threads_per_block, cudaDevAttrMaxThreadsPerBlock);
-  ATTR(d->max_block_dim[0], cudaDevAttrMaxBlockDimX);
-  ATTR(d->max_block_dim[1], cudaDevAttrMaxBlockDimY);
-  ATTR(d->max_block_dim[2], cudaDevAttrMaxBlockDimZ);
-  ATTR(d->max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor);
-  ATTR(d->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor);
-  ATTR(d->regs_per_sm, cudaDevAttrMaxRegistersPerMultiprocessor);
-  ATTR(d->regs_per_block, cudaDevAttrMaxRegistersPerBlock);
-  ATTR(d->smem_per_sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor);
-  ATTR(d->smem_per_block_bytes, cudaDevAttrMaxSharedMemoryPerBlock);
-  ATTR(d->smem_per_block_optin_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin);
-  ATTR(d->reserved_smem_per_block_bytes, cudaDevAttrReservedSharedMemoryPerBlock);
-  ATTR(coop_attr, cudaDevAttrCooperativeLaunch);
+  ATTR(d->sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  ATTR(d->warp_size, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+  ATTR(d->max_threads_per_block, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  ATTR(d->max_block_dim[0], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+  ATTR(d->max_block_dim[1], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+  ATTR(d->max_block_dim[2], CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+  ATTR(d->max_threads_per_sm,
+       CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  ATTR(d->max_blocks_per_sm, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  ATTR(d->regs_per_sm, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  ATTR(d->regs_per_block, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+  ATTR(d->smem_per_sm_bytes,
+       CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  ATTR(d->smem_per_block_bytes,
+       CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+  ATTR(d->smem_per_block_optin_bytes,
+       CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  ATTR(d->reserved_smem_per_block_bytes,
+       CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
+  ATTR(coop_attr, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
   *coop = coop_attr != 0;
   return OCC_GPU_OK;
 }
@@ -282,17 +345,19 @@ static occ_gpu_status alloc_buffers(occ_gpu *gpu, char *err, size_t err_size) {
     snprintf(err, err_size, "out of memory for %zu bytes", bytes);
     return OCC_GPU_ERR_NOMEM;
   }
-  RT(cudaMalloc((void **)&gpu->records_dev, bytes));
-  RT(cudaMalloc((void **)&gpu->seed_dev, SEED_FLOATS * sizeof(float)));
-  RT(cudaMalloc((void **)&gpu->sink_dev, SINK_FLOATS * sizeof(float)));
+  DRV(drv.cuMemAlloc(&gpu->records_dev, bytes));
+  DRV(drv.cuMemAlloc(&gpu->seed_dev, SEED_FLOATS * sizeof(float)));
+  DRV(drv.cuMemAlloc(&gpu->sink_dev, SINK_FLOATS * sizeof(float)));
   /* Seeds near 1 keep the probe's arithmetic finite and its sum far from
    * the sentinel that would make it write. */
   float seed[SEED_FLOATS];
   for (int i = 0; i < SEED_FLOATS; i++) seed[i] = 0.5f + (float)i / 1024.0f;
-  RT(cudaMemcpy(gpu->seed_dev, seed, sizeof seed, cudaMemcpyHostToDevice));
+  DRV(drv.cuMemcpyHtoD(gpu->seed_dev, seed, sizeof seed));
   return OCC_GPU_OK;
 }
 
+/* The device's primary context, the one the CUDA runtime and CUPTI would
+ * use, made current on this thread. */
 static occ_gpu_status open_context(occ_gpu *gpu, const occ_gpudb *db,
                                    char *err, size_t err_size) {
   int count;
@@ -303,13 +368,11 @@ static occ_gpu_status open_context(occ_gpu *gpu, const occ_gpudb *db,
              gpu->ordinal, count, count == 1 ? "" : "s", count - 1);
     return OCC_GPU_ERR_DEVICE;
   }
-  RT(cudaSetDevice(gpu->ordinal));
-  RT(cudaFree(NULL)); /* creates the primary context */
-  s = load_driver(&gpu->drv, err, err_size);
-  if (s != OCC_GPU_OK) return s;
-  DRV(gpu, gpu->drv.cuCtxGetCurrent(&gpu->context));
-  s = read_device(gpu->ordinal, db, &gpu->device, &gpu->coop_supported, err,
-                  err_size);
+  DRV(drv.cuDeviceGet(&gpu->cu_device, gpu->ordinal));
+  DRV(drv.cuDevicePrimaryCtxRetain(&gpu->context, gpu->cu_device));
+  DRV(drv.cuCtxSetCurrent(gpu->context));
+  s = read_device(gpu->cu_device, gpu->ordinal, db, &gpu->device,
+                  &gpu->coop_supported, err, err_size);
   if (s != OCC_GPU_OK) return s;
   return alloc_buffers(gpu, err, err_size);
 }
@@ -332,16 +395,17 @@ occ_gpu_status occ_gpu_open(int ordinal, const occ_gpudb *db, occ_gpu **out,
   return OCC_GPU_OK;
 }
 
+/* Modules and memory exist only in a retained context. */
 void occ_gpu_close(occ_gpu *gpu) {
   if (!gpu) return;
   occ_counter_close(gpu->counter);
-  if (gpu->drv.cuModuleUnload)
-    for (int i = 0; i <= MAX_CAP; i++)
-      if (gpu->probes[i].module) gpu->drv.cuModuleUnload(gpu->probes[i].module);
   if (gpu->context) {
-    cudaFree(gpu->records_dev);
-    cudaFree(gpu->seed_dev);
-    cudaFree(gpu->sink_dev);
+    for (int i = 0; i <= MAX_CAP; i++)
+      if (gpu->probes[i].module) drv.cuModuleUnload(gpu->probes[i].module);
+    if (gpu->records_dev) drv.cuMemFree(gpu->records_dev);
+    if (gpu->seed_dev) drv.cuMemFree(gpu->seed_dev);
+    if (gpu->sink_dev) drv.cuMemFree(gpu->sink_dev);
+    drv.cuDevicePrimaryCtxRelease(gpu->cu_device);
   }
   free(gpu->records_host);
   free(gpu);
@@ -363,26 +427,25 @@ static occ_gpu_status probe_function(occ_gpu *gpu, int cap, CUfunction *fn,
     CUjit_option opts[] = {CU_JIT_MAX_REGISTERS, CU_JIT_ERROR_LOG_BUFFER,
                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void *vals[] = {(void *)(uintptr_t)cap, log, (void *)(uintptr_t)sizeof log};
-    CUresult r = gpu->drv.cuModuleLoadDataEx(&p->module, occ_probe_ptx, 3,
-                                             opts, vals);
+    CUresult r =
+        drv.cuModuleLoadDataEx(&p->module, occ_probe_ptx, 3, opts, vals);
     if (r != CUDA_SUCCESS) {
       p->module = NULL;
-      occ_gpu_status s = drv_fail(&gpu->drv, r, "cuModuleLoadDataEx", __FILE__,
-                                  __LINE__, err, err_size);
+      occ_gpu_status s = drv_fail(r, "cuModuleLoadDataEx", __FILE__, __LINE__,
+                                  err, err_size);
       size_t used = strlen(err);
       if (log[0]) snprintf(err + used, err_size - used, " (%s)", log);
       return s;
     }
-    DRV(gpu, gpu->drv.cuModuleGetFunction(&p->function, p->module, "occ_probe"));
+    DRV(drv.cuModuleGetFunction(&p->function, p->module, "occ_probe"));
   }
   *fn = p->function;
   return OCC_GPU_OK;
 }
 
-static occ_gpu_status func_attr(occ_gpu *gpu, CUfunction fn,
-                                CUfunction_attribute attr, int *value,
-                                char *err, size_t err_size) {
-  DRV(gpu, gpu->drv.cuFuncGetAttribute(value, attr, fn));
+static occ_gpu_status func_attr(CUfunction fn, CUfunction_attribute attr,
+                                int *value, char *err, size_t err_size) {
+  DRV(drv.cuFuncGetAttribute(value, attr, fn));
   return OCC_GPU_OK;
 }
 
@@ -396,12 +459,11 @@ static occ_gpu_status set_smem_attrs(occ_gpu *gpu, CUfunction fn,
   int64_t max_dyn = gpu->device.smem_per_block_bytes - smem_static;
   if (smem_dynamic > max_dyn) max_dyn = smem_dynamic;
   if (max_dyn < 0) max_dyn = 0;
-  DRV(gpu, gpu->drv.cuFuncSetAttribute(
-               fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-               (int)max_dyn));
-  DRV(gpu, gpu->drv.cuFuncSetAttribute(
-               fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-               carveout < 0 ? CU_SHAREDMEM_CARVEOUT_DEFAULT : carveout));
+  DRV(drv.cuFuncSetAttribute(
+      fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)max_dyn));
+  DRV(drv.cuFuncSetAttribute(
+      fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+      carveout < 0 ? CU_SHAREDMEM_CARVEOUT_DEFAULT : carveout));
   return OCC_GPU_OK;
 }
 
@@ -411,9 +473,10 @@ static occ_gpu_status wait_idle(double deadline, char *err, size_t err_size) {
   double limit = occ_gpu_now_s() + LAUNCH_WAIT_S;
   if (deadline > 0 && deadline < limit) limit = deadline;
   for (;;) {
-    cudaError_t e = cudaStreamQuery(NULL);
-    if (e == cudaSuccess) return OCC_GPU_OK;
-    if (e != cudaErrorNotReady) RT(e);
+    CUresult r = drv.cuStreamQuery(NULL);
+    if (r == CUDA_SUCCESS) return OCC_GPU_OK;
+    if (r != CUDA_ERROR_NOT_READY)
+      return drv_fail(r, "cuStreamQuery", __FILE__, __LINE__, err, err_size);
     if (occ_gpu_now_s() > limit) {
       snprintf(err, err_size, "the probe kernel was still running at the "
                "time limit");
@@ -459,22 +522,22 @@ static occ_gpu_status launch(occ_gpu *gpu, CUfunction fn, bool cooperative,
   void *args[] = {&gpu->records_dev, &gpu->seed_dev, &gpu->sink_dev, &spin_ns,
                   &max_cycles};
   unsigned int smem = (unsigned int)cfg->smem_dynamic_bytes;
-  RT(cudaMemsetAsync(gpu->records_dev, 0,
-                     (size_t)grid * sizeof(probe_record), NULL));
+  DRV(drv.cuMemsetD8Async(gpu->records_dev, 0,
+                          (size_t)grid * sizeof(probe_record), NULL));
   if (cooperative)
-    *result = gpu->drv.cuLaunchCooperativeKernel(
+    *result = drv.cuLaunchCooperativeKernel(
         fn, (unsigned)grid, 1, 1, (unsigned)cfg->block_threads, 1, 1, smem,
         NULL, args);
   else
-    *result = gpu->drv.cuLaunchKernel(fn, (unsigned)grid, 1, 1,
-                                      (unsigned)cfg->block_threads, 1, 1, smem,
-                                      NULL, args, NULL);
+    *result = drv.cuLaunchKernel(fn, (unsigned)grid, 1, 1,
+                                 (unsigned)cfg->block_threads, 1, 1, smem,
+                                 NULL, args, NULL);
   return wait_idle(cfg->deadline_s, err, err_size);
 }
 
-static void error_name(const occ_gpu *gpu, CUresult r, char *out, size_t n) {
+static void error_name(CUresult r, char *out, size_t n) {
   const char *name = NULL;
-  gpu->drv.cuGetErrorName(r, &name);
+  drv.cuGetErrorName(r, &name);
   snprintf(out, n, "%s", name ? name : "unknown CUresult");
 }
 
@@ -527,7 +590,7 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
   if (r != CUDA_SUCCESS) {
     /* A refused launch is a measurement: no block was resident. */
     run->launched = false;
-    error_name(gpu, r, run->launch_error, sizeof run->launch_error);
+    error_name(r, run->launch_error, sizeof run->launch_error);
     run->counter_ok = false;
     if (cfg->counter)
       snprintf(run->counter_error, sizeof run->counter_error,
@@ -536,8 +599,8 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
   }
   run->launched = true;
   t1 = occ_gpu_now_s();
-  RT(cudaMemcpy(gpu->records_host, gpu->records_dev,
-                (size_t)grid * sizeof(probe_record), cudaMemcpyDeviceToHost));
+  DRV(drv.cuMemcpyDtoH(gpu->records_host, gpu->records_dev,
+                       (size_t)grid * sizeof(probe_record)));
   int warps = (cfg->block_threads + d->warp_size - 1) / d->warp_size;
   s = timeline(gpu, grid, warps, run, err, err_size);
   run->launch_ms += ms_since(t1);
@@ -574,8 +637,8 @@ static occ_gpu_status coop_run(occ_gpu *gpu, CUfunction fn,
     run->cooperative_max_blocks = n;
   else {
     char a[48], b[48];
-    error_name(gpu, r_fit, a, sizeof a);
-    error_name(gpu, r_over, b, sizeof b);
+    error_name(r_fit, a, sizeof a);
+    error_name(r_over, b, sizeof b);
     snprintf(run->coop_note, sizeof run->coop_note, "%lld blocks: %s; %lld: %s",
              (long long)n, a, (long long)n + 1, b);
   }
@@ -583,23 +646,21 @@ static occ_gpu_status coop_run(occ_gpu *gpu, CUfunction fn,
   return OCC_GPU_OK;
 }
 
-static occ_gpu_status module_attrs(occ_gpu *gpu, CUfunction fn,
-                                   occ_module_kernel *out, char *err,
-                                   size_t err_size) {
+static occ_gpu_status module_attrs(CUfunction fn, occ_module_kernel *out,
+                                   char *err, size_t err_size) {
   int regs, smem, local, cnst, threads, ptx, bin;
   occ_gpu_status s;
-  if ((s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_NUM_REGS, &regs, err, err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &smem, err,
+  if ((s = func_attr(fn, CU_FUNC_ATTRIBUTE_NUM_REGS, &regs, err, err_size)) ||
+      (s = func_attr(fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, &smem, err,
                      err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &local, err,
+      (s = func_attr(fn, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, &local, err,
                      err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &cnst, err,
+      (s = func_attr(fn, CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, &cnst, err,
                      err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &threads,
+      (s = func_attr(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &threads,
                      err, err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_PTX_VERSION, &ptx, err,
-                     err_size)) ||
-      (s = func_attr(gpu, fn, CU_FUNC_ATTRIBUTE_BINARY_VERSION, &bin, err,
+      (s = func_attr(fn, CU_FUNC_ATTRIBUTE_PTX_VERSION, &ptx, err, err_size)) ||
+      (s = func_attr(fn, CU_FUNC_ATTRIBUTE_BINARY_VERSION, &bin, err,
                      err_size)))
     return s;
   out->regs_per_thread = regs;
@@ -613,11 +674,10 @@ static occ_gpu_status module_attrs(occ_gpu *gpu, CUfunction fn,
 }
 
 /* The probe's attributes, read as a module kernel's are. */
-static occ_gpu_status probe_attrs(occ_gpu *gpu, CUfunction fn,
-                                  occ_probe_run *run, char *err,
-                                  size_t err_size) {
+static occ_gpu_status probe_attrs(CUfunction fn, occ_probe_run *run,
+                                  char *err, size_t err_size) {
   occ_module_kernel attrs;
-  occ_gpu_status s = module_attrs(gpu, fn, &attrs, err, err_size);
+  occ_gpu_status s = module_attrs(fn, &attrs, err, err_size);
   if (s != OCC_GPU_OK) return s;
   run->regs_per_thread = attrs.regs_per_thread;
   run->smem_static_bytes = attrs.smem_static_bytes;
@@ -642,13 +702,13 @@ occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
   occ_gpu_status s = probe_function(gpu, cap, &fn, &run->jit_cached, err, err_size);
   run->jit_ms = ms_since(t0);
   if (s != OCC_GPU_OK) return s;
-  if ((s = probe_attrs(gpu, fn, run, err, err_size)) != OCC_GPU_OK) return s;
+  if ((s = probe_attrs(fn, run, err, err_size)) != OCC_GPU_OK) return s;
   s = set_smem_attrs(gpu, fn, cfg->smem_dynamic_bytes, run->smem_static_bytes,
                      cfg->carveout_pct, err, err_size);
   if (s != OCC_GPU_OK) return s;
-  DRV(gpu, gpu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-               &run->api_blocks_per_sm, fn, cfg->block_threads,
-               (size_t)cfg->smem_dynamic_bytes));
+  DRV(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      &run->api_blocks_per_sm, fn, cfg->block_threads,
+      (size_t)cfg->smem_dynamic_bytes));
   if ((s = timeline_run(gpu, fn, cfg, run, err, err_size)) != OCC_GPU_OK)
     return s;
   return coop_run(gpu, fn, cfg, run, err, err_size);
@@ -686,33 +746,32 @@ static occ_gpu_status read_file(const char *path, char **data, size_t *len,
 
 /* The module's kernels, where the driver can list them (NULL otherwise;
  * the caller frees). */
-static CUfunction *module_functions(occ_gpu *gpu, CUmodule mod,
-                                   unsigned int *count) {
+static CUfunction *module_functions(CUmodule mod, unsigned int *count) {
   *count = 0;
-  if (!gpu->drv.cuModuleGetFunctionCount || !gpu->drv.cuModuleEnumerateFunctions ||
-      !gpu->drv.cuFuncGetName ||
-      gpu->drv.cuModuleGetFunctionCount(count, mod) != CUDA_SUCCESS || !*count)
+  if (!drv.cuModuleGetFunctionCount || !drv.cuModuleEnumerateFunctions ||
+      !drv.cuFuncGetName ||
+      drv.cuModuleGetFunctionCount(count, mod) != CUDA_SUCCESS || !*count)
     return NULL;
   CUfunction *fns = calloc(*count, sizeof *fns);
-  if (fns && gpu->drv.cuModuleEnumerateFunctions(fns, *count, mod) == CUDA_SUCCESS)
+  if (fns && drv.cuModuleEnumerateFunctions(fns, *count, mod) == CUDA_SUCCESS)
     return fns;
   free(fns);
   return NULL;
 }
 
-static const char *function_name(occ_gpu *gpu, CUfunction fn) {
+static const char *function_name(CUfunction fn) {
   const char *name = NULL;
-  return gpu->drv.cuFuncGetName(&name, fn) == CUDA_SUCCESS ? name : NULL;
+  return drv.cuFuncGetName(&name, fn) == CUDA_SUCCESS ? name : NULL;
 }
 
 /* Appends " (kernels: a b c)" to err. */
-static void list_kernels(occ_gpu *gpu, const CUfunction *fns,
-                         unsigned int count, char *err, size_t err_size) {
+static void list_kernels(const CUfunction *fns, unsigned int count, char *err,
+                         size_t err_size) {
   if (!fns) return;
   size_t used = strlen(err);
   snprintf(err + used, err_size - used, " (kernels:");
   for (unsigned int i = 0; i < count; i++) {
-    const char *name = function_name(gpu, fns[i]);
+    const char *name = function_name(fns[i]);
     used = strlen(err);
     if (name) snprintf(err + used, err_size - used, " %s", name);
   }
@@ -722,18 +781,18 @@ static void list_kernels(occ_gpu *gpu, const CUfunction *fns,
 
 /* The kernel called name: by its name in the module (mangled for C++),
  * else the one kernel whose name match accepts (its readable name). */
-static occ_gpu_status find_function(occ_gpu *gpu, CUmodule mod, const char *path,
+static occ_gpu_status find_function(CUmodule mod, const char *path,
                                     const occ_name_match *match, CUfunction *fn,
                                     char *err, size_t err_size) {
-  CUresult r = gpu->drv.cuModuleGetFunction(fn, mod, match->name);
-  if (r != CUDA_ERROR_NOT_FOUND) {
-    DRV(gpu, r);
-    return OCC_GPU_OK;
-  }
+  CUresult r = drv.cuModuleGetFunction(fn, mod, match->name);
+  if (r == CUDA_SUCCESS) return OCC_GPU_OK;
+  if (r != CUDA_ERROR_NOT_FOUND)
+    return drv_fail(r, "cuModuleGetFunction", __FILE__, __LINE__, err,
+                    err_size);
   unsigned int count, found = 0;
-  CUfunction *fns = module_functions(gpu, mod, &count);
+  CUfunction *fns = module_functions(mod, &count);
   for (unsigned int i = 0; fns && i < count; i++) {
-    const char *name = function_name(gpu, fns[i]);
+    const char *name = function_name(fns[i]);
     if (name && match->accepts(match->context, name) && found++ == 0) *fn = fns[i];
   }
   if (found != 1)
@@ -741,7 +800,7 @@ static occ_gpu_status find_function(occ_gpu *gpu, CUmodule mod, const char *path
                                     "mangled name"
                                   : "%s: no kernel named '%s'",
              path, match->name, found);
-  if (found != 1) list_kernels(gpu, fns, count, err, err_size);
+  if (found != 1) list_kernels(fns, count, err, err_size);
   free(fns);
   return found == 1 ? OCC_GPU_OK : OCC_GPU_ERR_MODULE;
 }
@@ -752,17 +811,17 @@ static occ_gpu_status module_query(occ_gpu *gpu, CUmodule mod, const char *path,
                                    occ_module_kernel *out, char *err,
                                    size_t err_size) {
   CUfunction fn;
-  occ_gpu_status s = find_function(gpu, mod, path, match, &fn, err, err_size);
+  occ_gpu_status s = find_function(mod, path, match, &fn, err, err_size);
   if (s != OCC_GPU_OK) return s;
-  const char *found = function_name(gpu, fn);
+  const char *found = function_name(fn);
   snprintf(out->name, sizeof out->name, "%s", found ? found : match->name);
-  s = module_attrs(gpu, fn, out, err, err_size);
+  s = module_attrs(fn, out, err, err_size);
   if (s != OCC_GPU_OK) return s;
   s = set_smem_attrs(gpu, fn, smem_dynamic, out->smem_static_bytes, carveout,
                      err, err_size);
   if (s != OCC_GPU_OK) return s;
-  DRV(gpu, gpu->drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-               &out->api_blocks_per_sm, fn, block_threads, (size_t)smem_dynamic));
+  DRV(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      &out->api_blocks_per_sm, fn, block_threads, (size_t)smem_dynamic));
   return OCC_GPU_OK;
 }
 
@@ -777,17 +836,17 @@ occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
   occ_gpu_status s = read_file(path, &data, &len, err, err_size);
   if (s != OCC_GPU_OK) return s;
   CUmodule mod;
-  CUresult r = gpu->drv.cuModuleLoadDataEx(&mod, data, 0, NULL, NULL);
+  CUresult r = drv.cuModuleLoadDataEx(&mod, data, 0, NULL, NULL);
   free(data);
   if (r != CUDA_SUCCESS) {
     char text[160];
-    drv_error_text(&gpu->drv, r, text, sizeof text);
+    drv_error_text(r, text, sizeof text);
     snprintf(err, err_size, "cuModuleLoadDataEx (%s:%d): %s: %s", __FILE__,
              __LINE__, path, text);
     return OCC_GPU_ERR_MODULE;
   }
   s = module_query(gpu, mod, path, match, block_threads, smem_dynamic_bytes,
                    carveout_pct, out, err, err_size);
-  gpu->drv.cuModuleUnload(mod);
+  drv.cuModuleUnload(mod);
   return s;
 }

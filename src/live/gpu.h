@@ -2,11 +2,12 @@
  * and a user's module. With counter.c, the only code of occcalc that touches
  * CUDA.
  *
- * The binary links the static CUDA runtime only (never -lcuda), so it starts
- * on machines without an NVIDIA driver; the driver API is reached through
- * cudaGetDriverEntryPointByVersion once a device is opened. Every failing
- * CUDA call is reported in err as "CALL (FILE:LINE): ERROR_NAME: text" and
- * returned as a status; nothing here prints or exits.
+ * The binary links no CUDA library (never -lcuda, nor the CUDA runtime), so
+ * it starts on machines without an NVIDIA driver and no run pays for CUDA's
+ * start-up; the first live call opens libcuda.so.1 with dlopen and fetches
+ * the driver API through cuGetProcAddress. Every failing CUDA call is
+ * reported in err as "CALL (FILE:LINE): ERROR_NAME: text" and returned as a
+ * status; nothing here prints or exits.
  */
 #ifndef OCC_GPU_H
 #define OCC_GPU_H
@@ -30,8 +31,9 @@ typedef enum occ_gpu_status {
 /* Returns a static description of a status. */
 const char *occ_gpu_strerror(occ_gpu_status status);
 
-/* The number of CUDA devices into *count. Fails (OCC_GPU_ERR_CUDA, with
- * the runtime's error name: no driver, no device) when there are none. */
+/* The number of CUDA devices into *count. Fails (OCC_GPU_ERR_CUDA, naming
+ * dlopen without a driver, else the driver's error name) when there are
+ * none. */
 occ_gpu_status occ_gpu_count(int *count, char *err, size_t err_size);
 
 typedef struct occ_gpu occ_gpu;
