@@ -111,6 +111,9 @@ module)
   run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/k.cubin" --kernel module_test_kernel
   cat "$tmp/out"
   grep -q 'not launched' "$tmp/out" || { echo "gpu-module: FAILED: does not say it was not launched"; exit 1; }
+  # A C++ kernel by its readable name: the report names it by its mangled one.
+  run 0 --block 128 --device 0 --module "$tmp/k.cubin" --kernel 'scaled<4>' --json
+  check "$tmp/out" "j['kernel']['name'] == '_Z6scaledILi4EEvPfi' and j['verify']['agree']" "scaled<4> not found by its readable name"
   run 2 --block 256 --device 0 --module "$tmp/k.cubin" --kernel nosuch
   grep -q "no kernel named 'nosuch'" "$tmp/err" || { echo "gpu-module: FAILED: unknown kernel not named"; cat "$tmp/err"; exit 1; }
   echo "gpu-module: cubin and PTX agree with the API"
@@ -130,6 +133,23 @@ achieved)
   check "$f" "abs(j['verify']['achieved_occupancy']['timeline'] - j['occupancy']) <= 0.1 * j['occupancy']" "timeline not within 10 %"
   check "$f" "abs(j['verify']['achieved_occupancy']['counter'] - j['occupancy']) <= 0.1 * j['occupancy']" "counter not within 10 %"
   python3 -c "import json; j=json.load(open('$f')); a=j['verify']['achieved_occupancy']; print('gpu-achieved: theoretical %.3f, timeline %.3f, counter %.3f' % (j['occupancy'], a['timeline'], a['counter']))"
+  ;;
+explore)
+  # The device's configuration through the whole pipeline: charts and
+  # suggestions of the driver's properties beside the verification.
+  run 0 --regs 48 --smem 4096 --block 128 --device 0 --chart regs --suggest --ascii
+  cat "$tmp/out"
+  for what in "Occupancy by registers per thread" "block sizes reaching the most warps" "verdict: agree"; do
+    grep -q "$what" "$tmp/out" || { echo "gpu-explore: FAILED: no '$what' in the text"; exit 1; }
+  done
+  run 0 --regs 48 --smem 4096 --block 128 --device 0 --chart regs --suggest --json
+  f=$tmp/out
+  schema2 "$f"
+  check "$f" "j['verify']['agree'] and j['device']['source'] == 'driver'" "no agreement"
+  check "$f" "[c['chart'] for c in j['charts']] == ['regs']" "not one regs chart"
+  check "$f" "j['charts'][0]['points'][j['charts'][0]['marked']][:3] == [48, j['active_blocks_per_sm'], j['active_warps_per_sm']]" "the chart's marked point is not the report's"
+  check "$f" "j['suggest']['max_potential_block_size'] > 0" "no suggestion"
+  echo "gpu-explore: charts and suggestions of the live device"
   ;;
 all)
   run 0 --regs 48 --smem 4096 --block 128 --device all --json

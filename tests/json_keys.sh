@@ -100,6 +100,22 @@ check suggest-smem "$smem_steps" '.suggest.smem_steps[0] | has("smem_bytes") and
 no_carveout=$(./occcalc --gpu gtx970 --regs 32 --block 256 --suggest --json)
 check suggest-no-carveout "$no_carveout" '.suggest.carveout.options == [] and .suggest.carveout.smallest_best == null'
 
+# --json --explain: the steps as data, each result the report's own number.
+explained=$(./occcalc --gpu gtx970 --regs 48 --smem 4096 --block 128 --grid 100 --json --explain)
+rules explain "$explained"
+kernel_rules explain "$explained"
+check explain "$explained" '(.explain | type == "array" and length > 10) and
+  all(.explain[]; keys == (["step", "section", "section_title", "title", "operation",
+    "operands", "result", "text", "joins_previous"] | sort)
+    and (.operands | type == "array") and (.result | has("name") and has("value") and has("unit")))'
+check explain-values "$explained" '. as $r | [.explain[].result | select(.name == "limits.registers" or
+  .name == "active_blocks_per_sm" or .name == "occupancy")] as $res |
+  ($res | length) >= 3 and all($res[]; . as $x | $x.value == ($r | getpath($x.name | split("."))))'
+check explain-fraction "$explained" '[.explain[] | .result, .operands[] | select(.unit == "fraction")
+  | .value] | length > 0 and all(. >= 0 and . <= 1)'
+ptxas_explained=$(./occcalc --ptxas tests/ptxas/golden/gencode_warnings.log --json --explain)
+check explain-ptxas "$ptxas_explained" 'length == 3 and all(.explain | length > 10)'
+
 log=tests/ptxas/real/smem.ptxas.log
 ptxas=$(./occcalc --ptxas $log --json)
 rules ptxas "$ptxas"

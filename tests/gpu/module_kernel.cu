@@ -14,3 +14,11 @@ extern "C" __global__ void module_test_kernel(float *out, const float *in,
   for (int k = 0; k < 16; k++) sum = sum * acc[k] + acc[(k + 3) % 16];
   if (i < n) out[i] = sum;
 }
+
+/* A C++ kernel, for --kernel by its readable name: "scaled<4>" or
+ * "scaled<4>(float*, int)" name it, as does its mangled name. */
+template <int N> __global__ void scaled(float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] *= N;
+}
+template __global__ void scaled<4>(float *, int);
