@@ -219,7 +219,10 @@ static void print_live(const occ_pipeline *p, const occ_item *item) {
 
 static int write_text(occ_pipeline *p, const occ_item *item) {
   const occ_cli *cli = p->cli;
-  occ_report rep = report_of(p, item, item->ptxas ? NULL : item->name);
+  /* A compiler report's kernel is named in its heading; a module's by its
+   * readable name, as a person reads it. */
+  const char *name = item->readable ? item->readable : item->name;
+  occ_report rep = report_of(p, item, item->ptxas ? NULL : name);
   if (p->written > 0) fputc('\n', p->out);
   if (item->ptxas) print_ptxas_heading(p, item);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);

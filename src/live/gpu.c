@@ -791,18 +791,26 @@ static occ_gpu_status find_function(CUmodule mod, const char *path,
                     err_size);
   unsigned int count, found = 0;
   CUfunction *fns = module_functions(mod, &count);
+  const char *mangled = NULL;
   for (unsigned int i = 0; fns && i < count; i++) {
     const char *name = function_name(fns[i]);
-    if (name && match->accepts(match->context, name) && found++ == 0) *fn = fns[i];
+    if (name && match->accepts(match->context, name) && found++ == 0) mangled = name;
   }
-  if (found != 1)
-    snprintf(err, err_size, found ? "%s: '%s' names %u kernels; give one's "
-                                    "mangled name"
-                                  : "%s: no kernel named '%s'",
-             path, match->name, found);
-  if (found != 1) list_kernels(fns, count, err, err_size);
+  /* An enumerated handle is not loaded under lazy module loading (the
+   * default): the kernel is fetched again by its name, which loads it. */
+  if (found == 1) {
+    r = drv.cuModuleGetFunction(fn, mod, mangled);
+    free(fns);
+    if (r == CUDA_SUCCESS) return OCC_GPU_OK;
+    return drv_fail(r, "cuModuleGetFunction", __FILE__, __LINE__, err, err_size);
+  }
+  snprintf(err, err_size, found ? "%s: '%s' names %u kernels; give one's "
+                                  "mangled name"
+                                : "%s: no kernel named '%s'",
+           path, match->name, found);
+  list_kernels(fns, count, err, err_size);
   free(fns);
-  return found == 1 ? OCC_GPU_OK : OCC_GPU_ERR_MODULE;
+  return OCC_GPU_ERR_MODULE;
 }
 
 static occ_gpu_status module_query(occ_gpu *gpu, CUmodule mod, const char *path,

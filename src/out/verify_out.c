@@ -302,7 +302,7 @@ void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
                             const occ_result *prediction) {
   fprintf(out, "module kernel: %d registers/thread, %" PRId64 " B static "
           "shared memory,\n  %" PRId64 " B local memory/thread, at most %d "
-          "threads/block (not launched: its arguments\n  are unknown)\n",
+          "threads/block\n  (not launched: its arguments are unknown)\n",
           mk->regs_per_thread, mk->smem_static_bytes,
           mk->local_bytes_per_thread, mk->max_threads_per_block);
   fprintf(out, "  %-26s %d\n", "predicted blocks/SM",
