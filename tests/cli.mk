@@ -1,5 +1,5 @@
 # Golden CLI cases (tests/golden/*.case) and the option/man-page agreement.
-TEST_TARGETS += test-golden test-options test-json test-files
+TEST_TARGETS += test-golden test-options test-json test-files test-layers
 
 test-golden: occcalc
 	sh tests/golden.sh tests/golden/*.case
@@ -12,3 +12,6 @@ test-json: occcalc
 
 test-files: occcalc
 	sh tests/files.sh
+
+test-layers:
+	sh tests/layers.sh

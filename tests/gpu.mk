@@ -1,5 +1,5 @@
 # The live verifier (--device, verify --sweep); the product's rules for
-# the probe kernel and the CUDA runtime are in the top Makefile.
+# the probe kernel and the driver are in the top Makefile.
 
 # CPU: the no-GPU paths (one-line error, exit 5; usage errors; no -lcuda).
 TEST_TARGETS += test-gpu-offline

@@ -18,10 +18,14 @@ typedef struct sink {
   char buf[4096];
 } sink;
 
+static void flush(sink *s) {
+  fwrite(s->buf, 1, s->len, s->out);
+  s->len = 0;
+}
+
 static void put_bytes(sink *s, const char *p, size_t n) {
   if (n > sizeof s->buf - s->len) {
-    fwrite(s->buf, 1, s->len, s->out);
-    s->len = 0;
+    flush(s);
     if (n > sizeof s->buf) {
       fwrite(p, 1, n, s->out);
       return;
@@ -33,7 +37,10 @@ static void put_bytes(sink *s, const char *p, size_t n) {
 
 static void put_text(sink *s, const char *text) { put_bytes(s, text, strlen(text)); }
 
-static void put_char(sink *s, char c) { put_bytes(s, &c, 1); }
+static inline void put_char(sink *s, char c) {
+  if (s->len == sizeof s->buf) flush(s);
+  s->buf[s->len++] = c;
+}
 
 /* cJSON's escaping: the two JSON specials, five short escapes, other
  * control bytes as \u00XX; bytes >= 0x80 as they are. */
@@ -90,9 +97,7 @@ static void write_number(sink *s, double d) {
 }
 
 static void put_tabs(sink *s, int n) {
-  static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
-  for (; n > 16; n -= 16) put_bytes(s, tabs, 16);
-  put_bytes(s, tabs, (size_t)n);
+  while (n-- > 0) put_char(s, '\t');
 }
 
 /* cJSON's layouts: compact, or formatted (an object's members one per
@@ -115,10 +120,12 @@ static void write_item(sink *s, const cJSON *item, bool format, int depth) {
       if (object) {
         if (format) put_tabs(s, depth + 1);
         write_string(s, c->string);
-        put_text(s, format ? ":\t" : ":");
+        put_char(s, ':');
+        if (format) put_char(s, '\t');
       }
       write_item(s, c, format, depth + 1);
-      if (c->next) put_text(s, format && !object ? ", " : ",");
+      if (c->next) put_char(s, ',');
+      if (c->next && format && !object) put_char(s, ' ');
       if (object && format) put_char(s, '\n');
     }
     if (object && format) put_tabs(s, depth);
