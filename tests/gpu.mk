@@ -27,7 +27,18 @@ carveout-survey: build/carveout_survey
 	./build/carveout_survey > build/carveout-survey.csv
 	@echo "carveout-survey: $$(($$(wc -l < build/carveout-survey.csv) - 1)) configurations in build/carveout-survey.csv"
 
-.PHONY: carveout-survey
+# The configuration the driver chooses (CUPTI's sharedMemoryExecuted) under
+# the default preference and every preference, beside residency; a sample
+# under ncu names launch__shared_mem_config_size for the same launches.
+build/config_survey: kernels/config_survey.cu
+	@mkdir -p build
+	$(NVCC) -O2 -o $@ $< -L$(CUDA)/lib64 -lcupti
+
+config-survey: build/config_survey
+	./build/config_survey > build/config-survey.csv
+	@echo "config-survey: $$(grep -c '^[0-9]' build/config-survey.csv) configurations in build/config-survey.csv"
+
+.PHONY: carveout-survey config-survey
 
 GPU_BENCH_TARGETS += bench-gpu-run
 build/bench_floor: tests/bench_floor.c build/probe_ptx.o
