@@ -31,4 +31,5 @@ test-lab: occcalc
 	sh tests/lab/ptxas_check.sh build/lab-test $(LAB_SRCS)
 	sh tests/lab/table_test.sh
 	sh tests/lab/handout_check.sh docs/lab.md
+	sh tests/lab/handout_check.sh docs/lab-key.md
 	sh tests/lab/handout_check.sh --self-test docs/lab.md

@@ -8,7 +8,8 @@
 # must fit 80 columns. Fails (1) on any difference, and when the file has
 # no example at all.
 # --self-test: changes one digit of the first example's output in a copy
-# and passes only if the check then fails (the check can fail).
+# and passes only if the check of that example then fails (the check can
+# fail). HANDOUT_ONLY=N runs example N alone.
 # Skips (77) without nvcc.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +28,7 @@ if [ "$1" = "--self-test" ]; then
   if cmp -s "$2" "$tmp/changed.md"; then
     echo "handout_check: self-test: no digit to change in $2"; exit 1
   fi
-  if sh "$0" "$tmp/changed.md" >"$tmp/log" 2>&1; then
+  if HANDOUT_ONLY=1 sh "$0" "$tmp/changed.md" >"$tmp/log" 2>&1; then
     echo "handout_check: self-test: a changed digit went unnoticed"; exit 1
   fi
   echo "handout_check: self-test: a changed digit fails the check"
@@ -47,9 +48,13 @@ count=$(cat "$tmp/ex/count")
 [ "$count" -gt 0 ] || { echo "handout_check: no \`\`\`console example in $1"; exit 1; }
 ln -s "$(pwd)/occcalc" "$tmp/bin/occcalc"
 
-failed=0 i=1
+failed=0 i=1 ran=0
 while [ $i -le "$count" ]; do
+  if [ -n "${HANDOUT_ONLY:-}" ] && [ "$HANDOUT_ONLY" -ne $i ]; then
+    i=$((i + 1)); continue
+  fi
   read -r line cmd <"$tmp/ex/$i.cmd"
+  ran=$((ran + 1))
   PATH="$tmp/bin:$NVCC_DIR:$PATH" COLUMNS=80 sh -c "$cmd" >"$tmp/got" 2>&1 </dev/null
   if ! cmp -s "$tmp/ex/$i.want" "$tmp/got"; then
     echo "handout_check: $1:$line: \$ $cmd: the output differs:"
@@ -63,5 +68,5 @@ while [ $i -le "$count" ]; do
   fi
   i=$((i + 1))
 done
-[ $failed -eq 0 ] && echo "handout_check: $1: $count examples as printed"
+[ $failed -eq 0 ] && echo "handout_check: $1: $ran of $count examples run, as printed"
 [ $failed -eq 0 ]
