@@ -12,8 +12,9 @@
  *
  * Printed per variant: the median time of the whole reduction over RUNS
  * runs (cudaEvent), the bandwidth as bytes of input read per second, and
- * one "launch:" line per pass with the kernel's launch configuration and
- * the bytes that pass reads (tests/lab/table.py reads these lines).
+ * a line per pass with the kernel's launch, as CUDA writes it
+ * (<<<grid, block, dynamic shared memory>>>), and the bytes that pass
+ * reads (tests/lab/table.py reads these lines).
  *
  * Exit status: 0 when every variant's sum is right, 1 otherwise or on a
  * CUDA error, 2 on a usage error.
@@ -225,16 +226,17 @@ struct variant {
   const char *kernel;
   unsigned elems_per_thread; /* 2 when the first add is during the load */
   bool dynamic_smem;         /* sdata sized by the launch */
+  bool templated;            /* the block size is a template argument */
 };
 
 static const variant variants[VARIANTS] = {
-    {"interleaved, divergent", "reduce1_interleaved_divergent", 1, true},
-    {"interleaved, strided", "reduce2_interleaved_strided", 1, true},
-    {"sequential addressing", "reduce3_sequential", 1, true},
-    {"first add during load", "reduce4_first_add", 2, true},
-    {"unrolled last warp", "reduce5_unroll_last_warp", 2, true},
-    {"completely unrolled", "reduce6_unrolled", 2, false},
-    {"warp shuffle", "reduce7_shuffle", 2, false},
+    {"interleaved, divergent", "reduce1_interleaved_divergent", 1, true, false},
+    {"interleaved, strided", "reduce2_interleaved_strided", 1, true, false},
+    {"sequential addressing", "reduce3_sequential", 1, true, false},
+    {"first add during load", "reduce4_first_add", 2, true, false},
+    {"unrolled last warp", "reduce5_unroll_last_warp", 2, true, false},
+    {"completely unrolled", "reduce6_unrolled", 2, false, true},
+    {"warp shuffle", "reduce7_shuffle", 2, false, false},
 };
 
 template <unsigned BLOCK> static reduce_kernel unrolled_for(unsigned block) {
@@ -291,9 +293,13 @@ static void print_launches(int v, unsigned block,
                            const std::vector<pass> &passes) {
   const variant &var = variants[v - 1];
   size_t smem = var.dynamic_smem ? block * sizeof(int) : 0;
+  char name[64];
+  int len = snprintf(name, sizeof name, "%s", var.kernel);
+  if (var.templated)
+    snprintf(name + len, sizeof name - len, "<%u>", block);
   for (const pass &p : passes)
-    printf("  launch: %s grid %u block %u dyn-smem %zu B bytes %zu\n",
-           var.kernel, p.grid, block, smem, (size_t)p.n * sizeof(int));
+    printf("  %s<<<%u, %u, %zu>>> reads %zu B\n", name, p.grid, block, smem,
+           (size_t)p.n * sizeof(int));
 }
 
 /* Runs variant v once to warm up and RUNS times timed; prints the median

@@ -12,8 +12,8 @@
  * Each block of TILE x ROWS threads moves one TILE x TILE tile, each thread
  * TILE / ROWS elements. Printed per variant: the median time of RUNS
  * launches (cudaEvent), the bandwidth as bytes read plus bytes written per
- * second, and a "launch:" line with the launch configuration and those
- * bytes (tests/lab/table.py reads it).
+ * second, and the kernel's launch, as CUDA writes it, with those bytes
+ * (tests/lab/table.py reads it).
  *
  * Exit status: 0 when every variant is right, 1 otherwise or on a CUDA
  * error, 2 on a usage error.
@@ -151,8 +151,8 @@ static bool run_variant(int v, const float *d_in, float *d_out,
   bool ok = check(var, h_in, h_out);
   printf("%d %-22s %9.1f us %7.1f GB/s  %s\n", v, var.name, us,
          bytes / (us * 1e3), ok ? "ok" : "WRONG");
-  printf("  launch: %s grid %ux%u block %ux%u dyn-smem 0 B bytes %zu\n",
-         var.kernel, grid.x, grid.y, block.x, block.y, bytes);
+  printf("  %s<<<(%u, %u), (%u, %u)>>> moves %zu B\n", var.kernel, grid.x,
+         grid.y, block.x, block.y, bytes);
   return ok;
 }
 

@@ -6,8 +6,8 @@ stdout, its stderr, or both): the lab program's own lines and occcalc's
 JSON, in any mix. A row is printed per kernel row of the JSON: the
 variant (LABEL and the name the program printed), the grid's blocks, the
 theoretical and achieved occupancy, the waves, the mean time of one
-launch, the bandwidth (the bytes the program's "launch:" line says that
-launch moves, over that time) and the branch efficiency. A value that is
+launch, the bandwidth (the bytes the program's line of that launch says
+it moves, over that time) and the branch efficiency. A value that is
 missing or null prints as "-".
 """
 import json
@@ -28,20 +28,23 @@ FIELDS = {
 }
 BRANCH_METRIC = 'smsp__sass_average_branch_targets_threads_uniform.pct'
 
+# The lab programs' lines: "1 interleaved, divergent   1000.0 us ...", and
+# per launch "  KERNEL<<<GRID, BLOCK[, SMEM]>>> reads|moves BYTES B", with
+# GRID and BLOCK a number or "(X, Y)".
 VARIANT_LINE = re.compile(r'^(\d+) (.+?)\s+[\d.]+ us\s')
-LAUNCH_LINE = re.compile(
-    r'launch: (\S+) grid (\S+) block (\S+) dyn-smem \d+ B bytes (\d+)')
+LAUNCH_LINE = re.compile(r'<<<(.+)>>> (?:reads|moves) (\d+) B$')
+LAUNCH_ARG = re.compile(r'\([^)]*\)|[^,\s]+')
 HEADER = ('%-25s %6s %5s %5s %7s %8s %6s %6s' %
           ('variant', 'blocks', 'theo%', 'ach%', 'waves', 'time us',
            'GB/s', 'branch'))
 
 
 def volume(dims):
-    """The product of a dimension given as a list, a number or 'XxY'."""
+    """The product of a dimension: a list, a number, 'XxY' or '(X, Y)'."""
     if isinstance(dims, (int, float)):
         return int(dims)
     if isinstance(dims, str):
-        dims = [int(d) for d in dims.split('x')]
+        dims = re.findall(r'\d+', dims)
     if isinstance(dims, dict):
         dims = list(dims.values())
     product = 1
@@ -118,7 +121,8 @@ def variant_lines(label, paths):
             name = m.group(2)
         m = LAUNCH_LINE.search(line)
         if m:
-            moved[(volume(m.group(2)), volume(m.group(3)))] = int(m.group(4))
+            grid, block = LAUNCH_ARG.findall(m.group(1))[:2]
+            moved[(volume(grid), volume(block))] = int(m.group(2))
     rows = kernel_rows(docs, [])
     if not rows:
         return ['%-25s no kernel row in %s' % (label, ', '.join(paths))]
