@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/chart.h"
+#include "out/text_safe.h"
 
 #define AT(field) offsetof(occ_cli, field)
 #define CALC OCC_MODE_CALC
@@ -133,10 +134,9 @@ void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel) {
 int occ_cli_usage_error(FILE *err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("occcalc: ", err);
-  vfprintf(err, fmt, ap);
+  occ_vmsg(err, fmt, ap);
   va_end(ap);
-  fputs("\nocccalc: try 'occcalc --help'\n", err);
+  fputs("occcalc: try 'occcalc --help'\n", err);
   return OCC_EXIT_USAGE;
 }
 

@@ -4,13 +4,14 @@
 #include <stdlib.h>
 
 #include "out/report.h"
+#include "out/text_safe.h"
 
 occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
   char why[512];
   occ_gpudb *db = cli->data_path ? occ_gpudb_load_file(cli->data_path, why, sizeof why)
                                  : occ_gpudb_load_builtin(why, sizeof why);
   if (!db)
-    fprintf(err, "occcalc: --data: %s (accepted: a JSON file like data/gpus.json)\n", why);
+    occ_msg(err, "--data: %s (accepted: a JSON file like data/gpus.json)", why);
   return db;
 }
 

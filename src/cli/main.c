@@ -9,12 +9,13 @@
 #include "cli/devselect.h"
 #include "cli/pipeline.h"
 #include "cli/ptxas_run.h"
+#include "out/text_safe.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
  * instead of exiting 0 with output lost. */
 static int finish(int rc) {
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "occcalc: error writing output: %s\n", strerror(errno));
+    occ_msg(stderr, "error writing output: %s", strerror(errno));
     return OCC_EXIT_FAILURE;
   }
   return rc;
@@ -35,11 +36,11 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
   if ((rc = occ_pipeline_block(&p, &device, &item.kernel)) != OCC_EXIT_OK) return rc;
   occ_status status = occ_pipeline_compute(&p, &item);
   if (status != OCC_OK) {
-    fprintf(stderr, "occcalc: %s: %s\n", device.name, occ_strerror(status));
+    occ_msg(stderr, "%s: %s", device.name, occ_strerror(status));
     return OCC_EXIT_USAGE;
   }
   if (note)
-    fprintf(stderr, "occcalc: note: no --gpu, --arch or --cc given; using %s (%s)\n",
+    occ_msg(stderr, "note: no --gpu, --arch or --cc given; using %s (%s)",
             device.name, note);
   rc = occ_pipeline_write(&p, &item);
   int gate = occ_pipeline_finish(&p);
