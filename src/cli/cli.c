@@ -23,8 +23,7 @@
 #define CONFIG OCC_MODES_CONFIG
 #define ALL OCC_MODES_ALL
 
-/* Sizes up to 1 GiB: above every SM's shared memory, below int64 care. */
-#define MAX_BYTES (INT64_C(1) << 30)
+#define MAX_BYTES OCC_MAX_SMEM_BYTES
 
 static const occ_option options[] = {
     {"regs", "N", OCC_ARG_COUNT, 0, 255, AT(regs), CALC | DEVICE,
@@ -177,18 +176,17 @@ int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
       {"", 1}, {"K", 1024}, {"KB", 1024}, {"KiB", 1024},
       {"k", 1024}, {"M", 1 << 20}, {"MB", 1 << 20}, {"MiB", 1 << 20}};
   char digits[32];
-  size_t n = 0;
-  while (text[n] && (isdigit((unsigned char)text[n]) || text[n] == '-') &&
-         n + 1 < sizeof digits)
-    n++;
-  memcpy(digits, text, n);
-  digits[n] = '\0';
+  size_t n = strspn(text, "-0123456789");
   const char *suffix = text + n;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
     if (strcmp(suffix, units[i].suffix) != 0) continue;
     int64_t v;
+    /* More digits than the buffer holds: past any int64 already. */
     char inner[128];
-    if (occ_parse_int(n ? digits : text, 0, max / units[i].scale, &v, inner,
+    snprintf(inner, sizeof inner, "%s", text[0] == '-' ? "negative" : "out of range");
+    snprintf(digits, sizeof digits, "%.*s", (int)n, text);
+    if (n >= sizeof digits ||
+        occ_parse_int(n ? digits : text, 0, max / units[i].scale, &v, inner,
                       sizeof inner) != 0) {
       snprintf(why, why_size,
                "'%s' is %s (accepted: 0 to %" PRId64 " bytes; suffixes K, KiB, M, MiB)",

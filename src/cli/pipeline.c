@@ -85,6 +85,15 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
                                "(accepted: 1 to %d on %s)",
                                (long long)cli->chart_step,
                                d->max_threads_per_block, d->name);
+  /* The calculator takes a block's shared memory, its reserve included,
+   * up to 1 GiB (the parser's bound for each size alone). */
+  if (cli->smem + cli->dyn_smem + d->reserved_smem_per_block_bytes > OCC_MAX_SMEM_BYTES)
+    return occ_cli_usage_error(p->err, "--smem/--dyn-smem: %lld + %lld bytes with "
+                               "the %lld reserved on %s is out of range (accepted: "
+                               "a sum up to %lld bytes)", (long long)cli->smem,
+                               (long long)cli->dyn_smem,
+                               (long long)d->reserved_smem_per_block_bytes, d->name,
+                               (long long)OCC_MAX_SMEM_BYTES);
   if (cli->grid > 0 && d->sm_count <= 0)
     return occ_cli_usage_error(p->err, "--grid: %s has no SM count (accepted: "
                                "a board from --gpu, or give --sms N)", d->name);
