@@ -14,8 +14,12 @@
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
  * instead of exiting 0 with output lost. */
 static int finish(int rc) {
+  if (rc == OCC_EXIT_PIPE) return rc;
+  errno = 0;
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    occ_msg(stderr, "error writing output: %s", strerror(errno));
+    int saved = errno ? errno : EIO;
+    if (occ_exit_of_stream_error(saved) == OCC_EXIT_PIPE) return OCC_EXIT_PIPE;
+    occ_msg(stderr, "error writing output: %s", strerror(saved));
     return OCC_EXIT_FAILURE;
   }
   return rc;

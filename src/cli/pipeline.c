@@ -394,6 +394,9 @@ int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
   }
   check_gate(p, item);
   p->written++;
+  /* A reader gone (EPIPE with SIGPIPE ignored) or a full disk: stop now
+   * rather than compute the rest of a long report for nobody. */
+  if (rc == OCC_EXIT_OK && ferror(p->out)) return occ_exit_of_stream_error(errno);
   return rc;
 }
 
