@@ -474,7 +474,7 @@ static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
                                   NULL, 256 + i};
   longopts[OPTION_COUNT] = (struct option){NULL, 0, NULL, 0};
   opterr = 0;
-  optind = 1;
+  optind = 0; /* glibc: a full restart, a cluster cut short by an error included */
   for (;;) {
     int prev = optind;
     int id = getopt_long(argc, argv, ":hV", longopts, NULL);
