@@ -476,7 +476,7 @@ static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
   opterr = 0;
   optind = 0; /* glibc: a full restart, a cluster cut short by an error included */
   for (;;) {
-    int prev = optind;
+    int prev = optind > 0 ? optind : 1; /* 0 until the first call */
     int id = getopt_long(argc, argv, ":hV", longopts, NULL);
     if (id == -1) break;
     if (id == 'h' || id == 'V') id = 256 + option_index(id == 'h' ? "help" : "version");

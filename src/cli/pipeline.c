@@ -88,10 +88,10 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
   /* The calculator takes a block's shared memory, its reserve included,
    * up to 1 GiB (the parser's bound for each size alone). */
   if (cli->smem + cli->dyn_smem + d->reserved_smem_per_block_bytes > OCC_MAX_SMEM_BYTES)
-    return occ_cli_usage_error(p->err, "--smem/--dyn-smem: %lld + %lld bytes with "
-                               "the %lld reserved on %s is out of range (accepted: "
-                               "a sum up to %lld bytes)", (long long)cli->smem,
-                               (long long)cli->dyn_smem,
+    return occ_cli_usage_error(p->err, "--smem/--dyn-smem: %lld B static + %lld B "
+                               "dynamic + %lld B reserved on %s is out of range "
+                               "(accepted: a total up to %lld bytes)",
+                               (long long)cli->smem, (long long)cli->dyn_smem,
                                (long long)d->reserved_smem_per_block_bytes, d->name,
                                (long long)OCC_MAX_SMEM_BYTES);
   if (cli->grid > 0 && d->sm_count <= 0)
