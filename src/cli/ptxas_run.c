@@ -253,15 +253,18 @@ static int conclude(run *r, const occ_ptxas_stats *s) {
   char why[256];
   occ_pipeline_end(&r->pipeline);
   if (s->kernels == 0) {
-    occ_msg(r->err, "%s: no kernel found (expected the output of "
-            "nvcc -Xptxas -v or cuobjdump --dump-resource-usage)", input_name(r->cli));
+    if (s->skipped_lines)
+      snprintf(why, sizeof why, "skipped %ld unparsable line%s, the first is line "
+               "%ld; ", s->skipped_lines, s->skipped_lines == 1 ? "" : "s",
+               s->first_skipped_line);
+    occ_msg(r->err, "%s: no kernel found (%sexpected the output of nvcc -Xptxas -v "
+            "or cuobjdump --dump-resource-usage)", input_name(r->cli),
+            s->skipped_lines ? why : "");
     return OCC_EXIT_USAGE;
   }
-  if (r->selected == 0) {
-    occ_msg(r->err, "--kernel: no kernel matches '%s' (%ld read)",
-            r->cli->kernel_name, s->kernels);
-    return OCC_EXIT_USAGE;
-  }
+  if (r->selected == 0)
+    return occ_cli_usage_error(r->err, "--kernel: no kernel matches '%s' (%ld read)",
+                               r->cli->kernel_name, s->kernels);
   if (r->pipeline.written == 0) {
     occ_msg(r->err, "%s: no kernel could be computed (%s)", input_name(r->cli),
             why_none(r, why, sizeof why));
