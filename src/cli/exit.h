@@ -17,9 +17,9 @@ enum {
   OCC_EXIT_PIPE = 141
 };
 
-/* The status after a failed write on a stream: OCC_EXIT_PIPE for a
- * closed pipe (nothing to say), else OCC_EXIT_FAILURE (to be reported).
- * Reads errno: call it right after the failed write. */
+/* The status after a failed write on a stream, err being the write's
+ * errno: OCC_EXIT_PIPE for a closed pipe (nothing to say), else
+ * OCC_EXIT_FAILURE (to be reported). */
 static inline int occ_exit_of_stream_error(int err) {
   return err == EPIPE ? OCC_EXIT_PIPE : OCC_EXIT_FAILURE;
 }
