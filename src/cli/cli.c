@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/chart.h"
+#include "out/text_safe.h"
 
 #define AT(field) offsetof(occ_cli, field)
 #define CALC OCC_MODE_CALC
@@ -22,8 +23,7 @@
 #define CONFIG OCC_MODES_CONFIG
 #define ALL OCC_MODES_ALL
 
-/* Sizes up to 1 GiB: above every SM's shared memory, below int64 care. */
-#define MAX_BYTES (INT64_C(1) << 30)
+#define MAX_BYTES OCC_MAX_SMEM_BYTES
 
 static const occ_option options[] = {
     {"regs", "N", OCC_ARG_COUNT, 0, 255, AT(regs), CALC | DEVICE,
@@ -133,10 +133,9 @@ void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel) {
 int occ_cli_usage_error(FILE *err, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("occcalc: ", err);
-  vfprintf(err, fmt, ap);
+  occ_vmsg(err, fmt, ap);
   va_end(ap);
-  fputs("\nocccalc: try 'occcalc --help'\n", err);
+  fputs("occcalc: try 'occcalc --help'\n", err);
   return OCC_EXIT_USAGE;
 }
 
@@ -177,18 +176,17 @@ int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
       {"", 1}, {"K", 1024}, {"KB", 1024}, {"KiB", 1024},
       {"k", 1024}, {"M", 1 << 20}, {"MB", 1 << 20}, {"MiB", 1 << 20}};
   char digits[32];
-  size_t n = 0;
-  while (text[n] && (isdigit((unsigned char)text[n]) || text[n] == '-') &&
-         n + 1 < sizeof digits)
-    n++;
-  memcpy(digits, text, n);
-  digits[n] = '\0';
+  size_t n = strspn(text, "-0123456789");
   const char *suffix = text + n;
   for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
     if (strcmp(suffix, units[i].suffix) != 0) continue;
     int64_t v;
+    /* More digits than the buffer holds: past any int64 already. */
     char inner[128];
-    if (occ_parse_int(n ? digits : text, 0, max / units[i].scale, &v, inner,
+    snprintf(inner, sizeof inner, "%s", text[0] == '-' ? "negative" : "out of range");
+    snprintf(digits, sizeof digits, "%.*s", (int)n, text);
+    if (n >= sizeof digits ||
+        occ_parse_int(n ? digits : text, 0, max / units[i].scale, &v, inner,
                       sizeof inner) != 0) {
       snprintf(why, why_size,
                "'%s' is %s (accepted: 0 to %" PRId64 " bytes; suffixes K, KiB, M, MiB)",
@@ -476,9 +474,9 @@ static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
                                   NULL, 256 + i};
   longopts[OPTION_COUNT] = (struct option){NULL, 0, NULL, 0};
   opterr = 0;
-  optind = 1;
+  optind = 0; /* glibc: a full restart, a cluster cut short by an error included */
   for (;;) {
-    int prev = optind;
+    int prev = optind > 0 ? optind : 1; /* 0 until the first call */
     int id = getopt_long(argc, argv, ":hV", longopts, NULL);
     if (id == -1) break;
     if (id == 'h' || id == 'V') id = 256 + option_index(id == 'h' ? "help" : "version");

@@ -12,6 +12,11 @@
 #include "cli/exit.h"
 #include "core/occ.h"
 
+/* The largest shared-memory size accepted, alone and as a block's sum
+ * with the device's reserve: above every SM's shared memory, and the
+ * bound of the calculator (kernel_valid in src/core/occ.c). */
+#define OCC_MAX_SMEM_BYTES (INT64_C(1) << 30)
+
 /* What a command line runs. Exactly one mode per run; an option that does
  * not apply to the run's mode is a usage error. */
 typedef enum occ_mode {

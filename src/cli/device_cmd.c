@@ -9,6 +9,7 @@
 #include "ptxas/demangle.h"
 #include "out/report.h"
 #include "out/verify_out.h"
+#include "out/text_safe.h"
 
 /* No probe may hang occcalc: the verification of one device, and a whole
  * sweep, stop at these limits. */
@@ -16,7 +17,7 @@
 #define SWEEP_TIME_LIMIT_S 600.0
 
 static int gpu_error(const char *what, occ_gpu_status s, const char *err) {
-  fprintf(stderr, "occcalc: %s: %s\n", what, err);
+  occ_msg(stderr, "%s: %s", what, err);
   return s == OCC_GPU_ERR_MODULE ? OCC_EXIT_USAGE : OCC_EXIT_DEVICE;
 }
 
@@ -97,7 +98,7 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
   if (rc != OCC_EXIT_OK) return rc;
   occ_status st = occ_pipeline_compute(p, &run->item);
   if (st != OCC_OK) {
-    fprintf(stderr, "occcalc: %s: %s\n", d->name, occ_strerror(st));
+    occ_msg(stderr, "%s: %s", d->name, occ_strerror(st));
     return OCC_EXIT_USAGE;
   }
   return cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
@@ -189,7 +190,7 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   if (s != OCC_GPU_OK) {
     rc = gpu_error(what, s, err);
   } else if (out.failed || (cli->json && !out.cases)) {
-    fprintf(stderr, "occcalc: out of memory writing JSON\n");
+    occ_msg(stderr, "out of memory writing JSON");
     rc = OCC_EXIT_FAILURE;
   } else {
     if (cli->json)

@@ -21,6 +21,7 @@
 #include "out/report_text.h"
 #include "out/suggest_out.h"
 #include "out/verify_out.h"
+#include "out/text_safe.h"
 
 /* Columns to fit kernel names in: the terminal's when writing to one, else
  * $COLUMNS when set, else no limit (a pipe to grep wants whole names). */
@@ -84,6 +85,15 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
                                "(accepted: 1 to %d on %s)",
                                (long long)cli->chart_step,
                                d->max_threads_per_block, d->name);
+  /* The calculator takes a block's shared memory, its reserve included,
+   * up to 1 GiB (the parser's bound for each size alone). */
+  if (cli->smem + cli->dyn_smem + d->reserved_smem_per_block_bytes > OCC_MAX_SMEM_BYTES)
+    return occ_cli_usage_error(p->err, "--smem/--dyn-smem: %lld B static + %lld B "
+                               "dynamic + %lld B reserved on %s is out of range "
+                               "(accepted: a total up to %lld bytes)",
+                               (long long)cli->smem, (long long)cli->dyn_smem,
+                               (long long)d->reserved_smem_per_block_bytes, d->name,
+                               (long long)OCC_MAX_SMEM_BYTES);
   if (cli->grid > 0 && d->sm_count <= 0)
     return occ_cli_usage_error(p->err, "--grid: %s has no SM count (accepted: "
                                "a board from --gpu, or give --sms N)", d->name);
@@ -131,7 +141,7 @@ static int build_charts(const occ_pipeline *p, const occ_item *item,
   occ_sweep_free(sweep);
   if (status == OCC_OK) return OCC_EXIT_OK;
   for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
-  fprintf(p->err, "occcalc: charts: %s\n", occ_strerror(status));
+  occ_msg(p->err, "charts: %s", occ_strerror(status));
   return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
 }
 
@@ -180,7 +190,7 @@ static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
   occ_status status = s ? occ_suggest(item->device, &item->kernel, s) : OCC_ERR_NOMEM;
   if (status == OCC_OK) return s;
   free(s);
-  fprintf(p->err, "occcalc: suggest: %s\n", occ_strerror(status));
+  occ_msg(p->err, "suggest: %s", occ_strerror(status));
   *rc = status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
   return NULL;
 }
@@ -198,7 +208,9 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
  * read, and how its block was chosen when --block was not given. */
 static void print_ptxas_heading(const occ_pipeline *p, const occ_item *item) {
   const occ_ptxas_kernel *k = item->ptxas;
-  fprintf(p->out, "== %s (%s%sline %ld)\n", item->readable, k->arch,
+  char name[4096];
+  fprintf(p->out, "== %s (%s%sline %ld)\n",
+          occ_text_safe(item->readable, name, sizeof name), k->arch,
           k->arch[0] ? ", " : "", (long)k->line);
   if (item->choice)
     fprintf(p->out, "   no --block: %d threads, the smallest block reaching "
@@ -244,9 +256,10 @@ static int write_table(occ_pipeline *p, const occ_item *item) {
     /* With --gpu or --arch, ARCH still shows the report's target: say
      * which device every row was computed on. */
     if (p->fixed_device) {
-      char cc[16];
+      char cc[16], name[4 * sizeof p->fixed_device->name];
       occ_cc_text(p->fixed_device, cc, sizeof cc);
-      fprintf(p->out, "on %s (cc %s):\n", p->fixed_device->name, cc);
+      fprintf(p->out, "on %s (cc %s):\n",
+              occ_text_safe(p->fixed_device->name, name, sizeof name), cc);
     }
     occ_ptxas_table_header(p->out);
   }
@@ -314,7 +327,7 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
     free(s);
   }
   if (ok) return rc;
-  fprintf(p->err, "occcalc: out of memory writing JSON\n");
+  occ_msg(p->err, "out of memory writing JSON");
   return OCC_EXIT_FAILURE;
 }
 
@@ -328,7 +341,7 @@ static cJSON *item_json(const occ_pipeline *p, const occ_item *item) {
 static int write_json(occ_pipeline *p, const occ_item *item) {
   cJSON *obj = item_json(p, item);
   if (!obj) {
-    fprintf(p->err, "occcalc: out of memory writing JSON\n");
+    occ_msg(p->err, "out of memory writing JSON");
     return OCC_EXIT_FAILURE;
   }
   int rc = add_sections(p, item, obj);
@@ -356,7 +369,7 @@ static void check_gate(occ_pipeline *p, const occ_item *item) {
   const char *on = !p->fixed_device && item->ptxas && item->ptxas->arch[0]
                        ? item->ptxas->arch
                        : item->device->name;
-  fprintf(p->err, "occcalc: below --min-occupancy %g%%: %s on %s: %s%%\n",
+  occ_msg(p->err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",
           on, text);
@@ -381,6 +394,9 @@ int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
   }
   check_gate(p, item);
   p->written++;
+  /* A reader gone (EPIPE with SIGPIPE ignored) or a full disk: stop now
+   * rather than compute the rest of a long report for nobody. */
+  if (rc == OCC_EXIT_OK && ferror(p->out)) return occ_exit_of_stream_error(errno);
   return rc;
 }
 
@@ -394,7 +410,7 @@ void occ_pipeline_end(occ_pipeline *p) {
 
 int occ_pipeline_gate(const occ_pipeline *p) {
   if (!p->below_gate) return OCC_EXIT_OK;
-  fprintf(p->err, "occcalc: %ld kernel%s below --min-occupancy %g%%\n",
+  occ_msg(p->err, "%ld kernel%s below --min-occupancy %g%%",
           p->below_gate, p->below_gate == 1 ? "" : "s", p->cli->min_occupancy_pct);
   return OCC_EXIT_GATE;
 }

@@ -13,6 +13,7 @@
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
 #include "ptxas/ptxas.h"
+#include "out/text_safe.h"
 
 /* Distinct targets in one report are few (one per -gencode); past this
  * many the device is looked up again for each kernel. */
@@ -216,57 +217,74 @@ static const char *input_name(const occ_cli *cli) {
   return strcmp(cli->ptxas_path, "-") == 0 ? "standard input" : cli->ptxas_path;
 }
 
+/* The notes of a run that computed something (a failed run folds the
+ * reason into its one line instead, see why_none). */
 static void print_notes(run *r, const occ_ptxas_stats *s) {
   if (s->skipped_lines)
-    fprintf(r->err, "occcalc: note: skipped %ld unparsable line%s (the first is line %ld)\n",
+    occ_msg(r->err, "note: skipped %ld unparsable line%s (the first is line %ld)",
             s->skipped_lines, s->skipped_lines == 1 ? "" : "s", s->first_skipped_line);
   if (s->incomplete)
-    fprintf(r->err, "occcalc: note: %ld kernel%s announced without a readable resource line\n",
+    occ_msg(r->err, "note: %ld kernel%s announced without a readable resource line",
             s->incomplete, s->incomplete == 1 ? "" : "s");
   if (r->unknown_arch)
-    fprintf(r->err, "occcalc: note: skipped %ld kernel%s for targets not in the database "
-            "(%s; see --list-gpus), give --gpu or --arch to compute them\n",
+    occ_msg(r->err, "note: skipped %ld kernel%s for targets not in the database "
+            "(%s; see --list-gpus), give --gpu or --arch to compute them",
             r->unknown_arch, r->unknown_arch == 1 ? "" : "s", r->first_unknown_arch);
   if (r->rejected)
-    fprintf(r->err, "occcalc: note: skipped %ld kernel%s the calculator rejects (%s)\n",
+    occ_msg(r->err, "note: skipped %ld kernel%s the calculator rejects (%s)",
             r->rejected, r->rejected == 1 ? "" : "s", r->rejected_why);
   if (r->default_note && r->pipeline.written)
-    fprintf(r->err, "occcalc: note: the report names no target; using %s (%s)\n",
+    occ_msg(r->err, "note: the report names no target; using %s (%s)",
             r->default_device.name, r->default_note);
 }
 
-/* The status once the whole input is read. */
+/* Why no kernel was computed, for the one line of the failure. */
+static const char *why_none(const run *r, char *why, size_t size) {
+  if (r->unknown_arch)
+    snprintf(why, size, "%ld for targets not in the database, e.g. %s; give "
+             "--gpu or --arch", r->unknown_arch, r->first_unknown_arch);
+  else
+    snprintf(why, size, "%ld rejected: %s", r->rejected, r->rejected_why);
+  return why;
+}
+
+/* The status once the whole input is read. A failure is one line. */
 static int conclude(run *r, const occ_ptxas_stats *s) {
+  char why[256];
   occ_pipeline_end(&r->pipeline);
-  print_notes(r, s);
   if (s->kernels == 0) {
-    fprintf(r->err, "occcalc: %s: no kernel found (expected the output of "
-            "nvcc -Xptxas -v or cuobjdump --dump-resource-usage)\n", input_name(r->cli));
+    if (s->skipped_lines)
+      snprintf(why, sizeof why, "skipped %ld unparsable line%s, the first is line "
+               "%ld; ", s->skipped_lines, s->skipped_lines == 1 ? "" : "s",
+               s->first_skipped_line);
+    occ_msg(r->err, "%s: no kernel found (%sexpected the output of nvcc -Xptxas -v "
+            "or cuobjdump --dump-resource-usage)", input_name(r->cli),
+            s->skipped_lines ? why : "");
     return OCC_EXIT_USAGE;
   }
-  if (r->selected == 0) {
-    fprintf(r->err, "occcalc: --kernel: no kernel matches '%s' (%ld read)\n",
-            r->cli->kernel_name, s->kernels);
-    return OCC_EXIT_USAGE;
-  }
+  if (r->selected == 0)
+    return occ_cli_usage_error(r->err, "--kernel: no kernel matches '%s' (%ld read)",
+                               r->cli->kernel_name, s->kernels);
   if (r->pipeline.written == 0) {
-    fprintf(r->err, "occcalc: %s: no kernel could be computed\n", input_name(r->cli));
+    occ_msg(r->err, "%s: no kernel could be computed (%s)", input_name(r->cli),
+            why_none(r, why, sizeof why));
     return OCC_EXIT_USAGE;
   }
+  print_notes(r, s);
   return occ_pipeline_gate(&r->pipeline);
 }
 
 static int read_input(run *r, FILE *in) {
   occ_ptxas_parser *parser = occ_ptxas_new(on_kernel, r);
   if (!parser) {
-    fprintf(r->err, "occcalc: out of memory\n");
+    occ_msg(r->err, "out of memory");
     return OCC_EXIT_FAILURE;
   }
   occ_ptxas_set_reserve_fn(parser, target_reserve, r);
   errno = 0;
   int rc = occ_ptxas_read_file(parser, in);
   if (rc == -1) {
-    fprintf(r->err, "occcalc: %s: %s\n", input_name(r->cli),
+    occ_msg(r->err, "%s: %s", input_name(r->cli),
             strerror(errno ? errno : EIO));
     rc = OCC_EXIT_USAGE;
   } else {
@@ -282,7 +300,7 @@ int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err)
   if (!r || !choices) {
     free(r);
     free(choices);
-    fprintf(err, "occcalc: out of memory\n");
+    occ_msg(err, "out of memory");
     return OCC_EXIT_FAILURE;
   }
   *r = (run){.cli = cli, .db = db, .err = err, .choices = choices};
@@ -299,7 +317,7 @@ int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err)
     bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
     in = is_stdin ? stdin : fopen(cli->ptxas_path, "rb");
     if (!in) {
-      fprintf(err, "occcalc: %s: %s\n", cli->ptxas_path, strerror(errno));
+      occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
       rc = OCC_EXIT_USAGE;
     } else {
       rc = read_input(r, in);

@@ -7,6 +7,7 @@
 
 #include "out/chart_out.h"
 #include "out/vocab.h"
+#include "out/text_safe.h"
 
 #define PLOT_ROWS 8
 #define LEVELS_PER_ROW 8
@@ -104,8 +105,10 @@ static void format_fixed(const occ_chart *c, char *buf, size_t size) {
  * what stays fixed between them. */
 static void print_title(FILE *out, const occ_chart *c, const layout *l,
                         const glyphs *g) {
-  fprintf(out, "Occupancy by %s %s %.24s (CC %d.%d)\n",
-          occ_chart_x_name(c->kind), g->dot, c->device_name, c->cc_major,
+  char name[28];
+  fprintf(out, "Occupancy by %s %s %s (CC %d.%d)\n",
+          occ_chart_x_name(c->kind), g->dot,
+          occ_text_safe(c->device_name, name, sizeof name), c->cc_major,
           c->cc_minor);
   char fixed[96], left[128];
   format_fixed(c, fixed, sizeof fixed);

@@ -7,6 +7,7 @@
 #include "out/explain_out.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
+#include "out/text_safe.h"
 
 /* A bounded string being written. */
 typedef struct text_buf {
@@ -110,8 +111,10 @@ void occ_print_explain(FILE *out, const occ_report *rep) {
                          OCC_EXPLAIN_MAX_STEPS);
   if (n > OCC_EXPLAIN_MAX_STEPS) n = OCC_EXPLAIN_MAX_STEPS;
   occ_cc_text(rep->device, cc, sizeof cc);
+  char name[4 * sizeof rep->device->name];
   fprintf(out, "Occupancy of a %d-thread block on %s (cc %s)",
-          rep->result->threads_per_block, rep->device->name, cc);
+          rep->result->threads_per_block,
+          occ_text_safe(rep->device->name, name, sizeof name), cc);
   int section = 0;
   for (size_t i = 0; i < n; i++) {
     const occ_step *s = &steps[i];

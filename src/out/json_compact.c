@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out/utf8.h"
+
 typedef struct sink {
   FILE *out;
   size_t len;
@@ -43,13 +45,19 @@ static inline void put_char(sink *s, char c) {
 }
 
 /* cJSON's escaping: the two JSON specials, five short escapes, other
- * control bytes as \u00XX; bytes >= 0x80 as they are. */
+ * control bytes as \u00XX; valid UTF-8 as it is. Unlike cJSON, each byte
+ * of an invalid UTF-8 sequence becomes U+FFFD, so that the document is
+ * always UTF-8 (JSON has no escape for a byte). */
 static void write_string(sink *s, const char *text) {
   put_char(s, '"');
   const unsigned char *p = (const unsigned char *)(text ? text : "");
   while (*p) {
     const unsigned char *run = p;
-    while (*p >= 32 && *p != '"' && *p != '\\') p++;
+    unsigned cp;
+    size_t n = 1;
+    while ((*p >= 32 && *p < 0x80 && *p != '"' && *p != '\\') ||
+           (*p >= 0x80 && (n = occ_utf8_len(p, &cp)) > 0))
+      p += *p < 0x80 ? 1 : n;
     put_bytes(s, (const char *)run, (size_t)(p - run));
     if (!*p) break;
     char esc[8];
@@ -62,6 +70,10 @@ static void write_string(sink *s, const char *text) {
     case '\r': put_text(s, "\\r"); break;
     case '\t': put_text(s, "\\t"); break;
     default:
+      if (*p >= 0x80) {
+        put_text(s, "\xef\xbf\xbd"); /* U+FFFD */
+        break;
+      }
       snprintf(esc, sizeof esc, "\\u%04x", *p);
       put_text(s, esc);
     }

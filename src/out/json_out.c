@@ -13,6 +13,7 @@
 #include "out/report.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
+#include "out/text_safe.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */
@@ -29,7 +30,7 @@ static void add_limit(cJSON *obj, const char *key, int limit) {
 
 int occ_print_json(FILE *out, const cJSON *obj) {
   if (!obj) {
-    fprintf(stderr, "occcalc: out of memory writing JSON\n");
+    occ_msg(stderr, "out of memory writing JSON");
     return -1;
   }
   occ_json_write_formatted(out, obj);

@@ -7,12 +7,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "out/text_safe.h"
 
 int occ_outfile_write(const char *path, occ_outfile_fn write,
                       const void *context, FILE *err) {
   char tmp[4200];
   if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
-    fprintf(err, "occcalc: --svg: '%.60s...': the name is too long\n", path);
+    occ_msg(err, "--svg: '%.60s...': the name is too long", path);
     return 2;
   }
   int fd = mkstemp(tmp);
@@ -23,7 +24,7 @@ int occ_outfile_write(const char *path, occ_outfile_fn write,
   if (fd >= 0) fchmod(fd, 0666 & ~mask);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
-    fprintf(err, "occcalc: --svg: cannot write '%s': %s\n", path, strerror(errno));
+    occ_msg(err, "--svg: cannot write '%s': %s", path, strerror(errno));
     if (fd >= 0) close(fd), unlink(tmp);
     return 2;
   }
@@ -34,7 +35,7 @@ int occ_outfile_write(const char *path, occ_outfile_fn write,
   if (!failed && rename(tmp, path) == 0) return 0;
   if (!failed) saved = errno;
   unlink(tmp);
-  fprintf(err, "occcalc: --svg: error writing '%s': %s\n", path, strerror(saved));
+  occ_msg(err, "--svg: error writing '%s': %s", path, strerror(saved));
   return 1;
 }
 
@@ -56,7 +57,7 @@ void occ_outfile_name(char *buf, size_t size, const char *dir, long n,
 int occ_outfile_check(const char *path, FILE *err) {
   struct stat st;
   if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-    fprintf(err, "occcalc: --svg: cannot write '%s': it is a directory\n", path);
+    occ_msg(err, "--svg: cannot write '%s': it is a directory", path);
     return 2;
   }
   char dir[4096];
@@ -67,6 +68,6 @@ int occ_outfile_check(const char *path, FILE *err) {
   dir[slash ? (len ? len : 1) : 1] = '\0';
   if (slash && len == 0) dir[0] = '/';
   if (access(dir, W_OK | X_OK) == 0) return 0;
-  fprintf(err, "occcalc: --svg: cannot write '%s': %s\n", path, strerror(errno));
+  occ_msg(err, "--svg: cannot write '%s': %s", path, strerror(errno));
   return 2;
 }

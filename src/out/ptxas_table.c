@@ -8,6 +8,7 @@
 #include "out/ptxas_out.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
+#include "out/text_safe.h"
 
 /* ARCH REGS SMEM STACK SPILL ! BLOCK WARPS OCC LIMITER, then KERNEL; the
  * header's format, and the widths occ_ptxas_table_row pads to. */
@@ -112,7 +113,10 @@ static const char *occ_text(const occ_result *r) {
   return text;
 }
 
-static void write_line(FILE *out, const line *l, const char *name, int width) {
+static void write_line(FILE *out, const line *l, const char *raw_name,
+                       int width) {
+  char safe[4096];
+  const char *name = occ_text_safe(raw_name, safe, sizeof safe);
   int len = (int)strlen(name);
   fwrite(l->text, 1, l->len, out);
   if (width <= 0 || len <= width)

@@ -7,22 +7,25 @@
 
 #include "out/report_text.h"
 #include "out/vocab.h"
+#include "out/text_safe.h"
 
 static void print_device(FILE *out, const occ_device *d) {
-  char cc[16];
+  char cc[16], name[4 * sizeof d->name];
   occ_cc_text(d, cc, sizeof cc);
+  occ_text_safe(d->name, name, sizeof name);
   if (d->sm_count > 0)
-    fprintf(out, "%s (cc %s, %d SMs, from the %s)\n", d->name, cc, d->sm_count,
+    fprintf(out, "%s (cc %s, %d SMs, from the %s)\n", name, cc, d->sm_count,
             d->source);
   else
-    fprintf(out, "%s (cc %s, from the %s)\n", d->name, cc, d->source);
+    fprintf(out, "%s (cc %s, from the %s)\n", name, cc, d->source);
 }
 
 static void print_kernel(FILE *out, const occ_report *rep) {
   const occ_kernel *k = rep->kernel;
   const occ_result *r = rep->result;
+  char name[4096];
   fprintf(out, "\nKernel%s%s\n", rep->kernel_name ? " " : "",
-          rep->kernel_name ? rep->kernel_name : "");
+          occ_text_safe(rep->kernel_name, name, sizeof name));
   fprintf(out, "  block           %6d threads (%dx%dx%d): %d warps, %d inactive threads\n",
           r->threads_per_block, k->block[0], k->block[1], k->block[2],
           r->warps_per_block, r->inactive_threads);

@@ -4,14 +4,15 @@
 
 #include "out/suggest_out.h"
 #include "out/vocab.h"
+#include "out/text_safe.h"
 
 static double pct(double occupancy) { return 100.0 * occupancy; }
 
 static void print_now(FILE *out, const occ_device *d, const occ_suggestion *s) {
-  char limiters[80];
-  fprintf(out, "Suggestions for %.40s (CC %d.%d)\n"
+  char limiters[80], name[44];
+  fprintf(out, "Suggestions for %s (CC %d.%d)\n"
                "  kernel: block %d, %d registers, %lld B shared memory\n",
-          d->name, d->cc_major, d->cc_minor, s->threads_per_block,
+          occ_text_safe(d->name, name, sizeof name), d->cc_major, d->cc_minor, s->threads_per_block,
           s->regs_per_thread, (long long)s->smem_bytes);
   if (s->launchable)
     fprintf(out, "  now: %d blocks, %d warps/SM, %.1f %%, limited by %s\n",

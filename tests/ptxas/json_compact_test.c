@@ -89,3 +89,54 @@ Test(json_compact, nesting) {
   same_as_cjson(deep);
   cJSON_Delete(deep);
 }
+
+/* What occ_json_write_compact writes for a string value. */
+static char *compact_string(const char *text) {
+  cJSON *s = cJSON_CreateString(text);
+  cr_assert_not_null(s);
+  char *got = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&got, &len);
+  cr_assert_not_null(out);
+  occ_json_write_compact(out, s);
+  fclose(out);
+  cJSON_Delete(s);
+  return got;
+}
+
+/* Valid UTF-8 of every length, the edges of the ranges included, stays
+ * byte for byte what cJSON writes. */
+Test(json_compact, valid_utf8_as_cjson) {
+  static const char *const texts[] = {
+      "\xc2\x80", "\xdf\xbf", "\xe0\xa0\x80", "\xed\x9f\xbf", "\xee\x80\x80",
+      "\xef\xbf\xbd", "\xf0\x90\x80\x80", "\xf4\x8f\xbf\xbf",
+      "k<\xce\xbb>(\xe2\x80\x94)"};
+  for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+    cJSON *s = cJSON_CreateString(texts[i]);
+    same_as_cjson(s);
+    cJSON_Delete(s);
+  }
+}
+
+/* Each byte of an invalid sequence becomes U+FFFD: stray continuation
+ * bytes, a lead byte cut short, overlong forms, surrogates, past
+ * U+10FFFF, bytes never used. */
+Test(json_compact, invalid_utf8_replaced) {
+  static const struct { const char *text, *want; } cases[] = {
+      {"a\xff" "b", "\"a\xef\xbf\xbd" "b\""},
+      {"\x80", "\"\xef\xbf\xbd\""},
+      {"\xc3", "\"\xef\xbf\xbd\""},
+      {"\xc3(", "\"\xef\xbf\xbd(\""},
+      {"\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\""},
+      {"\xe0\x80\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""},
+      {"\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""},
+      {"\xf4\x90\x80\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\""},
+      {"\xf5", "\"\xef\xbf\xbd\""},
+      {"k\x1b]0;x\x07\xfe", "\"k\\u001b]0;x\\u0007\xef\xbf\xbd\""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *got = compact_string(cases[i].text);
+    cr_assert_str_eq(got, cases[i].want, "case %zu", i);
+    free(got);
+  }
+}

@@ -1,0 +1,89 @@
+/* occcalc.c - the program: parse the command line, run its mode, check
+ * stdout (see occcalc.h). */
+#include "cli/occcalc.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/device_cmd.h"
+#include "cli/devselect.h"
+#include "cli/pipeline.h"
+#include "cli/ptxas_run.h"
+#include "out/text_safe.h"
+
+/* Flushes stdout and reports a write error (a full disk, a closed pipe)
+ * instead of exiting 0 with output lost. */
+static int finish(int rc) {
+  if (rc == OCC_EXIT_PIPE) return rc;
+  errno = 0;
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    int saved = errno ? errno : EIO;
+    if (occ_exit_of_stream_error(saved) == OCC_EXIT_PIPE) return OCC_EXIT_PIPE;
+    occ_msg(stderr, "error writing output: %s", strerror(saved));
+    return OCC_EXIT_FAILURE;
+  }
+  return rc;
+}
+
+/* The calculator: the typed configuration on one device. */
+static int calculate(const occ_cli *cli, const occ_gpudb *db) {
+  occ_device device;
+  const char *note;
+  int rc = occ_select_device(db, cli, &device, &note, stderr);
+  if (rc != OCC_EXIT_OK) return rc;
+  occ_pipeline p;
+  if ((rc = occ_pipeline_init(&p, cli, false, stdout, stderr)) != OCC_EXIT_OK ||
+      (rc = occ_pipeline_check(&p, &device)) != OCC_EXIT_OK)
+    return rc;
+  occ_item item = {.device = &device};
+  occ_cli_kernel(cli, &item.kernel);
+  if ((rc = occ_pipeline_block(&p, &device, &item.kernel)) != OCC_EXIT_OK) return rc;
+  occ_status status = occ_pipeline_compute(&p, &item);
+  if (status != OCC_OK) {
+    occ_msg(stderr, "%s: %s", device.name, occ_strerror(status));
+    return OCC_EXIT_USAGE;
+  }
+  if (note)
+    occ_msg(stderr, "note: no --gpu, --arch or --cc given; using %s (%s)",
+            device.name, note);
+  rc = occ_pipeline_write(&p, &item);
+  int gate = occ_pipeline_finish(&p);
+  return rc != OCC_EXIT_OK ? rc : gate;
+}
+
+static int run(const occ_cli *cli, const occ_gpudb *db) {
+  switch (cli->mode) {
+  case OCC_MODE_CALC: return calculate(cli, db);
+  case OCC_MODE_PTXAS: return occ_ptxas_run(cli, db, stdout, stderr);
+  case OCC_MODE_DEVICE:
+  case OCC_MODE_MODULE: return occ_device_command(cli, db);
+  case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);
+  case OCC_MODE_LIST: return occ_list_gpus(db, cli->json, stdout);
+  }
+  return OCC_EXIT_USAGE;
+}
+
+int occ_main(int argc, char **argv) {
+  /* Past a file-size limit a write fails (EFBIG) and is reported, and a
+   * partial output file is removed, instead of the process being killed. */
+  signal(SIGXFSZ, SIG_IGN);
+  occ_cli cli;
+  int rc = occ_cli_parse(argc, argv, &cli, stderr);
+  if (rc != OCC_EXIT_OK) return rc;
+  if (cli.help) {
+    occ_cli_print_help(stdout);
+    return finish(OCC_EXIT_OK);
+  }
+  if (cli.version) {
+    printf("occcalc %s\n", OCC_VERSION);
+    return finish(OCC_EXIT_OK);
+  }
+  occ_gpudb *db = occ_load_database(&cli, stderr);
+  if (!db) return OCC_EXIT_USAGE;
+  rc = run(&cli, db);
+  occ_gpudb_free(db);
+  return finish(rc);
+}

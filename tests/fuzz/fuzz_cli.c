@@ -1,0 +1,111 @@
+/* fuzz_cli.c - libFuzzer target for the whole program, in-process: the
+ * input is a command line, its words separated by NUL bytes; an empty word
+ * (two NULs) ends the words and what follows is the content of a file that
+ * the value "@" of --ptxas, --data or --svg names. Runs occ_main with
+ * stdout and stderr sent to /dev/null and stdin empty.
+ *
+ * Refused (the input is skipped): the live paths (--device, --module,
+ * --counter, --no-verify, the verify command), and file options whose
+ * value is not "@" or "-" (the harness cannot sandbox other paths). Long
+ * options are matched as getopt matches them, by any prefix. Built and run
+ * by `make fuzz-cli` (tests/fuzz_cli.mk). */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/occcalc.h"
+
+enum { MAX_WORDS = 40 };
+#define COUNT(a) (sizeof (a) / sizeof *(a))
+
+static const char *const live_options[] = {"device", "module", "counter",
+                                           "no-verify"};
+static const char *const file_options[] = {"ptxas", "data", "svg"};
+
+static char file_path[64];
+static FILE *devnull;
+
+/* True when word is "--X" or "--X=..." with X a prefix of name. */
+static bool names(const char *word, const char *name) {
+  if (strncmp(word, "--", 2) != 0) return false;
+  size_t len = strcspn(word + 2, "=");
+  return len > 0 && strncmp(word + 2, name, len) == 0 && len <= strlen(name);
+}
+
+static bool names_any(const char *word, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (names(word, list[i])) return true;
+  return false;
+}
+
+/* Checks argv (argv[0] excluded) and points each "@" file value at the
+ * harness' file. Returns false for a command line it cannot run. */
+static bool sandbox(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "verify") == 0) return false;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") == 0) return true; /* the rest are not options */
+    if (names_any(argv[i], live_options, COUNT(live_options))) return false;
+    if (!names_any(argv[i], file_options, COUNT(file_options))) continue;
+    char *eq = strchr(argv[i], '=');
+    char **value = eq ? NULL : i + 1 < argc ? &argv[i + 1] : NULL;
+    const char *text = eq ? eq + 1 : value ? *value : NULL;
+    if (!text) continue; /* "missing value": a usage error to exercise */
+    if (strcmp(text, "-") == 0) continue;
+    if (strcmp(text, "@") != 0 || eq) return false;
+    *value = file_path;
+    i++;
+  }
+  return true;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  snprintf(file_path, sizeof file_path, "/tmp/occcalc-fuzz-cli-%ld",
+           (long)getpid());
+  devnull = fopen("/dev/null", "w");
+  if (!devnull || !freopen("/dev/null", "r", stdin)) abort();
+  unsetenv("OCCCALC_GPU");
+  unsetenv("COLUMNS");
+  return 0;
+}
+
+static bool write_file(const uint8_t *data, size_t size) {
+  FILE *f = fopen(file_path, "wb");
+  if (!f) return false;
+  bool ok = fwrite(data, 1, size, f) == size;
+  return fclose(f) == 0 && ok;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *copy = malloc(size + 1);
+  if (!copy) return 0;
+  memcpy(copy, data, size);
+  copy[size] = '\0';
+  char *argv[MAX_WORDS + 2] = {"occcalc"};
+  int argc = 1;
+  size_t at = 0;
+  while (at < size && copy[at] != '\0' && argc <= MAX_WORDS) {
+    argv[argc++] = copy + at;
+    at += strlen(copy + at) + 1;
+  }
+  argv[argc] = NULL;
+  size_t file_at = at < size ? at + 1 : size;
+  if (sandbox(argc, argv) && write_file(data + file_at, size - file_at)) {
+    FILE *out = stdout, *err = stderr;
+    stdout = stderr = devnull;
+    int rc = occ_main(argc, argv);
+    fflush(devnull);
+    clearerr(devnull);
+    stdout = out;
+    stderr = err;
+    /* The documented statuses, and nothing else. */
+    if (rc < 0 || (rc > 5 && rc != 141)) abort();
+  }
+  free(copy);
+  return 0;
+}
