@@ -195,12 +195,17 @@ occ_prof *occ_prof_open(void *cu_context, int ordinal,
   return c;
 }
 
-int occ_prof_start(occ_prof *c, char *why, size_t why_size) {
+int occ_prof_reset(occ_prof *c, char *why, size_t why_size) {
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pRangeProfilerObject = c->profiler;
   init.counterDataSize = c->data_size;
   init.pCounterData = c->data;
   CUPTI(c, cuptiRangeProfilerCounterDataImageInitialize, &init);
+  return 0;
+}
+
+int occ_prof_start(occ_prof *c, char *why, size_t why_size) {
+  if (occ_prof_reset(c, why, why_size) != 0) return -1;
   CUpti_RangeProfiler_SetConfig_Params set = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   set.pRangeProfilerObject = c->profiler;
   set.pConfig = c->config;
@@ -236,10 +241,14 @@ int occ_prof_pop(occ_prof *c, char *why, size_t why_size) {
   return 0;
 }
 
-int occ_prof_stop(occ_prof *c, size_t *ranges, char *why, size_t why_size) {
+int occ_prof_stop(occ_prof *c, char *why, size_t why_size) {
   CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerStop, &stop);
+  return 0;
+}
+
+int occ_prof_decode(occ_prof *c, size_t *ranges, char *why, size_t why_size) {
   CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerDecodeData, &decode);
@@ -319,7 +328,8 @@ int occ_counter_end(occ_counter *c, double *pct, char *why, size_t why_size) {
   size_t ranges;
   const char *name;
   return occ_prof_pop(c->prof, why, why_size) ||
-                 occ_prof_stop(c->prof, &ranges, why, why_size) ||
+                 occ_prof_stop(c->prof, why, why_size) ||
+                 occ_prof_decode(c->prof, &ranges, why, why_size) ||
                  occ_prof_values(c->prof, 0, pct, &name, why, why_size)
              ? -1 : 0;
 }

@@ -16,7 +16,8 @@
 /* A Range Profiler session of any single-context metrics, shared by the
  * probe's counter below and by the injection library of `occcalc run`.
  * auto_ranges: every kernel launch is its own range, replayed by CUPTI as
- * many times as the metrics need (kernel replay); else ranges are pushed
+ * many times as the metrics need (kernel replay: the launch returns once
+ * the kernel has run and been measured); else ranges are pushed
  * and popped by the caller and the metrics must fit in one pass. */
 typedef struct occ_prof occ_prof;
 
@@ -31,13 +32,22 @@ occ_prof *occ_prof_open(void *cu_context, int ordinal,
 /* Starts a session: ranges from here on are collected. */
 int occ_prof_start(occ_prof *prof, char *why, size_t why_size);
 
+/* Empties the counter data of a running session (after occ_prof_decode
+ * and occ_prof_values), so it collects the next ranges from index 0. */
+int occ_prof_reset(occ_prof *prof, char *why, size_t why_size);
+
 /* User ranges only: one range named name around the caller's launches. */
 int occ_prof_push(occ_prof *prof, const char *name, char *why,
                   size_t why_size);
 int occ_prof_pop(occ_prof *prof, char *why, size_t why_size);
 
-/* Ends the session and decodes it; *ranges says how many it holds. */
-int occ_prof_stop(occ_prof *prof, size_t *ranges, char *why, size_t why_size);
+/* Ends the session. */
+int occ_prof_stop(occ_prof *prof, char *why, size_t why_size);
+
+/* Decodes the ranges collected so far (during or after the session);
+ * *ranges says how many the data holds. */
+int occ_prof_decode(occ_prof *prof, size_t *ranges, char *why,
+                    size_t why_size);
 
 /* The metrics of range index of the last session, in the order given to
  * occ_prof_open, into values; *range_name points into the profiler's data
