@@ -7,6 +7,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/kernel_name.h"
 #include "live/gpu.h"
@@ -86,6 +88,23 @@ static int split_metrics(run_state *s) {
   return OCC_EXIT_OK;
 }
 
+/* --output, before the program runs: a folder that exists and can be
+ * written, and no folder in the file's place. */
+static int check_output(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return occ_cli_usage_error(stderr, "--output: '%s' is a directory",
+                               path);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+  if (access(slash ? dir : ".", W_OK) != 0)
+    return occ_cli_usage_error(stderr, "--output: cannot write '%s': %s",
+                               path, strerror(errno));
+  return OCC_EXIT_OK;
+}
+
 static int check_options(run_state *s) {
   const occ_cli *cli = s->cli;
   s->device_filter = -1;
@@ -99,7 +118,7 @@ static int check_options(run_state *s) {
   if (cli->metrics && cli->no_counters)
     return occ_cli_usage_error(stderr, "--metrics: not with --no-counters "
                                        "(metrics are read by the counters)");
-  if (cli->output_path && occ_outfile_check(cli->output_path, stderr) != 0)
+  if (cli->output_path && check_output(cli->output_path) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
   return split_metrics(s);
 }
