@@ -92,8 +92,9 @@ static void text_metrics(FILE *out, const occ_run_report *rep,
 }
 
 void occ_run_print_text(FILE *out, const occ_run_report *rep) {
-  fprintf(out, "occcalc run: %.40s: %zu launches, %zu kernel "
-          "configurations, exit status %d\n", rep->program, rep->launch_count,
+  const char *slash = strrchr(rep->program, '/');
+  fprintf(out, "occcalc run: %.24s: %zu launches, %zu configurations, exit "
+          "status %d\n", slash ? slash + 1 : rep->program, rep->launch_count,
           rep->row_count, rep->status);
   for (size_t i = 0; i < rep->row_count; i++) {
     const occ_run_row *row = &rep->rows[i];
@@ -124,11 +125,12 @@ static void add_number_or_null(cJSON *obj, const char *key, double v,
     cJSON_AddNullToObject(obj, key);
 }
 
-static void add_metrics(cJSON *obj, const double *values, bool known,
+/* "metrics": each name's value, null past the known ones. */
+static void add_metrics(cJSON *obj, const double *values, int known,
                         const char *const *names, int count) {
   cJSON *m = cJSON_AddObjectToObject(obj, "metrics");
   for (int i = 0; m && i < count; i++)
-    add_number_or_null(m, names[i], values[i], known);
+    add_number_or_null(m, names[i], i < known ? values[i] : 0, i < known);
 }
 
 /* One launch: the record's fields, as --jsonl writes and as each JSON
@@ -155,8 +157,8 @@ static cJSON *launch_json(const occ_launch_record *l,
                           (double)(l->end_ns - l->start_ns) / 1000);
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
-  add_metrics(o, counters ? counters->values + 1 : NULL, counters, names,
-              count);
+  add_metrics(o, counters ? counters->values + 1 : NULL,
+              counters ? counters->value_count - 1 : 0, names, count);
   return o;
 }
 
@@ -228,7 +230,8 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
   cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);
   row_occupancy_json(o, row);
-  add_metrics(o, row->metric_values, row->achieved_known, rep->metric_names,
+  add_metrics(o, row->metric_values,
+              row->achieved_known ? rep->metric_count : 0, rep->metric_names,
               rep->metric_count);
   cJSON *launches = cJSON_AddArrayToObject(o, "launches");
   for (size_t i = 0; launches && i < row->launch_count; i++)
