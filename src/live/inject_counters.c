@@ -12,7 +12,9 @@
  * complete: they are decoded then, matched in order with the launches
  * seen since, and written as COUNTERS records carrying both correlation
  * ids (the driver call's, and the runtime call's around it) that the
- * launch's activity record may carry. */
+ * launch's activity record may carry. One profiled context at a time (a
+ * launch on another context ends the session of the last one), as
+ * CUPTI's own profiling_injection sample does. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -67,8 +69,11 @@ static void write_range(size_t index, const pending_launch *p) {
   occ_inject_write(&r);
 }
 
-/* Writes the ranges of the launches since the last harvest. */
-static void harvest(void) {
+/* Writes the ranges decoded so far for the launches waiting for them, in
+ * order; a launch whose range is not there yet keeps waiting. A graph
+ * launch's ranges are its kernels', whose number the call does not say:
+ * they and the launches after it in the same decode are dropped. */
+static void harvest(bool reset) {
   size_t ranges = 0;
   char why[OCC_RECORD_WHY_MAX];
   if (!prof || pending_count == 0) return;
@@ -76,22 +81,25 @@ static void harvest(void) {
     refuse(why);
     return;
   }
-  /* In order, up to the first graph launch: past it the ranges are its
-   * kernels', whose number the call does not say. */
-  for (size_t i = 0; i < ranges && i < (size_t)pending_count &&
-                     !pending[i].graph; i++)
-    write_range(i, &pending[i]);
-  pending_count = 0;
-  if (occ_prof_reset(prof, why, sizeof why) != 0) refuse(why);
+  int used = 0;
+  for (; (size_t)used < ranges && used < pending_count && !pending[used].graph;
+       used++)
+    write_range((size_t)used, &pending[used]);
+  if (used < pending_count && pending[used].graph) used = pending_count;
+  memmove(pending, pending + used, (size_t)(pending_count - used) *
+          sizeof *pending);
+  pending_count -= used;
+  if (reset && ranges > 0 && occ_prof_reset(prof, why, sizeof why) != 0)
+    refuse(why);
 }
 
 static void close_profiler(void) {
-  harvest();
   char why[OCC_RECORD_WHY_MAX];
-  if (prof) occ_prof_stop(prof, why, sizeof why);
+  if (prof && occ_prof_stop(prof, why, sizeof why) == 0) harvest(false);
   occ_prof_close(prof);
   prof = NULL;
   active_ctx = NULL;
+  pending_count = 0;
 }
 
 static void open_profiler(CUcontext ctx) {
@@ -112,15 +120,16 @@ static void open_profiler(CUcontext ctx) {
 
 static void launch_enter(CUcontext ctx) {
   if (refused) return;
-  if (prof && (ctx != active_ctx || pending_count == MAX_PENDING))
-    ctx != active_ctx ? close_profiler() : harvest();
+  if (prof && ctx != active_ctx)
+    close_profiler();
   else
-    harvest();
+    harvest(true);
   if (!prof && !refused) open_profiler(ctx);
 }
 
 static void launch_exit(const CUpti_CallbackData *cb, bool graph) {
-  if (!prof || *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+  if (!prof || pending_count == MAX_PENDING ||
+      *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
     return;
   pending[pending_count++] = (pending_launch){
       cb->correlationId, runtime_correlation, graph};

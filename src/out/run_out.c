@@ -47,40 +47,71 @@ static void text_time(char *buf, size_t size, double us) {
     snprintf(buf, size, "%.1f us", us);
 }
 
+/* The launch types as the text names them: short enough for one line. */
+static const char *const launch_type_words[] = {"", ", cooperative",
+                                                ", multi-device", ""};
+
 static void text_config(FILE *out, const occ_run_row *row) {
   const occ_launch_record *l = row->first;
-  char grid[40], block[40], smem[24], local[24];
+  char grid[40], block[40], cluster[48] = "", smem[24], local[24], sm[24];
   text_dims(grid, sizeof grid, l->grid);
   text_dims(block, sizeof block, l->block);
+  if (l->cluster[0] * l->cluster[1] * l->cluster[2] > 1) {
+    char dims[32];
+    text_dims(dims, sizeof dims, l->cluster);
+    snprintf(cluster, sizeof cluster, ", cluster %s", dims);
+  }
+  fprintf(out, "   grid %s, block %s%s%s\n", grid, block, cluster,
+          l->launch_type >= 0 && l->launch_type < 4
+              ? launch_type_words[l->launch_type] : "");
   text_size(smem, sizeof smem,
             (int64_t)l->smem_static_bytes + l->smem_dynamic_bytes);
   text_size(local, sizeof local, l->local_bytes_per_thread);
-  fprintf(out, "   grid %s x block %s, %d regs, %s shared, %s local",
-          grid, block, l->regs_per_thread, smem, local);
-  if (l->launch_type != OCC_LAUNCH_REGULAR)
-    fprintf(out, ", %s", launch_type_name(l->launch_type));
-  fputc('\n', out);
+  text_size(sm, sizeof sm, l->smem_executed_bytes);
+  fprintf(out, "   %d regs, %s shared (the SM configured with %s), %s local\n",
+          l->regs_per_thread, smem, sm, local);
+}
+
+/* Text after a three-space indent, wrapped at 80 columns. */
+static void text_wrapped(FILE *out, const char *text) {
+  enum { WIDTH = 77 };
+  while (*text) {
+    size_t n = strlen(text);
+    if (n > WIDTH) {
+      n = WIDTH;
+      while (n > 0 && text[n] != ' ') n--;
+      if (n == 0) n = WIDTH;
+    }
+    fprintf(out, "   %.*s\n", (int)n, text);
+    text += n;
+    while (*text == ' ') text++;
+  }
 }
 
 static void text_occupancy(FILE *out, const occ_run_row *row) {
-  if (!row->device) {
-    fprintf(out, "   theoretical unknown (the device could not be read)");
-  } else {
+  if (row->device) {
     char words[80];
-    fprintf(out, "   theoretical %.1f%% (%s), at launch %.1f%%",
+    fprintf(out, "   theoretical %.1f%% (%s), at launch %.1f%%\n",
             100 * row->result.occupancy,
             occ_limiters_words(row->result.limited_by, words, sizeof words),
             100 * row->launch_occupancy);
+  } else {
+    fprintf(out, "   theoretical unknown (the device could not be read)\n");
   }
   if (row->achieved_known)
-    fprintf(out, ", achieved %.1f%%\n", 100 * row->achieved);
+    fprintf(out, "   achieved %.1f%%", 100 * row->achieved);
   else
-    fprintf(out, ", achieved -\n");
+    fprintf(out, "   achieved -%s", row->first->graph_id ? " (in a graph)" : "");
   if (row->device && row->waves.blocks_per_wave)
-    fprintf(out, "   waves %.2f (%" PRId64 " blocks per wave), the last "
-            "%.0f%% full\n", row->waves.waves, row->waves.blocks_per_wave,
+    fprintf(out, ", waves %.2f (%" PRId64 " blocks each), the last %.0f%% "
+            "full", row->waves.waves, row->waves.blocks_per_wave,
             100 * last_wave_fill(&row->waves));
-  if (row->cause[0]) fprintf(out, "   why lower: %s\n", row->cause);
+  fputc('\n', out);
+  if (row->cause[0]) {
+    char line[256];
+    snprintf(line, sizeof line, "why lower: %s", row->cause);
+    text_wrapped(out, line);
+  }
 }
 
 static void text_metrics(FILE *out, const occ_run_report *rep,
