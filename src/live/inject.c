@@ -41,7 +41,11 @@ static int load_cupti(void) {
   if (!(*(void **)&occ_inject_cupti.name = dlsym(lib, #name))) return -1;
   INJECT_CUPTI_FUNCS(INJECT_LOAD)
 #undef INJECT_LOAD
-  return 0;
+  /* The records are read as this header's CUpti_ActivityKernel10: an
+   * older CUPTI writes an older layout. */
+  uint32_t version = 0;
+  return occ_inject_cupti.cuptiGetVersion(&version) == CUPTI_SUCCESS &&
+                 version >= CUPTI_API_VERSION ? 0 : -1;
 }
 
 void occ_inject_record_init(occ_launch_record *r, occ_record_kind kind) {
@@ -154,8 +158,6 @@ static int open_output(void) {
   return out_fd < 0 ? -1 : 0;
 }
 
-static int active;
-
 static void init_once(void) {
   if (open_output() != 0 || load_cupti() != 0 || start_tracing() != 0) return;
   owner_pid = getpid();
@@ -163,13 +165,13 @@ static void init_once(void) {
   counters_on = counters && strcmp(counters, "1") == 0 &&
                 occ_inject_counters_start(getenv(OCC_ENV_METRICS)) == 0;
   atexit(at_exit);
-  active = 1;
 }
 
-/* Called by the CUDA driver in cuInit. Returns 1 when the library is
- * active, 0 when it leaves the program alone. */
+/* Called by the CUDA driver in cuInit. Returns 1, success, even when the
+ * library could not start (no records then): its failure must never fail
+ * the program's cuInit. */
 EXPORT int InitializeInjection(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, init_once);
-  return active;
+  return 1;
 }

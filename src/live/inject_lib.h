@@ -12,7 +12,7 @@
  * (counter.c), resolved with dlsym: the library links no CUDA library, so
  * loading it never fails for a missing one. */
 #define INJECT_CUPTI_FUNCS(X)                                                \
-  X(cuptiGetResultString)                                                    \
+  X(cuptiGetVersion)                                                         \
   X(cuptiActivityRegisterCallbacks)                                          \
   X(cuptiActivityEnable)                                                     \
   X(cuptiActivityGetNextRecord)                                              \

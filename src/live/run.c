@@ -45,12 +45,16 @@ const char *occ_run_find_injection(char *buf, size_t size) {
   return NULL;
 }
 
+/* occcalc's own SIGINT and SIGQUIT dispositions, which the program gets
+ * back (SIG_IGN under nohup stays ignored). */
+static struct sigaction saved_int, saved_quit;
+
 /* In the child: the environment the library reads, then exec. On failure
  * the errno goes back through report_fd (closed on a successful exec). */
 static void child(const occ_run_spec *spec, const char *out_path,
                   int report_fd) {
-  signal(SIGINT, SIG_DFL);
-  signal(SIGQUIT, SIG_DFL);
+  sigaction(SIGINT, &saved_int, NULL);
+  sigaction(SIGQUIT, &saved_quit, NULL);
   if (spec->inject_path) {
     setenv("CUDA_INJECTION64_PATH", spec->inject_path, 1);
     setenv(OCC_ENV_OUT, out_path, 1);
@@ -143,14 +147,14 @@ int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
   char out_path[PATH_MAX];
   int fd = make_output(out_path, sizeof out_path, why, why_size);
   if (fd < 0) return -1;
-  struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGQUIT, &ignore, &old_quit);
+  struct sigaction ignore = {.sa_handler = SIG_IGN};
+  sigaction(SIGINT, &ignore, &saved_int);
+  sigaction(SIGQUIT, &ignore, &saved_quit);
   off_t offset = 0;
   pid_t pid = start(spec, out_path, &result->exec_errno, why, why_size);
   int rc = pid < 0 ? -1 : wait_program(pid, fd, &offset, result, spec);
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGQUIT, &old_quit, NULL);
+  sigaction(SIGINT, &saved_int, NULL);
+  sigaction(SIGQUIT, &saved_quit, NULL);
   if (rc == 0 && read_records(fd, &offset, result, spec) != 0) rc = -1;
   if (rc != 0 && pid >= 0) snprintf(why, why_size, "out of memory");
   close(fd);

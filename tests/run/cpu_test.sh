@@ -66,6 +66,28 @@ if readelf -d "$lib" | grep NEEDED | grep -q 'cuda\|cupti'; then
   no "$lib links a CUDA library"
 fi
 
+# The environment the driver and the library read: an absolute path to
+# the library, the records' file, counters on unless --no-counters.
+expect 0 -- sh -c 'case $CUDA_INJECTION64_PATH in /*libocc_inject.so) ;; *) exit 1;; esac
+  test -f "$CUDA_INJECTION64_PATH" && test -w "$OCCCALC_RUN_OUT" &&
+  test "$OCCCALC_RUN_COUNTERS" = 1'
+expect 0 --no-counters -- sh -c 'test "$OCCCALC_RUN_COUNTERS" = 0'
+expect 0 --metrics a,b -- sh -c 'test "$OCCCALC_RUN_METRICS" = a,b'
+
+# Found without configuration where make install puts it, beside the
+# binary's folder in lib/occcalc; none: status 5, one line, nothing run.
+mkdir -p "$tmp/inst/bin" "$tmp/inst/lib/occcalc"
+cp occcalc "$tmp/inst/bin/"
+cp "$lib" "$tmp/inst/lib/occcalc/"
+"$tmp/inst/bin/occcalc" run -- sh -c 'test "$CUDA_INJECTION64_PATH" = "$0"' \
+  "$(cd "$tmp/inst/lib/occcalc" && pwd -P)/libocc_inject.so" 2>/dev/null ||
+  no "the installed binary does not find ../lib/occcalc/libocc_inject.so"
+rm "$tmp/inst/lib/occcalc/libocc_inject.so"
+rm -f "$tmp/ran"
+"$tmp/inst/bin/occcalc" run -- touch "$tmp/ran" 2>"$tmp/err"
+[ $? -eq 5 ] && [ ! -e "$tmp/ran" ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] ||
+  no "without the library: not status 5 and one line"
+
 # The report's path over fake records: 3 launches of one configuration
 # (counters 40 % and 60 %, one without), 1 of another; status 5 kept.
 expect 5 -- build/fake_launches 5
