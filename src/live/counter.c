@@ -252,6 +252,7 @@ int occ_prof_decode(occ_prof *c, size_t *ranges, char *why, size_t why_size) {
   CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerDecodeData, &decode);
+  if (!ranges) return 0;
   CUpti_RangeProfiler_GetCounterDataInfo_Params info = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = c->data;
   info.counterDataImageSize = c->data_size;
@@ -271,6 +272,7 @@ int occ_prof_values(occ_prof *c, size_t index, double *values,
   eval.numMetrics = (size_t)c->metric_count;
   eval.pMetricValues = values;
   CUPTI(c, cuptiProfilerHostEvaluateToGpuValues, &eval);
+  if (!range_name) return 0;
   CUpti_RangeProfiler_CounterData_GetRangeInfo_Params info = {.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
   info.pCounterDataImage = c->data;
   info.counterDataImageSize = c->data_size;
@@ -325,12 +327,10 @@ int occ_counter_begin(occ_counter *c, char *why, size_t why_size) {
 }
 
 int occ_counter_end(occ_counter *c, double *pct, char *why, size_t why_size) {
-  size_t ranges;
-  const char *name;
   return occ_prof_pop(c->prof, why, why_size) ||
                  occ_prof_stop(c->prof, why, why_size) ||
-                 occ_prof_decode(c->prof, &ranges, why, why_size) ||
-                 occ_prof_values(c->prof, 0, pct, &name, why, why_size)
+                 occ_prof_decode(c->prof, NULL, why, why_size) ||
+                 occ_prof_values(c->prof, 0, pct, NULL, why, why_size)
              ? -1 : 0;
 }
 

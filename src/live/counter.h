@@ -45,13 +45,13 @@ int occ_prof_pop(occ_prof *prof, char *why, size_t why_size);
 int occ_prof_stop(occ_prof *prof, char *why, size_t why_size);
 
 /* Decodes the ranges collected so far (during or after the session);
- * *ranges says how many the data holds. */
+ * *ranges (unless ranges is NULL) says how many the data holds. */
 int occ_prof_decode(occ_prof *prof, size_t *ranges, char *why,
                     size_t why_size);
 
 /* The metrics of range index of the last session, in the order given to
- * occ_prof_open, into values; *range_name points into the profiler's data
- * (valid until the next session). */
+ * occ_prof_open, into values; *range_name (unless range_name is NULL)
+ * points into the profiler's data (valid until the next session). */
 int occ_prof_values(occ_prof *prof, size_t index, double *values,
                     const char **range_name, char *why, size_t why_size);
 
