@@ -65,7 +65,7 @@ static void stream_record(const occ_launch_record *r, void *context) {
     const occ_launch_record *c = &s->run.records[i];
     if (c->kind == OCC_RECORD_COUNTERS && c->pid == r->pid &&
         (c->correlation == r->correlation ||
-         c->graph_node_id == r->correlation))
+         c->runtime_correlation == r->correlation))
       counters = c;
   }
   occ_run_print_jsonl(s->jsonl, r, occ_demangle(&s->names, r->name),
@@ -130,14 +130,13 @@ static int compare_counters(const void *a, const void *b) {
   return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
 }
 
-/* The runtime call's correlation id, which a COUNTERS record keeps in
- * graph_node_id. */
+/* By the runtime call's correlation id. */
 static int compare_runtime(const void *a, const void *b) {
   const occ_launch_record *x = *(const occ_launch_record *const *)a;
   const occ_launch_record *y = *(const occ_launch_record *const *)b;
   if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
-  return x->graph_node_id < y->graph_node_id ? -1
-                                             : x->graph_node_id > y->graph_node_id;
+  return x->runtime_correlation < y->runtime_correlation
+             ? -1 : x->runtime_correlation > y->runtime_correlation;
 }
 
 /* The launches shown and the counters, as pointers into the records. */
@@ -163,12 +162,12 @@ static int index_records(run_state *s) {
 }
 
 /* The launch's counters: the library names the driver call's correlation
- * id and the runtime call's around it (in graph_node_id); the activity
- * record carries one of them. */
+ * id and the runtime call's around it; the activity record carries one of
+ * them. */
 static const occ_launch_record *counters_of(const run_state *s,
                                             const occ_launch_record *l) {
   occ_launch_record key = {.pid = l->pid, .correlation = l->correlation,
-                          .graph_node_id = l->correlation};
+                          .runtime_correlation = l->correlation};
   const occ_launch_record *k = &key;
   const occ_launch_record **hit = bsearch(&k, s->counters, s->counter_count,
                                           sizeof *s->counters,

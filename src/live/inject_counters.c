@@ -63,7 +63,7 @@ static void write_range(size_t index, const pending_launch *p) {
   }
   r.device = active_device;
   r.correlation = p->driver_correlation;
-  r.graph_node_id = p->runtime_correlation;
+  r.runtime_correlation = p->runtime_correlation;
   r.value_count = metric_count;
   snprintf(r.name, sizeof r.name, "%s", name ? name : "");
   occ_inject_write(&r);

@@ -45,7 +45,11 @@ typedef struct occ_launch_record {
   uint32_t magic, kind;
   int32_t pid;
   int32_t device;                 /* the process' device ordinal */
-  uint32_t context, stream, correlation;
+  uint32_t context, stream;
+  uint32_t correlation;           /* the launching API call's (LAUNCH); the
+                                     driver call's (COUNTERS) */
+  uint32_t runtime_correlation;   /* COUNTERS: the runtime call around the
+                                     driver's, or 0 */
   uint32_t graph_id;              /* 0: not from a graph */
   uint64_t graph_node_id;
   int32_t grid[3], block[3], cluster[3];

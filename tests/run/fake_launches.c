@@ -3,7 +3,8 @@
  * records of launches into $OCCCALC_RUN_OUT, so the report's path (join
  * of counters, grouping, every format) is tested without a driver.
  * Usage: fake_launches STATUS: 3 launches of one configuration (two with
- * counters: 40% and 60%), 1 of another, then exit STATUS. */
+ * counters: 40% and 60%, one joined by the runtime call's correlation id,
+ * one by the driver call's), 1 of another, then exit STATUS. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +33,16 @@ static occ_launch_record launch(unsigned correlation, int grid, int block,
   return r;
 }
 
-static occ_launch_record counters(unsigned correlation, double pct) {
+/* The counters of a launch made through the runtime (its id is the
+ * runtime call's) or the driver (the driver call's). */
+static occ_launch_record counters(unsigned correlation, double pct,
+                                  int runtime) {
   occ_launch_record r = {.magic = OCC_RECORD_MAGIC,
                          .kind = OCC_RECORD_COUNTERS, .pid = (int)getpid(),
-                         .graph_node_id = correlation, .value_count = 2,
-                         .values = {pct, 1.5}};
+                         .correlation = runtime ? 1000 + correlation
+                                                : correlation,
+                         .runtime_correlation = runtime ? correlation : 0,
+                         .value_count = 2, .values = {pct, 1.5}};
   return r;
 }
 
@@ -48,10 +54,10 @@ int main(int argc, char **argv) {
   const char *reduce = "_Z6reduceILi256EEvPKfPfi";
   put(fd, &(occ_launch_record){0}); /* not a record: skipped */
   put(fd, &(occ_launch_record){0});
-  put(fd, (occ_launch_record[]){counters(11, 40)});
+  put(fd, (occ_launch_record[]){counters(11, 40, 1)});
   put(fd, (occ_launch_record[]){launch(11, 1024, 256, reduce, 1000000)});
   put(fd, (occ_launch_record[]){launch(12, 1024, 256, reduce, 2000000)});
-  put(fd, (occ_launch_record[]){counters(12, 60)});
+  put(fd, (occ_launch_record[]){counters(12, 60, 0)});
   put(fd, (occ_launch_record[]){launch(13, 1024, 256, reduce, 3000000)});
   put(fd, (occ_launch_record[]){launch(14, 8, 1024, "copy_kernel", 4000000)});
   close(fd);
