@@ -85,11 +85,15 @@ static void harvest(bool reset) {
   for (; (size_t)used < ranges && used < pending_count && !pending[used].graph;
        used++)
     write_range((size_t)used, &pending[used]);
-  if (used < pending_count && pending[used].graph) used = pending_count;
+  bool graph = used < pending_count && pending[used].graph;
+  if (graph) used = pending_count;
   memmove(pending, pending + used, (size_t)(pending_count - used) *
           sizeof *pending);
   pending_count -= used;
-  if (reset && ranges > 0 && occ_prof_reset(prof, why, sizeof why) != 0)
+  /* Emptied after a graph even with no range yet: its ranges must never
+   * be read as the next launches'. */
+  if (reset && (ranges > 0 || graph) &&
+      occ_prof_reset(prof, why, sizeof why) != 0)
     refuse(why);
 }
 
