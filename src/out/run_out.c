@@ -89,26 +89,28 @@ static void text_wrapped(FILE *out, const char *text) {
 }
 
 static void text_occupancy(FILE *out, const occ_run_row *row) {
-  if (row->device) {
-    char words[80];
-    fprintf(out, "   theoretical %.1f%% (%s), at launch %.1f%%\n",
-            100 * row->result.occupancy,
-            occ_limiters_words(row->result.limited_by, words, sizeof words),
-            100 * row->launch_occupancy);
-  } else {
-    fprintf(out, "   theoretical unknown (the device could not be read)\n");
-  }
-  if (row->achieved_known)
-    fprintf(out, "   achieved %.1f%%", 100 * row->achieved);
+  char line[320], words[80];
+  if (row->device)
+    snprintf(line, sizeof line, "theoretical %.1f%% (%s), at launch %.1f%%",
+             100 * row->result.occupancy,
+             occ_limiters_words(row->result.limited_by, words, sizeof words),
+             100 * row->launch_occupancy);
   else
-    fprintf(out, "   achieved -%s", row->first->graph_id ? " (in a graph)" : "");
-  if (row->device && row->waves.blocks_per_wave)
-    fprintf(out, ", waves %.2f (%" PRId64 " blocks each), the last %.0f%% "
-            "full", row->waves.waves, row->waves.blocks_per_wave,
-            100 * last_wave_fill(&row->waves));
-  fputc('\n', out);
+    snprintf(line, sizeof line,
+             "theoretical unknown (the device could not be read)");
+  text_wrapped(out, line);
+  size_t n = row->achieved_known
+                 ? (size_t)snprintf(line, sizeof line, "achieved %.1f%%",
+                                    100 * row->achieved)
+                 : (size_t)snprintf(line, sizeof line, "achieved -%s",
+                                    row->first->graph_id ? " (in a graph)"
+                                                         : "");
+  if (row->device && row->waves.blocks_per_wave && n < sizeof line)
+    snprintf(line + n, sizeof line - n, ", waves %.2f (%" PRId64 " blocks "
+             "each), the last %.0f%% full", row->waves.waves,
+             row->waves.blocks_per_wave, 100 * last_wave_fill(&row->waves));
+  text_wrapped(out, line);
   if (row->cause[0]) {
-    char line[256];
     snprintf(line, sizeof line, "why lower: %s", row->cause);
     text_wrapped(out, line);
   }
