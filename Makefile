@@ -28,7 +28,10 @@ obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
 DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
-LIVE_OBJS  = $(call obj,$(wildcard src/live/*.c)) build/probe_ptx.o
+LIVE_OBJS  = $(call obj,$(filter-out $(INJECT_SRCS),$(wildcard src/live/*.c))) \
+             build/probe_ptx.o
+# The injection library's own sources (see "occcalc run" below).
+INJECT_SRCS = $(wildcard src/live/inject*.c)
 OUT_OBJS   = $(call obj,$(wildcard src/out/*.c))
 CLI_OBJS   = $(call obj,$(wildcard src/cli/*.c))
 HDRS       = $(wildcard src/*/*.h)
@@ -120,6 +123,27 @@ build/probe_ptx.c: build/probe.ptx src/live/embed.sh
 build/probe_ptx.o: build/probe_ptx.c
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
+# ---- occcalc run: the injection library -------------------------------
+# build/libocc_inject.so is loaded into the user's program by the CUDA
+# driver (CUDA_INJECTION64_PATH), so it is built position-independent in
+# its own tree (build/inject/), exports only InitializeInjection, and links
+# no CUDA library: CUPTI is opened with dlopen in the program, where the
+# driver is already loaded. It shares the Range Profiler code (counter.c)
+# with occcalc. occcalc finds it beside itself (build/, or
+# $(PREFIX)/lib/occcalc/ after make install).
+INJECT_LIB  = build/libocc_inject.so
+all: $(INJECT_LIB)
+INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c)
+
+build/inject/%.o: src/%.c $(HDRS) Makefile build/cshim/string
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
+	  -fPIC -fvisibility=hidden -c -o $@ $<
+
+$(INJECT_LIB): $(INJECT_OBJS)
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(INJECT_OBJS) -ldl -lpthread
+# ---- end of occcalc run ------------------------------------------------
+
 include $(wildcard tests/*.mk)
 
 test: all test-deps
@@ -143,6 +167,8 @@ sanitize:
 install: occcalc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 occcalc $(DESTDIR)$(PREFIX)/bin/occcalc
+	install -d $(DESTDIR)$(PREFIX)/lib/occcalc
+	install -m 755 $(INJECT_LIB) $(DESTDIR)$(PREFIX)/lib/occcalc/libocc_inject.so
 	install -m 644 man/occcalc.1 $(DESTDIR)$(PREFIX)/share/man/man1/occcalc.1
 
 clean:

@@ -1,5 +1,6 @@
-/* counter.c - the hardware counter through CUPTI's Range Profiler (see
- * counter.h for the contract). */
+/* counter.c - hardware counters through CUPTI's Range Profiler: a session
+ * of any metrics (occ_prof, also used by `occcalc run`'s injection
+ * library) and the probe's achieved occupancy over it (see counter.h). */
 #include "live/counter.h"
 
 #include <cuda.h>
@@ -38,7 +39,9 @@ static const char *const metric = "sm__warps_active.avg.pct_of_peak_sustained_ac
   X(cuptiRangeProfilerStop)                                                  \
   X(cuptiRangeProfilerPushRange)                                             \
   X(cuptiRangeProfilerPopRange)                                              \
-  X(cuptiRangeProfilerDecodeData)
+  X(cuptiRangeProfilerDecodeData)                                            \
+  X(cuptiRangeProfilerGetCounterDataInfo)                                    \
+  X(cuptiRangeProfilerCounterDataGetRangeInfo)
 
 typedef struct cupti_api {
 #define FIELD(name) __typeof__(name) *name;
@@ -46,9 +49,13 @@ typedef struct cupti_api {
 #undef FIELD
 } cupti_api;
 
-struct occ_counter {
+struct occ_prof {
   void *lib;
   cupti_api api;
+  const char *const *metrics;
+  int metric_count;
+  bool auto_ranges;
+  size_t max_ranges;
   CUpti_Profiler_Host_Object *host;
   CUpti_RangeProfiler_Object *profiler;
   uint8_t *config;
@@ -57,12 +64,16 @@ struct occ_counter {
   size_t data_size;
 };
 
+struct occ_counter {
+  occ_prof *prof;
+};
+
 /* Where the toolkit and the CUDA wheels put libcupti. */
 static const char *const lib_names[] = {
     "libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so",
     "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
 
-static int fail(const occ_counter *c, CUptiResult r, const char *call,
+static int fail(const occ_prof *c, CUptiResult r, const char *call,
                 char *why, size_t why_size) {
   const char *text = NULL;
   if (c->api.cuptiGetResultString) c->api.cuptiGetResultString(r, &text);
@@ -81,7 +92,7 @@ static int fail(const occ_counter *c, CUptiResult r, const char *call,
     if (r_ != CUPTI_SUCCESS) return fail(c, r_, #call, why, why_size);       \
   } while (0)
 
-static int load(occ_counter *c, char *why, size_t why_size) {
+static int load(occ_prof *c, char *why, size_t why_size) {
   for (size_t i = 0; !c->lib && i < sizeof lib_names / sizeof *lib_names; i++)
     c->lib = dlopen(lib_names[i], RTLD_NOW | RTLD_LOCAL);
   if (!c->lib) {
@@ -99,7 +110,7 @@ static int load(occ_counter *c, char *why, size_t why_size) {
   return 0;
 }
 
-static int host_config(occ_counter *c, int ordinal, char *why,
+static int host_config(occ_prof *c, int ordinal, char *why,
                        size_t why_size) {
   CUpti_Profiler_Initialize_Params init = {.structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
   CUPTI(c, cuptiProfilerInitialize, &init);
@@ -111,11 +122,10 @@ static int host_config(occ_counter *c, int ordinal, char *why,
   host.pChipName = chip.pChipName;
   CUPTI(c, cuptiProfilerHostInitialize, &host);
   c->host = host.pHostObject;
-  const char *names[] = {metric};
   CUpti_Profiler_Host_ConfigAddMetrics_Params add = {.structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
   add.pHostObject = c->host;
-  add.ppMetricNames = names;
-  add.numMetrics = 1;
+  add.ppMetricNames = (const char **)c->metrics;
+  add.numMetrics = (size_t)c->metric_count;
   CUPTI(c, cuptiProfilerHostConfigAddMetrics, &add);
   CUpti_Profiler_Host_GetConfigImageSize_Params size = {.structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
   size.pHostObject = c->host;
@@ -134,27 +144,27 @@ static int host_config(occ_counter *c, int ordinal, char *why,
   passes.pConfigImage = c->config;
   passes.configImageSize = c->config_size;
   CUPTI(c, cuptiProfilerHostGetNumOfPasses, &passes);
-  /* One launch is measured once: a metric needing replay is refused. */
-  if (passes.numOfPasses != 1) {
-    snprintf(why, why_size, "%s needs %zu passes, not 1", metric,
+  /* A user range is measured once: metrics needing replay are refused.
+   * Kernel replay runs each kernel as many times as it takes. */
+  if (!c->auto_ranges && passes.numOfPasses != 1) {
+    snprintf(why, why_size, "%s needs %zu passes, not 1", c->metrics[0],
              passes.numOfPasses);
     return -1;
   }
   return 0;
 }
 
-static int enable(occ_counter *c, void *context, char *why, size_t why_size) {
+static int enable(occ_prof *c, void *context, char *why, size_t why_size) {
   CUpti_RangeProfiler_Enable_Params en = {.structSize = CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE};
   en.ctx = (CUcontext)context;
   CUPTI(c, cuptiRangeProfilerEnable, &en);
   c->profiler = en.pRangeProfilerObject;
-  const char *names[] = {metric};
   CUpti_RangeProfiler_GetCounterDataSize_Params size = {.structSize = CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE};
   size.pRangeProfilerObject = c->profiler;
-  size.pMetricNames = names;
-  size.numMetrics = 1;
-  size.maxNumOfRanges = 1;
-  size.maxNumRangeTreeNodes = 1;
+  size.pMetricNames = (const char **)c->metrics;
+  size.numMetrics = (size_t)c->metric_count;
+  size.maxNumOfRanges = c->max_ranges;
+  size.maxNumRangeTreeNodes = (uint32_t)c->max_ranges;
   CUPTI(c, cuptiRangeProfilerGetCounterDataSize, &size);
   c->data_size = size.counterDataSize;
   if (!(c->data = malloc(c->data_size))) {
@@ -164,36 +174,47 @@ static int enable(occ_counter *c, void *context, char *why, size_t why_size) {
   return 0;
 }
 
-occ_counter *occ_counter_open(void *cu_context, int ordinal, char *why,
-                              size_t why_size) {
-  occ_counter *c = calloc(1, sizeof *c);
+occ_prof *occ_prof_open(void *cu_context, int ordinal,
+                        const char *const *metrics, int metric_count,
+                        bool auto_ranges, size_t max_ranges, char *why,
+                        size_t why_size) {
+  occ_prof *c = calloc(1, sizeof *c);
   if (!c) {
     snprintf(why, why_size, "out of memory");
     return NULL;
   }
+  c->metrics = metrics;
+  c->metric_count = metric_count;
+  c->auto_ranges = auto_ranges;
+  c->max_ranges = max_ranges;
   if (load(c, why, why_size) || host_config(c, ordinal, why, why_size) ||
       enable(c, cu_context, why, why_size)) {
-    occ_counter_close(c);
+    occ_prof_close(c);
     return NULL;
   }
   return c;
 }
 
-int occ_counter_begin(occ_counter *c, char *why, size_t why_size) {
+int occ_prof_reset(occ_prof *c, char *why, size_t why_size) {
   CUpti_RangeProfiler_CounterDataImage_Initialize_Params init = {.structSize = CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE};
   init.pRangeProfilerObject = c->profiler;
   init.counterDataSize = c->data_size;
   init.pCounterData = c->data;
   CUPTI(c, cuptiRangeProfilerCounterDataImageInitialize, &init);
+  return 0;
+}
+
+int occ_prof_start(occ_prof *c, char *why, size_t why_size) {
+  if (occ_prof_reset(c, why, why_size) != 0) return -1;
   CUpti_RangeProfiler_SetConfig_Params set = {.structSize = CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE};
   set.pRangeProfilerObject = c->profiler;
   set.pConfig = c->config;
   set.configSize = c->config_size;
   set.pCounterDataImage = c->data;
   set.counterDataImageSize = c->data_size;
-  set.range = CUPTI_UserRange;
-  set.replayMode = CUPTI_UserReplay;
-  set.maxRangesPerPass = 1;
+  set.range = c->auto_ranges ? CUPTI_AutoRange : CUPTI_UserRange;
+  set.replayMode = c->auto_ranges ? CUPTI_KernelReplay : CUPTI_UserReplay;
+  set.maxRangesPerPass = c->max_ranges;
   set.numNestingLevels = 1;
   set.minNestingLevel = 1;
   set.passIndex = 0;
@@ -202,39 +223,67 @@ int occ_counter_begin(occ_counter *c, char *why, size_t why_size) {
   CUpti_RangeProfiler_Start_Params start = {.structSize = CUpti_RangeProfiler_Start_Params_STRUCT_SIZE};
   start.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerStart, &start);
+  return 0;
+}
+
+int occ_prof_push(occ_prof *c, const char *name, char *why, size_t why_size) {
   CUpti_RangeProfiler_PushRange_Params push = {.structSize = CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE};
   push.pRangeProfilerObject = c->profiler;
-  push.pRangeName = "occcalc_probe";
+  push.pRangeName = name;
   CUPTI(c, cuptiRangeProfilerPushRange, &push);
   return 0;
 }
 
-int occ_counter_end(occ_counter *c, double *pct, char *why, size_t why_size) {
+int occ_prof_pop(occ_prof *c, char *why, size_t why_size) {
   CUpti_RangeProfiler_PopRange_Params pop = {.structSize = CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE};
   pop.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerPopRange, &pop);
+  return 0;
+}
+
+int occ_prof_stop(occ_prof *c, char *why, size_t why_size) {
   CUpti_RangeProfiler_Stop_Params stop = {.structSize = CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE};
   stop.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerStop, &stop);
+  return 0;
+}
+
+int occ_prof_decode(occ_prof *c, size_t *ranges, char *why, size_t why_size) {
   CUpti_RangeProfiler_DecodeData_Params decode = {.structSize = CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE};
   decode.pRangeProfilerObject = c->profiler;
   CUPTI(c, cuptiRangeProfilerDecodeData, &decode);
-  const char *names[] = {metric};
-  double value = 0;
+  if (!ranges) return 0;
+  CUpti_RangeProfiler_GetCounterDataInfo_Params info = {.structSize = CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = c->data;
+  info.counterDataImageSize = c->data_size;
+  CUPTI(c, cuptiRangeProfilerGetCounterDataInfo, &info);
+  *ranges = info.numTotalRanges;
+  return 0;
+}
+
+int occ_prof_values(occ_prof *c, size_t index, double *values,
+                    const char **range_name, char *why, size_t why_size) {
   CUpti_Profiler_Host_EvaluateToGpuValues_Params eval = {.structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
   eval.pHostObject = c->host;
   eval.pCounterDataImage = c->data;
   eval.counterDataImageSize = c->data_size;
-  eval.rangeIndex = 0;
-  eval.ppMetricNames = names;
-  eval.numMetrics = 1;
-  eval.pMetricValues = &value;
+  eval.rangeIndex = index;
+  eval.ppMetricNames = (const char **)c->metrics;
+  eval.numMetrics = (size_t)c->metric_count;
+  eval.pMetricValues = values;
   CUPTI(c, cuptiProfilerHostEvaluateToGpuValues, &eval);
-  *pct = value;
+  if (!range_name) return 0;
+  CUpti_RangeProfiler_CounterData_GetRangeInfo_Params info = {.structSize = CUpti_RangeProfiler_CounterData_GetRangeInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = c->data;
+  info.counterDataImageSize = c->data_size;
+  info.rangeIndex = index;
+  info.rangeDelimiter = "/";
+  CUPTI(c, cuptiRangeProfilerCounterDataGetRangeInfo, &info);
+  *range_name = info.rangeName;
   return 0;
 }
 
-void occ_counter_close(occ_counter *c) {
+void occ_prof_close(occ_prof *c) {
   if (!c) return;
   if (c->profiler) {
     CUpti_RangeProfiler_Disable_Params off = {.structSize = CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE};
@@ -250,5 +299,43 @@ void occ_counter_close(occ_counter *c) {
   free(c->data);
   /* libcupti stays loaded: CUPTI does not support being unloaded while
    * the process keeps its CUDA context. */
+  free(c);
+}
+
+static const char *const probe_metrics[] = {metric};
+
+occ_counter *occ_counter_open(void *cu_context, int ordinal, char *why,
+                              size_t why_size) {
+  occ_counter *c = calloc(1, sizeof *c);
+  if (!c) {
+    snprintf(why, why_size, "out of memory");
+    return NULL;
+  }
+  c->prof = occ_prof_open(cu_context, ordinal, probe_metrics, 1, false, 1,
+                          why, why_size);
+  if (!c->prof) {
+    free(c);
+    return NULL;
+  }
+  return c;
+}
+
+int occ_counter_begin(occ_counter *c, char *why, size_t why_size) {
+  return occ_prof_start(c->prof, why, why_size) ||
+                 occ_prof_push(c->prof, "occcalc_probe", why, why_size)
+             ? -1 : 0;
+}
+
+int occ_counter_end(occ_counter *c, double *pct, char *why, size_t why_size) {
+  return occ_prof_pop(c->prof, why, why_size) ||
+                 occ_prof_stop(c->prof, why, why_size) ||
+                 occ_prof_decode(c->prof, NULL, why, why_size) ||
+                 occ_prof_values(c->prof, 0, pct, NULL, why, why_size)
+             ? -1 : 0;
+}
+
+void occ_counter_close(occ_counter *c) {
+  if (!c) return;
+  occ_prof_close(c->prof);
   free(c);
 }

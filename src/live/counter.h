@@ -10,7 +10,53 @@
 #ifndef OCC_COUNTER_H
 #define OCC_COUNTER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* A Range Profiler session of any single-context metrics, shared by the
+ * probe's counter below and by the injection library of `occcalc run`.
+ * auto_ranges: every kernel launch is its own range, replayed by CUPTI as
+ * many times as the metrics need (kernel replay: the launch returns once
+ * the kernel has run and been measured); else ranges are pushed
+ * and popped by the caller and the metrics must fit in one pass. */
+typedef struct occ_prof occ_prof;
+
+/* Prepares the profiler on context cu_context (a CUcontext) of device
+ * ordinal for metric_count metrics and at most max_ranges ranges per
+ * session. Returns NULL with the reason in why. Free with occ_prof_close. */
+occ_prof *occ_prof_open(void *cu_context, int ordinal,
+                        const char *const *metrics, int metric_count,
+                        bool auto_ranges, size_t max_ranges, char *why,
+                        size_t why_size);
+
+/* Starts a session: ranges from here on are collected. */
+int occ_prof_start(occ_prof *prof, char *why, size_t why_size);
+
+/* Empties the counter data of a running session (after occ_prof_decode
+ * and occ_prof_values), so it collects the next ranges from index 0. */
+int occ_prof_reset(occ_prof *prof, char *why, size_t why_size);
+
+/* User ranges only: one range named name around the caller's launches. */
+int occ_prof_push(occ_prof *prof, const char *name, char *why,
+                  size_t why_size);
+int occ_prof_pop(occ_prof *prof, char *why, size_t why_size);
+
+/* Ends the session. */
+int occ_prof_stop(occ_prof *prof, char *why, size_t why_size);
+
+/* Decodes the ranges collected so far (during or after the session);
+ * *ranges (unless ranges is NULL) says how many the data holds. */
+int occ_prof_decode(occ_prof *prof, size_t *ranges, char *why,
+                    size_t why_size);
+
+/* The metrics of range index of the last session, in the order given to
+ * occ_prof_open, into values; *range_name (unless range_name is NULL)
+ * points into the profiler's data (valid until the next session). */
+int occ_prof_values(occ_prof *prof, size_t index, double *values,
+                    const char **range_name, char *why, size_t why_size);
+
+/* Disables the profiler; NULL-safe. */
+void occ_prof_close(occ_prof *prof);
 
 typedef struct occ_counter occ_counter;
 

@@ -1,0 +1,496 @@
+/* run_cmd.c - occcalc run (see run_cmd.h): the launch records become rows
+ * of one kernel and launch configuration, computed by the core on the
+ * devices the program used, then written by out/run_out.c. */
+#include "cli/run_cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/kernel_name.h"
+#include "live/gpu.h"
+#include "live/run.h"
+#include "out/outfile.h"
+#include "out/run_out.h"
+#include "ptxas/demangle.h"
+
+/* Achieved occupancy this far below theoretical gets a likely cause. */
+#define CAUSE_GAP 0.10
+/* A kernel shorter than this spends a large part of its time with SMs
+ * still receiving their first blocks or already draining. */
+#define RAMP_UP_US 10.0
+#define MAX_DEVICES 64
+
+typedef struct run_state {
+  const occ_cli *cli;
+  const occ_gpudb *db;
+  int device_filter;             /* -1: every device */
+  const char *metric_names[OCC_RECORD_METRICS_MAX];
+  int metric_count;
+  char metric_text[1024];
+  occ_demangler names;
+  FILE *jsonl;                   /* --jsonl's stream while running */
+  occ_run_result run;
+  const occ_launch_record **launches;
+  size_t launch_count;
+  const occ_launch_record **counters; /* sorted by (pid, correlation) */
+  const occ_launch_record **counters_rt; /* by (pid, runtime correlation) */
+  size_t counter_count;
+  occ_gpu *gpus[MAX_DEVICES];
+  bool gpu_tried[MAX_DEVICES];
+  const char *note;
+} run_state;
+
+static bool wanted(const run_state *s, const occ_launch_record *l) {
+  if (s->device_filter >= 0 && l->device != s->device_filter) return false;
+  if (!s->cli->kernel_name) return true;
+  occ_demangler d = OCC_DEMANGLER_INIT;
+  bool match = occ_kernel_name_matches(s->cli->kernel_name, l->name,
+                                       occ_demangle(&d, l->name));
+  occ_demangler_free(&d);
+  return match;
+}
+
+/* --jsonl: a launch as soon as it is read; its counters join it when
+ * they came first (the library writes them at the next launch, before
+ * the activity buffer that holds the launch is flushed). */
+static void stream_record(const occ_launch_record *r, void *context) {
+  run_state *s = context;
+  if (r->kind != OCC_RECORD_LAUNCH || !wanted(s, r)) return;
+  const occ_launch_record *counters = NULL;
+  for (size_t i = s->run.record_count; i-- > 0 && !counters;) {
+    const occ_launch_record *c = &s->run.records[i];
+    if (c->kind == OCC_RECORD_COUNTERS && c->pid == r->pid &&
+        (c->correlation == r->correlation ||
+         c->runtime_correlation == r->correlation))
+      counters = c;
+  }
+  occ_run_print_jsonl(s->jsonl, r, occ_demangle(&s->names, r->name),
+                      counters, s->metric_names, s->metric_count);
+  fflush(s->jsonl);
+}
+
+static int split_metrics(run_state *s) {
+  const char *list = s->cli->metrics;
+  if (!list) return OCC_EXIT_OK;
+  snprintf(s->metric_text, sizeof s->metric_text, "%s", list);
+  char *save = NULL;
+  for (char *m = strtok_r(s->metric_text, ",", &save); m;
+       m = strtok_r(NULL, ",", &save)) {
+    if (s->metric_count == OCC_RECORD_METRICS_MAX)
+      return occ_cli_usage_error(stderr, "--metrics: at most %d metrics",
+                                 OCC_RECORD_METRICS_MAX);
+    s->metric_names[s->metric_count++] = m;
+  }
+  return OCC_EXIT_OK;
+}
+
+/* --output, before the program runs: a folder that exists and can be
+ * written, and no folder in the file's place. */
+static int check_output(const char *path) {
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return occ_cli_usage_error(stderr, "--output: '%s' is a directory",
+                               path);
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
+  if (access(slash ? dir : ".", W_OK) != 0)
+    return occ_cli_usage_error(stderr, "--output: cannot write '%s': %s",
+                               path, strerror(errno));
+  return OCC_EXIT_OK;
+}
+
+static int check_options(run_state *s) {
+  const occ_cli *cli = s->cli;
+  s->device_filter = -1;
+  if (cli->device) {
+    int64_t v;
+    char why[160];
+    if (occ_parse_int(cli->device, 0, MAX_DEVICES - 1, &v, why, sizeof why))
+      return occ_cli_usage_error(stderr, "--device: %s", why);
+    s->device_filter = (int)v;
+  }
+  if (cli->metrics && cli->no_counters)
+    return occ_cli_usage_error(stderr, "--metrics: not with --no-counters "
+                                       "(metrics are read by the counters)");
+  if (cli->output_path && check_output(cli->output_path) != OCC_EXIT_OK)
+    return OCC_EXIT_USAGE;
+  return split_metrics(s);
+}
+
+static int compare_counters(const void *a, const void *b) {
+  const occ_launch_record *x = *(const occ_launch_record *const *)a;
+  const occ_launch_record *y = *(const occ_launch_record *const *)b;
+  if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+  return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
+}
+
+/* By the runtime call's correlation id. */
+static int compare_runtime(const void *a, const void *b) {
+  const occ_launch_record *x = *(const occ_launch_record *const *)a;
+  const occ_launch_record *y = *(const occ_launch_record *const *)b;
+  if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
+  return x->runtime_correlation < y->runtime_correlation
+             ? -1 : x->runtime_correlation > y->runtime_correlation;
+}
+
+/* The launches shown and the counters, as pointers into the records. */
+static int index_records(run_state *s) {
+  size_t n = s->run.record_count;
+  s->launches = calloc(n + 1, sizeof *s->launches);
+  s->counters = calloc(n + 1, sizeof *s->counters);
+  s->counters_rt = calloc(n + 1, sizeof *s->counters_rt);
+  if (!s->launches || !s->counters || !s->counters_rt) return -1;
+  for (size_t i = 0; i < n; i++) {
+    const occ_launch_record *r = &s->run.records[i];
+    if (r->kind == OCC_RECORD_LAUNCH && wanted(s, r))
+      s->launches[s->launch_count++] = r;
+    else if (r->kind == OCC_RECORD_COUNTERS)
+      s->counters[s->counter_count++] = r;
+    else if (r->kind == OCC_RECORD_NO_COUNTERS && !s->note)
+      s->note = r->why;
+  }
+  qsort(s->counters, s->counter_count, sizeof *s->counters, compare_counters);
+  memcpy(s->counters_rt, s->counters, s->counter_count * sizeof *s->counters);
+  qsort(s->counters_rt, s->counter_count, sizeof *s->counters, compare_runtime);
+  return 0;
+}
+
+/* The launch's counters: the library names the driver call's correlation
+ * id and the runtime call's around it; the activity record carries one of
+ * them. */
+static const occ_launch_record *counters_of(const run_state *s,
+                                            const occ_launch_record *l) {
+  occ_launch_record key = {.pid = l->pid, .correlation = l->correlation,
+                          .runtime_correlation = l->correlation};
+  const occ_launch_record *k = &key;
+  const occ_launch_record **hit = bsearch(&k, s->counters, s->counter_count,
+                                          sizeof *s->counters,
+                                          compare_counters);
+  if (!hit)
+    hit = bsearch(&k, s->counters_rt, s->counter_count, sizeof *s->counters,
+                  compare_runtime);
+  return hit ? *hit : NULL;
+}
+
+static bool same_config(const occ_launch_record *a,
+                        const occ_launch_record *b) {
+  return a->device == b->device && strcmp(a->name, b->name) == 0 &&
+         memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
+         memcmp(a->block, b->block, sizeof a->block) == 0 &&
+         memcmp(a->cluster, b->cluster, sizeof a->cluster) == 0 &&
+         a->regs_per_thread == b->regs_per_thread &&
+         a->smem_static_bytes == b->smem_static_bytes &&
+         a->smem_dynamic_bytes == b->smem_dynamic_bytes &&
+         a->carveout_requested_pct == b->carveout_requested_pct &&
+         a->smem_executed_bytes == b->smem_executed_bytes &&
+         a->launch_type == b->launch_type;
+}
+
+/* The device a launch ran on, opened once (after the program, so occcalc
+ * holds no context while it runs). NULL, with a note, when it cannot be. */
+static const occ_device *device_of(run_state *s, int ordinal) {
+  if (ordinal < 0 || ordinal >= MAX_DEVICES) return NULL;
+  if (!s->gpu_tried[ordinal]) {
+    s->gpu_tried[ordinal] = true;
+    char err[512];
+    if (occ_gpu_open(ordinal, s->db, &s->gpus[ordinal], err, sizeof err) !=
+        OCC_GPU_OK)
+      fprintf(stderr, "occcalc: GPU %d: %s (theoretical occupancy not "
+              "computed)\n", ordinal, err);
+  }
+  return s->gpus[ordinal] ? occ_gpu_device(s->gpus[ordinal]) : NULL;
+}
+
+static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
+  occ_kernel_init(k);
+  for (int i = 0; i < 3; i++) k->block[i] = l->block[i];
+  k->regs_per_thread = l->regs_per_thread;
+  k->smem_static_bytes = l->smem_static_bytes;
+  k->smem_dynamic_bytes = l->smem_dynamic_bytes;
+  k->carveout_pct = l->carveout_requested_pct;
+}
+
+/* Occupancy with the SM's shared memory as the driver configured it for
+ * the launch (sharedMemoryExecuted): the device with that one
+ * configuration. A kernel without shared memory of its own is not limited
+ * by it, nor is a record without the value. */
+static double launch_occupancy(const occ_device *device, const occ_kernel *k,
+                               const occ_result *theoretical,
+                               int64_t executed) {
+  if (executed <= 0 || k->smem_static_bytes + k->smem_dynamic_bytes == 0)
+    return occ_launch_occupancy(theoretical);
+  occ_device configured = *device;
+  configured.smem_config_count = 1;
+  configured.smem_configs_bytes[0] = executed;
+  configured.smem_per_sm_bytes = executed;
+  occ_kernel fixed = *k;
+  fixed.carveout_pct = OCC_CARVEOUT_DEFAULT;
+  occ_result r;
+  if (occ_compute(&configured, &fixed, &r) != OCC_OK)
+    return occ_launch_occupancy(theoretical);
+  return r.occupancy;
+}
+
+static void add_cause(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_cause(char *buf, size_t size, const char *fmt, ...) {
+  size_t n = strlen(buf);
+  if (n && n + 2 < size) n += (size_t)snprintf(buf + n, size - n, "; ");
+  va_list ap;
+  va_start(ap, fmt);
+  if (n < size) vsnprintf(buf + n, size - n, fmt, ap);
+  va_end(ap);
+}
+
+/* Why achieved falls short of theoretical, from the row's own numbers. */
+static void likely_cause(occ_run_row *row) {
+  if (!row->device || !row->achieved_known ||
+      row->result.occupancy - row->achieved <= CAUSE_GAP)
+    return;
+  const occ_waves *w = &row->waves;
+  int sms = row->device->sm_count;
+  char *c = row->cause;
+  size_t size = sizeof row->cause;
+  if (w->grid_blocks < sms)
+    add_cause(c, size, "fewer blocks (%lld) than SMs (%d)",
+              (long long)w->grid_blocks, sms);
+  else if (w->waves < 1)
+    add_cause(c, size, "the grid fills %.0f%% of one wave",
+              100 * w->waves);
+  else if (w->tail_blocks && w->full_waves < 4)
+    add_cause(c, size, "a partial last wave (%.2f waves, the last %.0f%% "
+              "full)", w->waves,
+              100.0 * (double)w->tail_blocks / (double)w->blocks_per_wave);
+  if (row->mean_us < RAMP_UP_US)
+    add_cause(c, size, "the kernel (%.1f us) is shorter than the ramp-up",
+              row->mean_us);
+  if (!c[0])
+    add_cause(c, size, "imbalance: SMs or warps finish at different times");
+}
+
+static const char *achieved_why(const run_state *s,
+                                const occ_launch_record *l) {
+  if (s->cli->no_counters) return "not measured (--no-counters)";
+  if (s->note) return s->note;
+  if (l->graph_id)
+    return "a CUDA graph's kernels are not profiled one by one";
+  return "no counters were recorded for this launch";
+}
+
+/* Times, achieved occupancy and metrics over the row's launches. */
+static void measure_row(const run_state *s, occ_run_row *row) {
+  size_t measured = 0;
+  for (size_t i = 0; i < row->launch_count; i++) {
+    const occ_launch_record *l = row->launches[i];
+    row->total_us += (double)(l->end_ns - l->start_ns) / 1000;
+    const occ_launch_record *c = row->counters[i] = counters_of(s, l);
+    if (!c) continue;
+    measured++;
+    row->achieved += c->values[0] / 100;
+    for (int m = 0; m < s->metric_count && m + 1 < c->value_count; m++)
+      row->metric_values[m] += c->values[m + 1];
+  }
+  row->mean_us = row->total_us / (double)row->launch_count;
+  row->achieved_known = measured > 0;
+  if (!measured) {
+    row->achieved_why = achieved_why(s, row->first);
+    return;
+  }
+  row->achieved /= (double)measured;
+  for (int m = 0; m < s->metric_count; m++)
+    row->metric_values[m] /= (double)measured;
+}
+
+static void compute_row(run_state *s, occ_run_row *row) {
+  const occ_launch_record *l = row->first;
+  kernel_of(l, &row->kernel);
+  row->readable = strdup(occ_demangle(&s->names, l->name));
+  row->device = device_of(s, l->device);
+  if (row->device &&
+      occ_compute(row->device, &row->kernel, &row->result) != OCC_OK)
+    row->device = NULL;
+  if (row->device) {
+    int64_t blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    occ_waves_compute(row->device, &row->result, blocks, &row->waves);
+    row->launch_occupancy = launch_occupancy(row->device, &row->kernel,
+                                             &row->result,
+                                             l->smem_executed_bytes);
+  }
+  measure_row(s, row);
+  likely_cause(row);
+}
+
+/* Groups the launches into rows in the order each configuration first
+ * ran. */
+static int build_rows(run_state *s, occ_run_report *rep) {
+  rep->rows = calloc(s->launch_count + 1, sizeof *rep->rows);
+  if (!rep->rows) return -1;
+  for (size_t i = 0; i < s->launch_count; i++) {
+    const occ_launch_record *l = s->launches[i];
+    size_t r = 0;
+    while (r < rep->row_count && !same_config(rep->rows[r].first, l)) r++;
+    occ_run_row *row = &rep->rows[r];
+    if (r == rep->row_count) {
+      rep->row_count++;
+      row->first = l;
+      row->launches = calloc(s->launch_count, sizeof *row->launches);
+      row->counters = calloc(s->launch_count, sizeof *row->counters);
+      if (!row->launches || !row->counters) return -1;
+    }
+    row->launches[row->launch_count++] = l;
+  }
+  for (size_t r = 0; r < rep->row_count; r++) compute_row(s, &rep->rows[r]);
+  return 0;
+}
+
+static void free_rows(occ_run_report *rep) {
+  for (size_t r = 0; rep->rows && r < rep->row_count; r++) {
+    free(rep->rows[r].launches);
+    free(rep->rows[r].counters);
+    free((char *)rep->rows[r].readable);
+  }
+  free(rep->rows);
+}
+
+/* --min-occupancy gates on theoretical occupancy at the launched
+ * configuration, as in every other mode: deterministic, and known
+ * without counters. */
+static int gate(const run_state *s, const occ_run_report *rep) {
+  if (!occ_cli_given(s->cli, "min-occupancy")) return OCC_EXIT_OK;
+  int rc = OCC_EXIT_OK;
+  for (size_t r = 0; r < rep->row_count; r++) {
+    const occ_run_row *row = &rep->rows[r];
+    if (!row->device ||
+        100 * row->result.occupancy >= s->cli->min_occupancy_pct)
+      continue;
+    fprintf(stderr, "occcalc: %.60s: theoretical occupancy %.1f%% is below "
+            "%g%%\n", row->readable, 100 * row->result.occupancy,
+            s->cli->min_occupancy_pct);
+    rc = OCC_EXIT_GATE;
+  }
+  return rc;
+}
+
+static void write_report(FILE *out, const void *context) {
+  const run_state *s = ((const void *const *)context)[0];
+  const occ_run_report *rep = ((const void *const *)context)[1];
+  if (s->cli->json)
+    occ_run_print_json(out, rep);
+  else if (s->cli->csv)
+    occ_run_print_csv(out, rep);
+  else
+    occ_run_print_text(out, rep);
+}
+
+/* Text to stderr (the program's stdout is the user's), JSON and CSV to
+ * stdout, or all to --output. */
+static int emit(const run_state *s, const occ_run_report *rep) {
+  const void *context[2] = {s, rep};
+  if (s->cli->output_path && !s->cli->jsonl)
+    return occ_outfile_write(s->cli->output_path, write_report, context,
+                             stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+  if (!s->cli->jsonl)
+    write_report(s->cli->json || s->cli->csv ? stdout : stderr, context);
+  return OCC_EXIT_OK;
+}
+
+static int report(run_state *s) {
+  occ_run_report rep = {.program = s->cli->run_argv[0],
+                        .status = s->run.status,
+                        .launch_count = s->launch_count,
+                        .metric_names = s->metric_names,
+                        .metric_count = s->metric_count,
+                        .note = s->note};
+  if (build_rows(s, &rep) != 0) {
+    free_rows(&rep);
+    fprintf(stderr, "occcalc: out of memory\n");
+    return OCC_EXIT_FAILURE;
+  }
+  int rc = emit(s, &rep);
+  int gated = gate(s, &rep);
+  free_rows(&rep);
+  return rc != OCC_EXIT_OK ? rc : gated != OCC_EXIT_OK ? gated : s->run.status;
+}
+
+/* No kernel: the one line, and the program's own status. */
+static int no_kernel(const run_state *s) {
+  if (s->cli->json || s->cli->csv) {
+    occ_run_report rep = {.program = s->cli->run_argv[0],
+                          .status = s->run.status,
+                          .metric_names = s->metric_names,
+                          .metric_count = s->metric_count};
+    int rc = emit(s, &rep);
+    if (rc != OCC_EXIT_OK) return rc;
+  }
+  fprintf(stderr, "occcalc: note: %s launched no CUDA kernel%s\n",
+          s->cli->run_argv[0],
+          s->cli->kernel_name || s->device_filter >= 0
+              ? " that --kernel or --device selects" : "");
+  return s->run.status;
+}
+
+static int launch(run_state *s, const char *inject) {
+  occ_run_spec spec = {.argv = s->cli->run_argv,
+                       .inject_path = inject,
+                       .counters = !s->cli->no_counters,
+                       .metrics = s->cli->metrics,
+                       .stream = s->jsonl ? stream_record : NULL,
+                       .context = s};
+  char why[512];
+  if (occ_run_program(&spec, &s->run, why, sizeof why) != 0) {
+    fprintf(stderr, "occcalc: run: %s\n", why);
+    return OCC_EXIT_DEVICE;
+  }
+  if (s->run.exec_errno) {
+    fprintf(stderr, "occcalc: %s: %s\n", s->cli->run_argv[0],
+            strerror(s->run.exec_errno));
+    return s->run.status;
+  }
+  if (index_records(s) != 0) {
+    fprintf(stderr, "occcalc: out of memory\n");
+    return OCC_EXIT_FAILURE;
+  }
+  return s->launch_count ? report(s) : no_kernel(s);
+}
+
+static FILE *open_jsonl(const occ_cli *cli) {
+  if (!cli->jsonl) return NULL;
+  if (!cli->output_path) return stdout;
+  FILE *f = fopen(cli->output_path, "w");
+  if (!f)
+    fprintf(stderr, "occcalc: %s: %s\n", cli->output_path, strerror(errno));
+  return f;
+}
+
+static void finish(run_state *s) {
+  occ_run_result_free(&s->run);
+  free(s->launches);
+  free(s->counters);
+  free(s->counters_rt);
+  for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
+  occ_demangler_free(&s->names);
+  if (s->jsonl && s->jsonl != stdout) fclose(s->jsonl);
+}
+
+int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {
+  run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  int rc = check_options(&s);
+  if (rc != OCC_EXIT_OK) return rc;
+  char inject[4096];
+  if (!occ_run_find_injection(inject, sizeof inject)) {
+    fprintf(stderr, "occcalc: run: libocc_inject.so not found beside "
+            "occcalc nor in ../lib/occcalc (reinstall, or set "
+            "OCCCALC_INJECT)\n");
+    return OCC_EXIT_DEVICE;
+  }
+  if (cli->jsonl && !(s.jsonl = open_jsonl(cli))) return OCC_EXIT_USAGE;
+  rc = launch(&s, inject);
+  finish(&s);
+  return rc;
+}

@@ -1,0 +1,177 @@
+/* inject.c - libocc_inject.so, the library `occcalc run` has the CUDA
+ * driver load into a program (CUDA_INJECTION64_PATH): InitializeInjection
+ * enables CUPTI's kernel activity records and appends one
+ * occ_launch_record per launch to the file named by OCCCALC_RUN_OUT; with
+ * OCCCALC_RUN_COUNTERS=1, inject_counters.c adds each launch's metrics.
+ *
+ * Nothing here may disturb the program: no output on its stdout or
+ * stderr, no exit; a failure leaves the program running without records
+ * (occcalc then says no kernel was recorded). */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/inject_lib.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* CUPTI's activity buffers: large enough that a program of thousands of
+ * launches fills few, aligned as CUPTI requires. */
+enum { BUFFER_BYTES = 1 << 20, BUFFER_ALIGN = 8 };
+
+occ_inject_api occ_inject_cupti;
+static int out_fd = -1;
+static pid_t owner_pid; /* a fork()ed child without exec must not flush */
+static int counters_on;
+
+static const char *const cupti_names[] = {
+    "libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so",
+    "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
+
+static int load_cupti(void) {
+  void *lib = NULL;
+  for (size_t i = 0; !lib && i < sizeof cupti_names / sizeof *cupti_names; i++)
+    lib = dlopen(cupti_names[i], RTLD_NOW | RTLD_GLOBAL);
+  if (!lib) return -1;
+#define INJECT_LOAD(name)                                                    \
+  if (!(*(void **)&occ_inject_cupti.name = dlsym(lib, #name))) return -1;
+  INJECT_CUPTI_FUNCS(INJECT_LOAD)
+#undef INJECT_LOAD
+  /* The records are read as this header's CUpti_ActivityKernel10: an
+   * older CUPTI writes an older layout. */
+  uint32_t version = 0;
+  return occ_inject_cupti.cuptiGetVersion(&version) == CUPTI_SUCCESS &&
+                 version >= CUPTI_API_VERSION ? 0 : -1;
+}
+
+void occ_inject_record_init(occ_launch_record *r, occ_record_kind kind) {
+  memset(r, 0, sizeof *r);
+  r->magic = OCC_RECORD_MAGIC;
+  r->kind = (uint32_t)kind;
+  r->pid = (int32_t)getpid();
+  r->carveout_requested_pct = -1;
+}
+
+void occ_inject_write(const occ_launch_record *r) {
+  char block[OCC_RECORD_BYTES] = {0};
+  memcpy(block, r, sizeof *r);
+  /* One write of under PIPE_BUF bytes with O_APPEND: whole or not at all;
+   * a failed write loses one record, never the program. */
+  ssize_t n = write(out_fd, block, sizeof block);
+  (void)n;
+}
+
+static void copy_name(char *dst, const char *src) {
+  if (!src) src = "";
+  size_t n = strlen(src);
+  if (n >= OCC_RECORD_NAME_MAX) n = OCC_RECORD_NAME_MAX - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+static int launch_type(const CUpti_ActivityKernel10 *k) {
+  if (k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE)
+    return OCC_LAUNCH_COOPERATIVE;
+  if (k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE)
+    return OCC_LAUNCH_COOPERATIVE_MULTI;
+  return k->clusterX * k->clusterY * k->clusterZ > 1 ? OCC_LAUNCH_CLUSTER
+                                                     : OCC_LAUNCH_REGULAR;
+}
+
+static void write_kernel(const CUpti_ActivityKernel10 *k) {
+  occ_launch_record r;
+  occ_inject_record_init(&r, OCC_RECORD_LAUNCH);
+  r.device = (int32_t)k->deviceId;
+  r.context = k->contextId;
+  r.stream = k->streamId;
+  r.correlation = k->correlationId;
+  r.graph_id = k->graphId;
+  r.graph_node_id = k->graphNodeId;
+  int32_t dims[9] = {k->gridX,  k->gridY,  k->gridZ,
+                     k->blockX, k->blockY, k->blockZ,
+                     (int32_t)k->clusterX, (int32_t)k->clusterY,
+                     (int32_t)k->clusterZ};
+  memcpy(r.grid, dims, sizeof r.grid);
+  memcpy(r.block, dims + 3, sizeof r.block);
+  memcpy(r.cluster, dims + 6, sizeof r.cluster);
+  r.regs_per_thread = k->registersPerThread;
+  r.smem_static_bytes = k->staticSharedMemory;
+  r.smem_dynamic_bytes = k->dynamicSharedMemory;
+  r.local_bytes_per_thread = (int32_t)k->localMemoryPerThread;
+  if (k->isSharedMemoryCarveoutRequested)
+    r.carveout_requested_pct = k->sharedMemoryCarveoutRequested;
+  r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
+  r.launch_type = launch_type(k);
+  r.start_ns = k->start;
+  r.end_ns = k->end;
+  copy_name(r.name, k->name);
+  occ_inject_write(&r);
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
+                                      size_t *max_records) {
+  *buffer = aligned_alloc(BUFFER_ALIGN, BUFFER_BYTES);
+  *size = *buffer ? BUFFER_BYTES : 0;
+  *max_records = 0;
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
+                                      uint8_t *buffer, size_t size,
+                                      size_t valid) {
+  (void)ctx, (void)stream, (void)size;
+  CUpti_Activity *record = NULL;
+  while (occ_inject_cupti.cuptiActivityGetNextRecord(buffer, valid, &record) ==
+         CUPTI_SUCCESS)
+    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
+        record->kind == CUPTI_ACTIVITY_KIND_KERNEL)
+      write_kernel((const CUpti_ActivityKernel10 *)record);
+  free(buffer);
+}
+
+static void at_exit(void) {
+  if (getpid() != owner_pid) return;
+  if (counters_on) occ_inject_counters_finish();
+  occ_inject_cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+static int start_tracing(void) {
+  if (occ_inject_cupti.cuptiActivityRegisterCallbacks(
+          buffer_requested, buffer_completed) != CUPTI_SUCCESS ||
+      occ_inject_cupti.cuptiActivityEnable(
+          CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS)
+    return -1;
+  /* --jsonl: records as the program runs, not only when a buffer fills. */
+  const char *flush_ms = getenv(OCC_ENV_FLUSH_MS);
+  if (flush_ms && atoi(flush_ms) > 0)
+    occ_inject_cupti.cuptiActivityFlushPeriod((uint32_t)atoi(flush_ms));
+  return 0;
+}
+
+static int open_output(void) {
+  const char *path = getenv(OCC_ENV_OUT);
+  if (!path || !*path) return -1;
+  out_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  return out_fd < 0 ? -1 : 0;
+}
+
+static void init_once(void) {
+  if (open_output() != 0 || load_cupti() != 0 || start_tracing() != 0) return;
+  owner_pid = getpid();
+  const char *counters = getenv(OCC_ENV_COUNTERS);
+  counters_on = counters && strcmp(counters, "1") == 0 &&
+                occ_inject_counters_start(getenv(OCC_ENV_METRICS)) == 0;
+  atexit(at_exit);
+}
+
+/* Called by the CUDA driver in cuInit. Returns 1, success, even when the
+ * library could not start (no records then): its failure must never fail
+ * the program's cuInit. */
+EXPORT int InitializeInjection(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_once);
+  return 1;
+}

@@ -1,0 +1,257 @@
+/* inject_counters.c - each launch's achieved occupancy (and --metrics) in
+ * the injection library, through CUPTI's Range Profiler in auto range and
+ * kernel replay mode: every launch is its own range, measured exactly as
+ * Nsight Compute measures it (same metric, whole kernel, replayed only
+ * when the metrics need more than one pass). PM sampling was not chosen:
+ * it samples the whole GPU at an interval, so a kernel shorter than a few
+ * intervals gets no or a partial value and the samples of concurrent
+ * kernels cannot be told apart.
+ *
+ * Kernel replay serialises the launches, so when the next launch (or the
+ * context's end, or the program's) comes, the last launches' ranges are
+ * complete: they are decoded then, matched in order with the launches
+ * seen since, and written as COUNTERS records carrying both correlation
+ * ids (the driver call's, and the runtime call's around it) that the
+ * launch's activity record may carry. One profiled context at a time (a
+ * launch on another context ends the session of the last one), as
+ * CUPTI's own profiling_injection sample does. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "live/counter.h"
+#include "live/inject_lib.h"
+
+enum { MAX_PENDING = 64 };
+
+typedef struct pending_launch {
+  uint32_t driver_correlation, runtime_correlation;
+  bool graph; /* a graph's kernels are ranges too, but not one per call */
+} pending_launch;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static const char *metrics[1 + OCC_RECORD_METRICS_MAX];
+static int metric_count;
+static char metric_text[1024];
+static CUcontext active_ctx;
+static int active_device;
+static occ_prof *prof;
+static bool refused; /* a reason was written: no more tries */
+static pending_launch pending[MAX_PENDING];
+static int pending_count;
+static _Thread_local uint32_t runtime_correlation;
+
+static void refuse(const char *why) {
+  if (refused) return;
+  refused = true;
+  occ_launch_record r;
+  occ_inject_record_init(&r, OCC_RECORD_NO_COUNTERS);
+  snprintf(r.why, sizeof r.why, "%s", why);
+  occ_inject_write(&r);
+}
+
+static void write_range(size_t index, const pending_launch *p) {
+  occ_launch_record r;
+  occ_inject_record_init(&r, OCC_RECORD_COUNTERS);
+  const char *name = NULL;
+  char why[OCC_RECORD_WHY_MAX];
+  if (occ_prof_values(prof, index, r.values, &name, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  r.device = active_device;
+  r.correlation = p->driver_correlation;
+  r.runtime_correlation = p->runtime_correlation;
+  r.value_count = metric_count;
+  snprintf(r.name, sizeof r.name, "%s", name ? name : "");
+  occ_inject_write(&r);
+}
+
+/* Writes the ranges decoded so far for the launches waiting for them, in
+ * order; a launch whose range is not there yet keeps waiting. A graph
+ * launch's ranges are its kernels', whose number the call does not say:
+ * they and the launches after it in the same decode are dropped. */
+static void harvest(bool reset) {
+  size_t ranges = 0;
+  char why[OCC_RECORD_WHY_MAX];
+  if (!prof || pending_count == 0) return;
+  if (occ_prof_decode(prof, &ranges, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  int used = 0;
+  for (; (size_t)used < ranges && used < pending_count && !pending[used].graph;
+       used++)
+    write_range((size_t)used, &pending[used]);
+  bool graph = used < pending_count && pending[used].graph;
+  if (graph) used = pending_count;
+  memmove(pending, pending + used, (size_t)(pending_count - used) *
+          sizeof *pending);
+  pending_count -= used;
+  /* Emptied after a graph even with no range yet: its ranges must never
+   * be read as the next launches'. */
+  if (reset && (ranges > 0 || graph) &&
+      occ_prof_reset(prof, why, sizeof why) != 0)
+    refuse(why);
+}
+
+static void close_profiler(void) {
+  char why[OCC_RECORD_WHY_MAX];
+  if (prof && occ_prof_stop(prof, why, sizeof why) == 0) harvest(false);
+  occ_prof_close(prof);
+  prof = NULL;
+  active_ctx = NULL;
+  pending_count = 0;
+}
+
+static void open_profiler(CUcontext ctx) {
+  uint32_t device = 0;
+  char why[OCC_RECORD_WHY_MAX];
+  occ_inject_cupti.cuptiGetDeviceId(ctx, &device);
+  prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
+                       MAX_PENDING, why, sizeof why);
+  if (!prof || occ_prof_start(prof, why, sizeof why) != 0) {
+    occ_prof_close(prof);
+    prof = NULL;
+    refuse(why);
+    return;
+  }
+  active_ctx = ctx;
+  active_device = (int)device;
+}
+
+static void launch_enter(CUcontext ctx) {
+  if (refused) return;
+  if (prof && ctx != active_ctx)
+    close_profiler();
+  else
+    harvest(true);
+  if (!prof && !refused) open_profiler(ctx);
+}
+
+static void launch_exit(const CUpti_CallbackData *cb, bool graph) {
+  if (!prof || pending_count == MAX_PENDING ||
+      *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+    return;
+  pending[pending_count++] = (pending_launch){
+      cb->correlationId, runtime_correlation, graph};
+}
+
+static bool is_runtime_launch(CUpti_CallbackId id) {
+  switch (id) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000: return true;
+  default: return false;
+  }
+}
+
+static const CUpti_CallbackId driver_launches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+
+static const CUpti_CallbackId runtime_launches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
+
+static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
+  bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+               id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+  pthread_mutex_lock(&lock);
+  if (cb->callbackSite == CUPTI_API_ENTER)
+    launch_enter(cb->context);
+  else
+    launch_exit(cb, graph);
+  pthread_mutex_unlock(&lock);
+}
+
+static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId id, const void *data) {
+  (void)user;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && is_runtime_launch(id)) {
+    const CUpti_CallbackData *cb = data;
+    runtime_correlation =
+        cb->callbackSite == CUPTI_API_ENTER ? cb->correlationId : 0;
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    on_driver(id, data);
+  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+             id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+    const CUpti_ResourceData *r = data;
+    pthread_mutex_lock(&lock);
+    if (prof && r->context == active_ctx) close_profiler();
+    pthread_mutex_unlock(&lock);
+  }
+}
+
+/* metrics[0] is achieved occupancy; then the comma list, at most
+ * OCC_RECORD_METRICS_MAX. */
+static int parse_metrics(const char *list) {
+  metrics[metric_count++] = OCC_ACHIEVED_METRIC;
+  if (!list || !*list) return 0;
+  snprintf(metric_text, sizeof metric_text, "%s", list);
+  char *save = NULL;
+  for (char *m = strtok_r(metric_text, ",", &save); m;
+       m = strtok_r(NULL, ",", &save)) {
+    if (metric_count == 1 + OCC_RECORD_METRICS_MAX) {
+      refuse("more than 8 --metrics");
+      return -1;
+    }
+    metrics[metric_count++] = m;
+  }
+  return 0;
+}
+
+static int enable(CUpti_SubscriberHandle sub, CUpti_CallbackDomain domain,
+                  const CUpti_CallbackId *ids, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (occ_inject_cupti.cuptiEnableCallback(1, sub, domain, ids[i]) !=
+        CUPTI_SUCCESS)
+      return -1;
+  return 0;
+}
+
+int occ_inject_counters_start(const char *list) {
+  if (parse_metrics(list) != 0) return -1;
+  CUpti_SubscriberHandle sub;
+  CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
+  if (occ_inject_cupti.cuptiSubscribe(&sub, on_callback, NULL) !=
+          CUPTI_SUCCESS ||
+      enable(sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_launches,
+             sizeof driver_launches / sizeof *driver_launches) != 0 ||
+      enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches,
+             sizeof runtime_launches / sizeof *runtime_launches) != 0 ||
+      enable(sub, CUPTI_CB_DOMAIN_RESOURCE, &destroy, 1) != 0) {
+    refuse("CUPTI's callbacks could not be subscribed to (another tool, "
+           "e.g. a profiler, holds them)");
+    return -1;
+  }
+  return 0;
+}
+
+void occ_inject_counters_finish(void) {
+  pthread_mutex_lock(&lock);
+  close_profiler();
+  pthread_mutex_unlock(&lock);
+}

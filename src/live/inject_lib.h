@@ -1,0 +1,49 @@
+/* inject_lib.h - the parts of libocc_inject.so (inject.c: the entry point,
+ * the kernel records; inject_counters.c: the per-launch counters). Only the
+ * library is built from these files, never ./occcalc. */
+#ifndef OCC_INJECT_LIB_H
+#define OCC_INJECT_LIB_H
+
+#include <cupti.h>
+
+#include "live/inject_record.h"
+
+/* The CUPTI functions the library uses beside the Range Profiler's
+ * (counter.c), resolved with dlsym: the library links no CUDA library, so
+ * loading it never fails for a missing one. */
+#define INJECT_CUPTI_FUNCS(X)                                                \
+  X(cuptiGetVersion)                                                         \
+  X(cuptiActivityRegisterCallbacks)                                          \
+  X(cuptiActivityEnable)                                                     \
+  X(cuptiActivityGetNextRecord)                                              \
+  X(cuptiActivityGetNumDroppedRecords)                                       \
+  X(cuptiActivityFlushAll)                                                   \
+  X(cuptiActivityFlushPeriod)                                                \
+  X(cuptiSubscribe)                                                          \
+  X(cuptiEnableCallback)                                                     \
+  X(cuptiGetDeviceId)                                                        \
+  X(cuptiGetContextId)
+
+typedef struct occ_inject_api {
+#define INJECT_FIELD(name) __typeof__(name) *name;
+  INJECT_CUPTI_FUNCS(INJECT_FIELD)
+#undef INJECT_FIELD
+} occ_inject_api;
+
+extern occ_inject_api occ_inject_cupti;
+
+/* Appends one record to the output (one write). */
+void occ_inject_write(const occ_launch_record *record);
+
+/* Fills the fields every record has (magic, kind, pid). */
+void occ_inject_record_init(occ_launch_record *record, occ_record_kind kind);
+
+/* Subscribes to launches and contexts and profiles every kernel with the
+ * achieved-occupancy metric and metrics (a comma list, or NULL). Returns
+ * 0, or -1 with a NO_COUNTERS record written. */
+int occ_inject_counters_start(const char *metrics);
+
+/* Collects what the last launches left and stops profiling. */
+void occ_inject_counters_finish(void);
+
+#endif

@@ -1,0 +1,74 @@
+/* inject_record.h - what the injection library (libocc_inject.so, loaded
+ * into a program by the CUDA driver) tells `occcalc run`: fixed-size binary
+ * records appended to the file named by OCCCALC_RUN_OUT.
+ *
+ * Every record is one write(2) of OCC_RECORD_BYTES (under PIPE_BUF), on a
+ * file opened with O_APPEND, so the records of several threads and of child
+ * processes never interleave. The reader joins a launch and its counters by
+ * (pid, correlation id). Plain C types only: no CUDA header is needed to
+ * read a record. */
+#ifndef OCC_INJECT_RECORD_H
+#define OCC_INJECT_RECORD_H
+
+#include <stdint.h>
+
+#define OCC_RECORD_MAGIC 0x3152434fu /* "OCR1" */
+#define OCC_RECORD_BYTES 1024
+#define OCC_RECORD_NAME_MAX 480
+#define OCC_RECORD_WHY_MAX 160
+/* The achieved occupancy metric and up to this many --metrics. */
+#define OCC_RECORD_METRICS_MAX 8
+
+/* The environment between occcalc and the library. */
+#define OCC_ENV_OUT "OCCCALC_RUN_OUT"           /* the records' file */
+#define OCC_ENV_COUNTERS "OCCCALC_RUN_COUNTERS" /* "1": profile */
+#define OCC_ENV_METRICS "OCCCALC_RUN_METRICS"   /* extra metrics, a,b,c */
+#define OCC_ENV_FLUSH_MS "OCCCALC_RUN_FLUSH_MS" /* stream records (jsonl) */
+
+/* The metric achieved occupancy is read from, as Nsight Compute names it. */
+#define OCC_ACHIEVED_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
+
+typedef enum occ_record_kind {
+  OCC_RECORD_LAUNCH = 1,  /* one kernel launch (a CUPTI activity record) */
+  OCC_RECORD_COUNTERS = 2,/* the metrics of one launch */
+  OCC_RECORD_NO_COUNTERS = 3 /* why a process' launches have no counters */
+} occ_record_kind;
+
+typedef enum occ_launch_type {
+  OCC_LAUNCH_REGULAR = 0,
+  OCC_LAUNCH_COOPERATIVE = 1,
+  OCC_LAUNCH_COOPERATIVE_MULTI = 2,
+  OCC_LAUNCH_CLUSTER = 3          /* a regular launch with cluster dims */
+} occ_launch_type;
+
+typedef struct occ_launch_record {
+  uint32_t magic, kind;
+  int32_t pid;
+  int32_t device;                 /* the process' device ordinal */
+  uint32_t context, stream;
+  uint32_t correlation;           /* the launching API call's (LAUNCH); the
+                                     driver call's (COUNTERS) */
+  uint32_t runtime_correlation;   /* COUNTERS: the runtime call around the
+                                     driver's, or 0 */
+  uint32_t graph_id;              /* 0: not from a graph */
+  uint64_t graph_node_id;
+  int32_t grid[3], block[3], cluster[3];
+  int32_t regs_per_thread;
+  int32_t smem_static_bytes, smem_dynamic_bytes;
+  int32_t local_bytes_per_thread;
+  int32_t carveout_requested_pct; /* -1: none requested */
+  int32_t smem_executed_bytes;    /* the SM's shared memory at launch */
+  int32_t launch_type;            /* occ_launch_type */
+  uint64_t start_ns, end_ns;
+  /* OCC_RECORD_COUNTERS: values[0] achieved percent, then --metrics in
+   * their order; value_count of them valid. */
+  int32_t value_count;
+  double values[1 + OCC_RECORD_METRICS_MAX];
+  char why[OCC_RECORD_WHY_MAX];   /* NO_COUNTERS: the reason */
+  char name[OCC_RECORD_NAME_MAX]; /* mangled; COUNTERS: the range's name */
+} occ_launch_record;
+
+_Static_assert(sizeof(occ_launch_record) <= OCC_RECORD_BYTES,
+               "a record is one atomic write");
+
+#endif

@@ -1,0 +1,56 @@
+/* run.h - `occcalc run`'s launcher: runs a program with the injection
+ * library (libocc_inject.so) that the CUDA driver loads into it, waits,
+ * and hands back the program's exit status and the launch records the
+ * library wrote (live/inject_record.h).
+ *
+ * The program keeps occcalc's stdin, stdout and stderr and environment
+ * (children inherit the injection through it). While it runs, occcalc
+ * ignores SIGINT and SIGQUIT, as a shell running a command does: a ^C
+ * stops the program and occcalc still reports. Nothing here prints. */
+#ifndef OCC_RUN_H
+#define OCC_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "live/inject_record.h"
+
+/* Called with each record as it is read (spec.stream), in file order. */
+typedef void (*occ_run_record_fn)(const occ_launch_record *record,
+                                  void *context);
+
+typedef struct occ_run_spec {
+  char *const *argv;       /* PROGRAM ARGS... NULL-terminated; PATH searched */
+  const char *inject_path; /* the library; NULL: run without it */
+  bool counters;           /* profile each launch (OCCCALC_RUN_COUNTERS) */
+  const char *metrics;     /* extra metrics, a comma list, or NULL */
+  occ_run_record_fn stream; /* records while the program runs, or NULL */
+  void *context;
+} occ_run_spec;
+
+typedef struct occ_run_result {
+  /* The program's status as a shell gives it: its exit code, 128 + the
+   * signal that ended it, 127 when it was not found, 126 when it could
+   * not be executed. */
+  int status;
+  int exec_errno;           /* why exec failed (status 126 or 127), or 0 */
+  occ_launch_record *records; /* every record, in file order */
+  size_t record_count;
+} occ_run_result;
+
+/* Runs spec->argv to its end. Returns 0 with *result filled (free with
+ * occ_run_result_free), or -1 when occcalc itself could not (no temporary
+ * file, no fork, out of memory) with the reason in why. */
+int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
+                    char *why, size_t why_size);
+
+void occ_run_result_free(occ_run_result *result);
+
+/* The injection library's absolute path into buf: beside the running
+ * binary (the build tree: build/libocc_inject.so next to ./occcalc's
+ * build/, or the same folder), else DIR/../lib/occcalc/libocc_inject.so
+ * (make install); $OCCCALC_INJECT overrides both. Returns buf, or NULL
+ * when none exists. */
+const char *occ_run_find_injection(char *buf, size_t size);
+
+#endif

@@ -1,0 +1,65 @@
+/* run_out.h - the writers of `occcalc run`'s report: one row per kernel
+ * and launch configuration, as text (80 columns), JSON (schema 2), CSV,
+ * and one JSON line per launch record (--jsonl). They only format what
+ * the run command computed (cli/run_cmd.c). */
+#ifndef OCC_RUN_OUT_H
+#define OCC_RUN_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/occ.h"
+#include "live/inject_record.h"
+
+/* One kernel and launch configuration, over all its launches. */
+typedef struct occ_run_row {
+  const occ_launch_record *first;  /* its first launch */
+  const occ_launch_record **launches;
+  const occ_launch_record **counters; /* each launch's, or NULL */
+  size_t launch_count;
+  const char *readable;            /* the demangled name (owned) */
+  double total_us, mean_us;
+  const occ_device *device;        /* NULL: the device could not be read */
+  occ_kernel kernel;
+  occ_result result;               /* theoretical (valid with device) */
+  occ_waves waves;
+  double launch_occupancy;         /* with the SM's shared memory as the
+                                      driver configured it */
+  bool achieved_known;
+  double achieved;                 /* 0..1, mean over the launches */
+  double metric_values[OCC_RECORD_METRICS_MAX];
+  const char *achieved_why;        /* why achieved is unknown, or NULL */
+  char cause[200];                 /* achieved > 10 points below: why */
+} occ_run_row;
+
+typedef struct occ_run_report {
+  const char *program;
+  int status;                      /* the program's */
+  size_t launch_count;             /* records shown */
+  occ_run_row *rows;
+  size_t row_count;
+  const char *const *metric_names; /* --metrics, in order */
+  int metric_count;
+  const char *note;                /* one line for the end, or NULL */
+} occ_run_report;
+
+/* The row's kernel and limiter columns, the likely cause: 80 columns. */
+void occ_run_print_text(FILE *out, const occ_run_report *report);
+
+/* The schema-2 document: root, "program", "exit_status", "rows" (each
+ * with the shared "kernel" object and its "launches"). Returns 0, or -1
+ * after saying so on stderr. */
+int occ_run_print_json(FILE *out, const occ_run_report *report);
+
+/* A header and one line per row. */
+void occ_run_print_csv(FILE *out, const occ_run_report *report);
+
+/* One compact JSON object of a launch record and a newline (readable is
+ * its demangled name; counters NULL when not measured). */
+void occ_run_print_jsonl(FILE *out, const occ_launch_record *launch,
+                         const char *readable,
+                         const occ_launch_record *counters,
+                         const char *const *metric_names, int metric_count);
+
+#endif

@@ -1,0 +1,21 @@
+# occcalc run: the launcher, the report and the injection library.
+# CPU: the launcher's statuses, usage errors, the library's exports and the
+# report's path with fake records (tests/run/fake_launches.c).
+TEST_TARGETS += test-run
+# GPU: the records of tests/run/launches.cu against what it launched, and
+# achieved occupancy against Nsight Compute when ncu is present.
+GPU_TEST_TARGETS += test-gpu-run
+
+build/fake_launches: tests/run/fake_launches.c src/live/inject_record.h
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+test-run: occcalc $(INJECT_LIB) build/fake_launches
+	sh tests/run/cpu_test.sh
+
+build/run_launches: tests/run/launches.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+test-gpu-run: occcalc $(INJECT_LIB)
+	sh tests/run/gpu_test.sh

@@ -1,0 +1,65 @@
+/* fake_launches.c - a stand-in for a CUDA program under `occcalc run` on
+ * machines without a GPU: it writes, as the injection library would, the
+ * records of launches into $OCCCALC_RUN_OUT, so the report's path (join
+ * of counters, grouping, every format) is tested without a driver.
+ * Usage: fake_launches STATUS: 3 launches of one configuration (two with
+ * counters: 40% and 60%, one joined by the runtime call's correlation id,
+ * one by the driver call's), 1 of another, then exit STATUS. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/inject_record.h"
+
+static void put(int fd, const occ_launch_record *r) {
+  char block[OCC_RECORD_BYTES] = {0};
+  memcpy(block, r, sizeof *r);
+  if (write(fd, block, sizeof block) != (ssize_t)sizeof block) exit(99);
+}
+
+static occ_launch_record launch(unsigned correlation, int grid, int block,
+                                const char *name, unsigned long start) {
+  occ_launch_record r = {.magic = OCC_RECORD_MAGIC, .kind = OCC_RECORD_LAUNCH,
+                         .pid = (int)getpid(), .correlation = correlation,
+                         .grid = {grid, 1, 1}, .block = {block, 1, 1},
+                         .cluster = {1, 1, 1}, .regs_per_thread = 32,
+                         .smem_static_bytes = 4096,
+                         .carveout_requested_pct = -1,
+                         .smem_executed_bytes = 233472,
+                         .start_ns = start, .end_ns = start + 20000};
+  snprintf(r.name, sizeof r.name, "%s", name);
+  return r;
+}
+
+/* The counters of a launch made through the runtime (its id is the
+ * runtime call's) or the driver (the driver call's). */
+static occ_launch_record counters(unsigned correlation, double pct,
+                                  int runtime) {
+  occ_launch_record r = {.magic = OCC_RECORD_MAGIC,
+                         .kind = OCC_RECORD_COUNTERS, .pid = (int)getpid(),
+                         .correlation = runtime ? 1000 + correlation
+                                                : correlation,
+                         .runtime_correlation = runtime ? correlation : 0,
+                         .value_count = 2, .values = {pct, 1.5}};
+  return r;
+}
+
+int main(int argc, char **argv) {
+  const char *path = getenv(OCC_ENV_OUT);
+  if (!path) return 98;
+  int fd = open(path, O_WRONLY | O_APPEND);
+  if (fd < 0) return 97;
+  const char *reduce = "_Z6reduceILi256EEvPKfPfi";
+  put(fd, &(occ_launch_record){0}); /* not a record: skipped */
+  put(fd, &(occ_launch_record){0});
+  put(fd, (occ_launch_record[]){counters(11, 40, 1)});
+  put(fd, (occ_launch_record[]){launch(11, 1024, 256, reduce, 1000000)});
+  put(fd, (occ_launch_record[]){launch(12, 1024, 256, reduce, 2000000)});
+  put(fd, (occ_launch_record[]){counters(12, 60, 0)});
+  put(fd, (occ_launch_record[]){launch(13, 1024, 256, reduce, 3000000)});
+  put(fd, (occ_launch_record[]){launch(14, 8, 1024, "copy_kernel", 4000000)});
+  close(fd);
+  return argc > 1 ? atoi(argv[1]) : 0;
+}

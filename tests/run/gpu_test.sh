@@ -1,0 +1,101 @@
+#!/bin/sh
+# gpu_test.sh: `occcalc run` on a real GPU (make test-gpu-run). Runs
+# tests/run/launches.cu under occcalc run and checks that every launch
+# record equals what the program says it launched (its manifest), that
+# registers and static shared memory equal cuobjdump's, that theoretical
+# occupancy equals occcalc's own calculation for the same configuration on
+# the live device, and, when ncu is present and counters are permitted,
+# that achieved occupancy is within 3 points of Nsight Compute's for every
+# kernel longer than 100 us. Prints "skipped: no GPU" and exits 77 without
+# a GPU.
+set -u
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+no() { echo "gpu-run: $*"; fail=1; }
+
+if ! ./occcalc --regs 32 --block 32 --device 0 --no-verify >/dev/null 2>"$tmp/why"; then
+  echo "skipped: no GPU ($(head -c 200 "$tmp/why"))"
+  exit 77
+fi
+command -v jq >/dev/null || { echo "skipped: no jq to read JSON"; exit 77; }
+make -s build/run_launches || exit 1
+prog=build/run_launches
+
+# 1. The run: the program's status, the report as JSON.
+./occcalc run --json --output "$tmp/run.json" -- $prog "$tmp/manifest" \
+  >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] || { no "status $rc: $(head -c 400 "$tmp/err")"; exit 1; }
+
+# 2. Every record is what was launched: name, grid, block, dynamic shared
+# memory, launch type, graph or not, process; as many records as launches.
+jq -r '.rows[] | . as $r | .launches[] |
+  [$r.kernel.name, .grid[0], .grid[1], .grid[2], $r.kernel.block[0],
+   $r.kernel.block[1], $r.kernel.block[2], $r.kernel.smem_dynamic_bytes,
+   .launch_type, (if .graph_id then 1 else 0 end), .pid]
+  | map(tostring) | join(" ")' "$tmp/run.json" | sort >"$tmp/recorded"
+sort "$tmp/manifest" >"$tmp/launched"
+if ! cmp -s "$tmp/recorded" "$tmp/launched"; then
+  no "records differ from the launches (< recorded, > launched):"
+  diff "$tmp/recorded" "$tmp/launched"
+fi
+[ "$(wc -l <"$tmp/launched")" -ge 10 ] || no "fewer than 10 launches"
+
+# 3. Registers and static shared memory as the compiler reports them.
+cuobjdump -res-usage $prog 2>/dev/null | awk '
+  /Function/ { sub(/.*Function /, ""); sub(/:.*/, ""); name = $0 }
+  /REG:/ { for (i = 1; i <= NF; i++) { split($i, kv, ":");
+             if (kv[1] == "REG") r = kv[2]; if (kv[1] == "SHARED") s = kv[2] }
+           print name, r, s }' | sort -u >"$tmp/compiled"
+jq -r '.rows[] | [.kernel.name, .kernel.regs_per_thread,
+  .kernel.smem_static_bytes] | map(tostring) | join(" ")' "$tmp/run.json" |
+  sort -u >"$tmp/recorded_res"
+missing=$(comm -23 "$tmp/recorded_res" "$tmp/compiled")
+[ -z "$missing" ] || no "registers or shared memory unlike cuobjdump's: $missing"
+
+# 4. Theoretical occupancy equals occcalc's offline calculation of the same
+# configuration on the live device.
+jq -r '.rows[] | [.kernel.regs_per_thread, .kernel.smem_static_bytes,
+  .kernel.smem_dynamic_bytes, (.kernel.block | map(tostring) | join("x")),
+  (.kernel.carveout_pct // -1), .device, .theoretical_occupancy, .kernel.name]
+  | map(tostring) | join(" ")' "$tmp/run.json" >"$tmp/rows"
+while read -r regs smem dyn block carveout device theo name; do
+  set -- --regs "$regs" --smem "$smem" --dyn-smem "$dyn" --block "$block"
+  [ "$carveout" -ge 0 ] && set -- "$@" --carveout "$carveout"
+  offline=$(./occcalc "$@" --device "$device" --no-verify --json 2>/dev/null |
+            jq -r '.occupancy')
+  [ "$offline" = "$theo" ] || no "$name: theoretical $theo, occcalc $offline"
+done <"$tmp/rows"
+
+# 5. Achieved occupancy against Nsight Compute's, kernels over 100 us.
+reason=$(jq -r '[.rows[].achieved_null_reason // empty] | first // ""' "$tmp/run.json")
+if jq -e '[.rows[].achieved_occupancy] | all(. == null)' "$tmp/run.json" \
+    >/dev/null; then
+  echo "gpu-run: note: no achieved occupancy ($reason); ncu comparison skipped"
+elif ! command -v ncu >/dev/null; then
+  echo "gpu-run: note: no ncu; achieved occupancy not compared"
+else
+  rm -f "$tmp/manifest2"
+  ncu --metrics sm__warps_active.avg.pct_of_peak_sustained_active --csv \
+    $prog "$tmp/manifest2" >"$tmp/ncu.csv" 2>"$tmp/ncu.err" ||
+    no "ncu failed: $(head -c 300 "$tmp/ncu.err")"
+  # Kernel name and value of each profiled launch, averaged per name.
+  grep '^"' "$tmp/ncu.csv" | awk -F'","' 'NR > 1 {
+      gsub(/"/, "", $NF); gsub(/,/, "", $NF); sum[$5] += $NF; n[$5]++ }
+    END { for (k in sum) print k, sum[k] / n[k] }' | sort >"$tmp/ncu"
+  jq -r '.rows[] | select(.mean_time_us > 100 and .achieved_occupancy != null)
+    | [.kernel.name, .achieved_occupancy * 100] | map(tostring) | join(" ")' \
+    "$tmp/run.json" | sort >"$tmp/ours"
+  [ -s "$tmp/ours" ] || no "no kernel over 100 us with achieved occupancy"
+  while read -r name ours; do
+    theirs=$(awk -v k="$name" '$1 == k { print $2 }' "$tmp/ncu")
+    if [ -z "$theirs" ]; then no "$name: not in ncu's output"; continue; fi
+    awk -v a="$ours" -v b="$theirs" 'BEGIN { d = a - b; exit !(d <= 3 && d >= -3) }' ||
+      no "$name: achieved $ours%, ncu $theirs%"
+    echo "gpu-run: $name: achieved $ours%, ncu $theirs%"
+  done <"$tmp/ours"
+fi
+
+[ $fail -eq 0 ] && echo "gpu-run: $(wc -l <"$tmp/launched") launches recorded as launched; theoretical equals occcalc's"
+exit $fail
