@@ -22,6 +22,7 @@
 #define SWEEP OCC_MODE_SWEEP
 #define CONFIG OCC_MODES_CONFIG
 #define ALL OCC_MODES_ALL
+#define RUN OCC_MODE_RUN
 
 #define MAX_BYTES OCC_MAX_SMEM_BYTES
 
@@ -51,14 +52,14 @@ static const occ_option options[] = {
     {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL,
      "read the GPU database from FILE instead"},
     {"device", "N|all", OCC_ARG_DEVICE, 0, 1 << 20, AT(device),
-     DEVICE | MODULE | SWEEP, "check against a live GPU (needs a GPU)"},
+     DEVICE | MODULE | SWEEP | RUN, "check against a live GPU (needs a GPU)"},
     {"no-verify", NULL, OCC_ARG_FLAG, 0, 0, AT(no_verify), DEVICE,
      "with --device: read the GPU and compute only"},
     {"counter", NULL, OCC_ARG_FLAG, 0, 0, AT(counter), DEVICE | SWEEP,
      "with --device: also read the hardware counter (CUPTI)"},
     {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE,
      "with --device: a kernel's cubin, fatbin or PTX file"},
-    {"kernel", "NAME", OCC_ARG_NAME, 0, 0, AT(kernel_name), PTXAS | MODULE,
+    {"kernel", "NAME", OCC_ARG_NAME, 0, 0, AT(kernel_name), PTXAS | MODULE | RUN,
      "the kernel of --module, or a name filter for --ptxas"},
     {"sweep", "N", OCC_ARG_COUNT, 1, 1000000, AT(sweep), SWEEP,
      "verify: check N random configurations on the GPU"},
@@ -67,10 +68,10 @@ static const occ_option options[] = {
     {"ptxas", "FILE", OCC_ARG_PATH, 0, 0, AT(ptxas_path), PTXAS,
      "every kernel of ptxas -v or cuobjdump -res-usage output"},
     {"min-occupancy", "PCT", OCC_ARG_PERCENT, 0, 100, AT(min_occupancy_pct),
-     CONFIG, "exit 3 if a kernel's occupancy is below PCT percent"},
+     CONFIG | RUN, "exit 3 if a kernel's occupancy is below PCT percent"},
     {"json", NULL, OCC_ARG_FLAG, 0, 0, AT(json), ALL,
      "write JSON (schema 2) instead of the report"},
-    {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG,
+    {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG | RUN,
      "one compact JSON object per line, as computed"},
     {"explain", NULL, OCC_ARG_FLAG, 0, 0, AT(explain), CONFIG,
      "explain the calculation step by step"},
@@ -82,10 +83,16 @@ static const occ_option options[] = {
      "draw terminal charts in plain ASCII"},
     {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG,
      "write the charts as SVG to a file, '-' or a directory"},
-    {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG,
+    {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN,
      "write the charts' points as CSV instead"},
     {"suggest", NULL, OCC_ARG_FLAG, 0, 0, AT(suggest), CONFIG,
      "what to change: block sizes, registers, carveout"},
+    {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,
+     "run: also read these Perfworks metrics per kernel"},
+    {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
+     "run: launch records only (no replay, no profiling rights)"},
+    {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
+     "run: write the report to FILE"},
     {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
      "list the boards and architectures known"},
     {"help", NULL, OCC_ARG_FLAG, 0, 0, AT(help), ALL,
@@ -102,7 +109,7 @@ const occ_option *occ_cli_options(void) { return options; }
 
 static const char *const mode_names[OCC_MODE_COUNT] = {
     "the calculator", "--ptxas", "--device", "--module", "verify --sweep",
-    "--list-gpus"};
+    "--list-gpus", "run"};
 
 const char *occ_mode_name(occ_mode mode) {
   for (int i = 0; i < OCC_MODE_COUNT; i++)
@@ -353,6 +360,7 @@ static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
 /* The mode follows from the sources given; a second source is then an
  * option that does not apply to the mode. */
 static occ_mode choose_mode(const occ_cli *cli) {
+  if (cli->run_argv) return OCC_MODE_RUN;
   if (cli->verify_command) return OCC_MODE_SWEEP;
   if (cli->list_gpus) return OCC_MODE_LIST;
   if (cli->module) return OCC_MODE_MODULE;
@@ -401,6 +409,10 @@ static int check_required(const occ_cli *cli, FILE *err) {
   case OCC_MODE_SWEEP:
     missing = !cli->sweep ? "verify: --sweep N is required" : NULL;
     break;
+  case OCC_MODE_RUN:
+    missing = !cli->run_argv[0] ? "run: PROGRAM is required (occcalc run "
+                                  "[options] -- PROGRAM [ARGS...])" : NULL;
+    break;
   default: break;
   }
   return missing ? occ_cli_usage_error(err, "%s", missing) : OCC_EXIT_OK;
@@ -413,8 +425,8 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
                 occ_cli_given(cli, "cc");
   if (devices > 1)
     return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
-  if (cli->json && cli->jsonl)
-    return occ_cli_usage_error(err, "--json and --jsonl: give at most one of them");
+  if (cli->json + cli->jsonl + (cli->mode == OCC_MODE_RUN && cli->csv) > 1)
+    return occ_cli_usage_error(err, "--json, --jsonl and --csv: give at most one of them");
   if (cli->csv && cli->svg_path)
     return occ_cli_usage_error(err, "--csv and --svg: give one of them");
   bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
@@ -466,7 +478,8 @@ static void set_defaults(occ_cli *cli) {
   cli->seed = 1;
 }
 
-static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
+static int read_options(int argc, char **argv, bool run, occ_cli *cli,
+                        FILE *err) {
   struct option longopts[OPTION_COUNT + 1];
   for (int i = 0; i < OPTION_COUNT; i++)
     longopts[i] = (struct option){options[i].name,
@@ -477,7 +490,8 @@ static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
   optind = 0; /* glibc: a full restart, a cluster cut short by an error included */
   for (;;) {
     int prev = optind > 0 ? optind : 1; /* 0 until the first call */
-    int id = getopt_long(argc, argv, ":hV", longopts, NULL);
+    /* run: the options end at "--" or at the program's name. */
+    int id = getopt_long(argc, argv, run ? "+:hV" : ":hV", longopts, NULL);
     if (id == -1) break;
     if (id == 'h' || id == 'V') id = 256 + option_index(id == 'h' ? "help" : "version");
     if (id == ':' && optopt >= 256)
@@ -491,6 +505,10 @@ static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
       return occ_cli_usage_error(err, "--%s: %s", o->name, why);
     cli->given |= UINT64_C(1) << (id - 256);
   }
+  if (run) {
+    cli->run_argv = argv + optind;
+    return OCC_EXIT_OK;
+  }
   if (optind < argc)
     return occ_cli_usage_error(err, "%s: unexpected argument (options start with --)",
                                argv[optind]);
@@ -499,13 +517,14 @@ static int read_options(int argc, char **argv, occ_cli *cli, FILE *err) {
 
 int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
   set_defaults(cli);
-  /* The one subcommand: "verify" takes the options after it. */
-  if (argc > 1 && strcmp(argv[1], "verify") == 0) {
-    cli->verify_command = true;
+  /* The subcommands, "verify" and "run", take the options after them. */
+  bool run = argc > 1 && strcmp(argv[1], "run") == 0;
+  if (argc > 1 && (run || strcmp(argv[1], "verify") == 0)) {
+    cli->verify_command = !run;
     argc--;
     argv++;
   }
-  int rc = read_options(argc, argv, cli, err);
+  int rc = read_options(argc, argv, run, cli, err);
   if (rc != OCC_EXIT_OK || cli->help || cli->version) return rc;
   cli->mode = choose_mode(cli);
   if ((rc = check_modes(cli, err)) != OCC_EXIT_OK) return rc;
@@ -521,6 +540,7 @@ void occ_cli_print_help(FILE *out) {
         "       occcalc --block B --device N --module FILE --kernel NAME [options]\n"
         "       occcalc verify --sweep N [--seed S] [--device N] [--json]\n"
         "       occcalc --list-gpus [--json]\n"
+        "       occcalc run [--json|--jsonl|--csv] [options] -- PROGRAM [ARGS...]\n"
         "\n"
         "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
         "occupancy, by NVIDIA's rules, for any GPU in the built-in database.\n"

@@ -25,10 +25,11 @@ typedef enum occ_mode {
   OCC_MODE_DEVICE = 1u << 2, /* typed numbers checked on a live GPU */
   OCC_MODE_MODULE = 1u << 3, /* a module's kernel on a live GPU */
   OCC_MODE_SWEEP = 1u << 4,  /* verify --sweep N */
-  OCC_MODE_LIST = 1u << 5    /* --list-gpus */
+  OCC_MODE_LIST = 1u << 5,   /* --list-gpus */
+  OCC_MODE_RUN = 1u << 6     /* run [options] -- PROGRAM [ARGS...] */
 } occ_mode;
 
-#define OCC_MODE_COUNT 6
+#define OCC_MODE_COUNT 7
 /* The modes that run kernel configurations through the pipeline. */
 #define OCC_MODES_CONFIG \
   (OCC_MODE_CALC | OCC_MODE_PTXAS | OCC_MODE_DEVICE | OCC_MODE_MODULE)
@@ -89,6 +90,11 @@ typedef struct occ_cli {
   unsigned charts;           /* bit (1 << occ_chart_kind) per --chart */
   int64_t chart_step;
   const char *svg_path;      /* "-" for stdout */
+  /* run */
+  char **run_argv;           /* PROGRAM ARGS... NULL-terminated (argv's) */
+  const char *metrics;       /* --metrics: a comma list */
+  const char *output_path;   /* --output FILE */
+  bool no_counters;
 } occ_cli;
 
 /* True when the option named name (without "--") was given. */

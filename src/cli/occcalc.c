@@ -12,6 +12,7 @@
 #include "cli/devselect.h"
 #include "cli/pipeline.h"
 #include "cli/ptxas_run.h"
+#include "cli/run_cmd.h"
 #include "out/text_safe.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
@@ -62,6 +63,7 @@ static int run(const occ_cli *cli, const occ_gpudb *db) {
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);
   case OCC_MODE_LIST: return occ_list_gpus(db, cli->json, stdout);
+  case OCC_MODE_RUN: return occ_run_command(cli, db);
   }
   return OCC_EXIT_USAGE;
 }
