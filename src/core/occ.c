@@ -85,7 +85,7 @@ static bool check_threads(const occ_device *d, occ_device_violation *v) {
                                   (int64_t)OCC_DEV_WARPS_PER_BLOCK_MAX * d->warp_size),
                             d->max_threads_per_sm);
   CHECK(v, max_threads_per_block, d->max_threads_per_block, 1, block_max, false,
-        "at most 2048, 1024 warps and \"max_threads_per_sm\"");
+        "at most 2048, 256 warps and \"max_threads_per_sm\"");
   for (int i = 0; i < 3; i++)
     if (!in_range(d->max_block_dim[i], 1, d->max_threads_per_block))
       return fail(v, "max_block_dim", i, 1, d->max_threads_per_block, false,

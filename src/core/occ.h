@@ -74,16 +74,17 @@ typedef struct occ_device {
  * 1024 threads per block, 255 registers per thread, at most 32 blocks and
  * 228 KB per SM), chosen so that every product below stays far inside 31
  * bits and every table a command builds stays small: the register table of
- * the sweep engine has at most (1024 + 1) x (512 + 1) entries, its
- * shared-memory table at most 2^20 / 64 + 1, a chart at most 16385 points,
- * the suggestions at most 1024 block sizes and 64 steps. */
+ * the sweep engine has at most (256 + 1) x (256 + 1) entries, each an
+ * occ_compute; its shared-memory table at most 2^20 / 64 + 1; a chart at
+ * most 16385 points; the suggestions at most 256 block sizes and 64 steps
+ * (man occcalc, DATABASE FILE, has the measured worst case). */
 #define OCC_DEV_WARP_SIZE_MAX 64            /* a power of two, 1 .. this */
 #define OCC_DEV_THREADS_PER_SM_MAX 8192
 #define OCC_DEV_THREADS_PER_BLOCK_MAX 2048
-#define OCC_DEV_WARPS_PER_BLOCK_MAX 1024    /* max threads per block / warp */
+#define OCC_DEV_WARPS_PER_BLOCK_MAX 256     /* max threads per block / warp */
 #define OCC_DEV_BLOCKS_PER_SM_MAX 64        /* = OCC_SUGGEST_MAX_STEPS */
 #define OCC_DEV_REGS_PER_SM_MAX (1 << 20)
-#define OCC_DEV_REGS_PER_THREAD_MAX 512
+#define OCC_DEV_REGS_PER_THREAD_MAX 256
 #define OCC_DEV_REG_ALLOC_UNIT_MAX 8192
 #define OCC_DEV_SUB_PARTITIONS_MAX 32
 #define OCC_DEV_REG_WARP_MULTIPLE_MAX 64
