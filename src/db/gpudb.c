@@ -634,8 +634,8 @@ static int check_unique_boards(const occ_gpudb *db, const char *origin,
   for (size_t i = 1; i < n && rc == 0; i++) {
     if (strcmp(keys[i].key, keys[i - 1].key) != 0 || keys[i].board == keys[i - 1].board)
       continue;
-    set_err(err, size, "%s: gpus[%zu] (%s): the name or alias \"%s\" is also "
-            "gpus[%zu] (%s)'s", origin, keys[i].board, t->gpus[keys[i].board].device.name,
+    set_err(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
+            "up) also names gpus[%zu] (%s)", origin, keys[i].board, t->gpus[keys[i].board].device.name,
             keys[i].key, keys[i - 1].board, t->gpus[keys[i - 1].board].device.name);
     rc = -1;
   }
