@@ -44,40 +44,135 @@ void occ_kernel_init(occ_kernel *kernel) {
 }
 
 static int div_round_up(int x, int y) { return (x + y - 1) / y; }
-static int round_up(int x, int y) { return y * div_round_up(x, y); }
 static int64_t round_up64(int64_t x, int64_t y) { return (x + y - 1) / y * y; }
 static int min_int(int a, int b) { return a < b ? a : b; }
+static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
-static bool device_valid(const occ_device *d) {
-  if (d->warp_size <= 0 || d->max_threads_per_block <= 0 ||
-      d->max_threads_per_sm < d->warp_size || d->max_blocks_per_sm <= 0 ||
-      d->regs_per_sm <= 0 || d->regs_per_block <= 0 ||
-      d->max_regs_per_thread <= 0 || d->reg_alloc_unit <= 0 ||
-      d->sub_partitions <= 0 || d->reg_block_warp_multiple <= 0 ||
-      d->smem_per_sm_bytes <= 0 || d->smem_per_block_bytes <= 0 ||
-      d->smem_per_block_optin_bytes < d->smem_per_block_bytes ||
-      d->reserved_smem_per_block_bytes < 0 || d->smem_alloc_unit_bytes <= 0 ||
-      d->smem_config_count < 0 || d->smem_config_count > OCC_MAX_SMEM_CONFIGS ||
-      d->barrier_factor < 0)
-    return false;
-  for (int i = 1; i < d->smem_config_count; i++)
-    if (d->smem_configs_bytes[i] <= d->smem_configs_bytes[i - 1]) return false;
+/* The first violation found, recorded; false, for `return fail(...)`. */
+static bool fail(occ_device_violation *v, const char *field, int index,
+                 int64_t min, int64_t max, bool power_of_two, const char *why) {
+  if (v) {
+    v->field = field;
+    v->index = index;
+    v->min = min;
+    v->max = max;
+    v->power_of_two = power_of_two;
+    v->why = why;
+  }
+  return false;
+}
+
+static bool in_range(int64_t value, int64_t min, int64_t max) {
+  return value >= min && value <= max;
+}
+
+static bool is_power_of_two(int64_t value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
+
+/* One field: value in min..max (a power of two if asked), else fail. */
+#define CHECK(v, field, value, min, max, pow2, why)                         \
+  do {                                                                      \
+    if (!in_range(value, min, max) || ((pow2) && !is_power_of_two(value)))  \
+      return fail(v, #field, -1, min, max, pow2, why);                      \
+  } while (0)
+
+static bool check_threads(const occ_device *d, occ_device_violation *v) {
+  CHECK(v, warp_size, d->warp_size, 1, OCC_DEV_WARP_SIZE_MAX, true, NULL);
+  CHECK(v, max_threads_per_sm, d->max_threads_per_sm, d->warp_size,
+        OCC_DEV_THREADS_PER_SM_MAX, false, "at least the warp size");
+  int64_t block_max = min64(min64(OCC_DEV_THREADS_PER_BLOCK_MAX,
+                                  (int64_t)OCC_DEV_WARPS_PER_BLOCK_MAX * d->warp_size),
+                            d->max_threads_per_sm);
+  CHECK(v, max_threads_per_block, d->max_threads_per_block, 1, block_max, false,
+        "at most 2048, 256 warps and \"max_threads_per_sm\"");
+  for (int i = 0; i < 3; i++)
+    if (!in_range(d->max_block_dim[i], 1, d->max_threads_per_block))
+      return fail(v, "max_block_dim", i, 1, d->max_threads_per_block, false,
+                  "at most \"max_threads_per_block\"");
+  CHECK(v, max_blocks_per_sm, d->max_blocks_per_sm, 1, OCC_DEV_BLOCKS_PER_SM_MAX,
+        false, NULL);
+  CHECK(v, barrier_factor, d->barrier_factor, 0, OCC_DEV_BARRIER_FACTOR_MAX, false,
+        NULL);
+  CHECK(v, sm_count, d->sm_count, 0, OCC_DEV_SM_COUNT_MAX, false, NULL);
   return true;
 }
 
-/* Largest shared-memory request the core accepts: the reference rounds in
- * int, so stay well inside it. */
-#define SMEM_INPUT_MAX ((int64_t)1 << 30)
+static bool check_registers(const occ_device *d, occ_device_violation *v) {
+  CHECK(v, regs_per_sm, d->regs_per_sm, 1, OCC_DEV_REGS_PER_SM_MAX, false, NULL);
+  CHECK(v, regs_per_block, d->regs_per_block, 1, d->regs_per_sm, false,
+        "at most \"regs_per_sm\"");
+  CHECK(v, max_regs_per_thread, d->max_regs_per_thread, 1,
+        OCC_DEV_REGS_PER_THREAD_MAX, false, NULL);
+  CHECK(v, reg_alloc_unit, d->reg_alloc_unit, 1, OCC_DEV_REG_ALLOC_UNIT_MAX, false,
+        NULL);
+  CHECK(v, sub_partitions, d->sub_partitions, 1, OCC_DEV_SUB_PARTITIONS_MAX, false,
+        NULL);
+  CHECK(v, reg_block_warp_multiple, d->reg_block_warp_multiple, 1,
+        OCC_DEV_REG_WARP_MULTIPLE_MAX, false, NULL);
+  return true;
+}
+
+/* The largest configuration is the SM's size: the default preference and
+ * every block that fits the opt-in cap then find one. */
+static bool check_smem_configs(const occ_device *d, occ_device_violation *v) {
+  if (!in_range(d->smem_config_count, 0, OCC_MAX_SMEM_CONFIGS))
+    return fail(v, "smem_config_count", -1, 0, OCC_MAX_SMEM_CONFIGS, false, NULL);
+  int last = d->smem_config_count - 1;
+  for (int i = 0; i < last; i++) {
+    int64_t min = i ? d->smem_configs_bytes[i - 1] + 1 : 0;
+    if (!in_range(d->smem_configs_bytes[i], min, d->smem_per_sm_bytes - 1))
+      return fail(v, "smem_configs_bytes", i, min, d->smem_per_sm_bytes - 1, false,
+                  "ascending, below \"smem_per_sm_bytes\"");
+  }
+  if (last >= 0 && d->smem_configs_bytes[last] != d->smem_per_sm_bytes)
+    return fail(v, "smem_configs_bytes", last, d->smem_per_sm_bytes,
+                d->smem_per_sm_bytes, false,
+                "the largest is \"smem_per_sm_bytes\"");
+  return true;
+}
+
+/* A block may have at most the SM's memory, its reserve included; the
+ * allocation unit fits the per-block size, so the sweep's shared-memory
+ * table has at most OCC_DEV_SMEM_PER_SM_MAX / OCC_DEV_SMEM_UNIT_MIN units
+ * and reaches the reserve. */
+static bool check_smem(const occ_device *d, occ_device_violation *v) {
+  CHECK(v, smem_per_sm_bytes, d->smem_per_sm_bytes, OCC_DEV_SMEM_UNIT_MIN,
+        OCC_DEV_SMEM_PER_SM_MAX, false, NULL);
+  CHECK(v, reserved_smem_per_block_bytes, d->reserved_smem_per_block_bytes, 0,
+        d->smem_per_sm_bytes - OCC_DEV_SMEM_UNIT_MIN, false,
+        "below \"smem_per_sm_bytes\"");
+  CHECK(v, smem_per_block_optin_bytes, d->smem_per_block_optin_bytes,
+        OCC_DEV_SMEM_UNIT_MIN,
+        d->smem_per_sm_bytes - d->reserved_smem_per_block_bytes, false,
+        "with the reserve, at most \"smem_per_sm_bytes\"");
+  CHECK(v, smem_per_block_bytes, d->smem_per_block_bytes, OCC_DEV_SMEM_UNIT_MIN,
+        d->smem_per_block_optin_bytes, false,
+        "at most \"smem_per_block_optin_bytes\"");
+  CHECK(v, smem_alloc_unit_bytes, d->smem_alloc_unit_bytes, OCC_DEV_SMEM_UNIT_MIN,
+        d->smem_per_block_bytes, true, "at most \"smem_per_block_bytes\"");
+  return check_smem_configs(d, v);
+}
+
+bool occ_device_check(const occ_device *d, occ_device_violation *v) {
+  if (!in_range(d->cc_major, 1, 99))
+    return fail(v, "cc_major", -1, 1, 99, false, NULL);
+  if (!in_range(d->cc_minor, 0, 9))
+    return fail(v, "cc_minor", -1, 0, 9, false, NULL);
+  return check_threads(d, v) && check_registers(d, v) && check_smem(d, v);
+}
 
 static bool kernel_valid(const occ_device *d, const occ_kernel *k) {
   for (int i = 0; i < 3; i++)
-    if (k->block[i] < 1 || k->block[i] > 1 << 20) return false;
+    if (k->block[i] < 1 || k->block[i] > OCC_KERNEL_THREADS_MAX) return false;
   int64_t threads = occ_block_threads(k);
-  return threads <= 1 << 20 && k->regs_per_thread >= 0 &&
-         k->regs_per_thread <= 1024 && k->smem_static_bytes >= 0 &&
+  return threads <= OCC_KERNEL_THREADS_MAX && k->regs_per_thread >= 0 &&
+         k->regs_per_thread <= OCC_KERNEL_REGS_MAX && k->smem_static_bytes >= 0 &&
          k->smem_dynamic_bytes >= 0 &&
+         k->smem_static_bytes <= OCC_KERNEL_SMEM_MAX &&
+         k->smem_dynamic_bytes <= OCC_KERNEL_SMEM_MAX &&
          k->smem_static_bytes + k->smem_dynamic_bytes +
-                 d->reserved_smem_per_block_bytes <= SMEM_INPUT_MAX &&
+                 d->reserved_smem_per_block_bytes <= OCC_KERNEL_SMEM_MAX &&
          k->barriers >= 0 && k->barriers <= 1024;
 }
 
@@ -101,13 +196,18 @@ static void compute_warps(const occ_device *d, occ_result *r) {
                        : max_warps / r->warps_per_block;
 }
 
+/* Products in 64 bits: the contracts bound them far below 2^31 (at most
+ * (1024 x 64 + 8192) x (2^16 / 64 + 64) registers), so the int fields
+ * hold them exactly. */
 static void compute_registers(const occ_device *d, const occ_kernel *k,
                               occ_result *r) {
-  r->regs_per_warp_raw = k->regs_per_thread * d->warp_size;
-  r->regs_per_warp = round_up(r->regs_per_warp_raw, d->reg_alloc_unit);
-  r->regs_per_block = r->regs_per_warp * r->warps_per_block;
-  r->regs_per_block_checked =
-      r->regs_per_warp * round_up(r->warps_per_block, d->reg_block_warp_multiple);
+  int64_t raw = (int64_t)k->regs_per_thread * d->warp_size;
+  int64_t per_warp = round_up64(raw, d->reg_alloc_unit);
+  int64_t checked_warps = round_up64(r->warps_per_block, d->reg_block_warp_multiple);
+  r->regs_per_warp_raw = (int)raw;
+  r->regs_per_warp = (int)per_warp;
+  r->regs_per_block = (int)(per_warp * r->warps_per_block);
+  r->regs_per_block_checked = (int)(per_warp * checked_warps);
   r->regs_per_sub_partition = d->regs_per_sm / d->sub_partitions;
   r->warps_per_sub_partition = 0;
   r->warps_per_sm_by_regs = 0;
@@ -126,7 +226,7 @@ static void compute_registers(const occ_device *d, const occ_kernel *k,
 
 void occ_launch_smem_terms(const occ_device *d, const occ_kernel *k,
                            int64_t *preference, int64_t *own) {
-  *preference = k->carveout_pct * d->smem_per_sm_bytes / 100;
+  *preference = (int64_t)k->carveout_pct * d->smem_per_sm_bytes / 100;
   *own = round_up64(k->smem_static_bytes + k->smem_dynamic_bytes,
                     d->smem_alloc_unit_bytes);
 }
@@ -172,7 +272,7 @@ static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
   if (has_carveout) {
     int64_t wanted = k->carveout_pct == OCC_CARVEOUT_DEFAULT
                          ? d->smem_per_sm_bytes
-                         : k->carveout_pct * d->smem_per_sm_bytes / 100;
+                         : (int64_t)k->carveout_pct * d->smem_per_sm_bytes / 100;
     if (!smem_config_align_up(d, wanted, &r->smem_preference_bytes))
       return OCC_ERR_SMEM_CONFIG;
   }
@@ -265,7 +365,7 @@ static void compute_active(const occ_device *d, const occ_kernel *k,
 
 occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
                        occ_result *result) {
-  if (!device_valid(device)) return OCC_ERR_INVALID_DEVICE;
+  if (!occ_device_check(device, NULL)) return OCC_ERR_INVALID_DEVICE;
   if (!kernel_valid(device, kernel)) return OCC_ERR_INVALID_KERNEL;
   if (kernel->carveout_pct != OCC_CARVEOUT_DEFAULT &&
       (kernel->carveout_pct < 0 || kernel->carveout_pct > 100))
@@ -325,10 +425,11 @@ occ_status occ_best_block_sizes(const occ_device *device,
                                 occ_block_choice *choice, int *sizes,
                                 int max_sizes, int *count) {
   occ_kernel k = *kernel;
-  int step = device->warp_size > 0 ? device->warp_size : 1;
+  int step = device->warp_size;
   memset(choice, 0, sizeof *choice);
   *count = 0;
-  for (int aligned = round_up(device->max_threads_per_block, step);
+  if (!occ_device_check(device, NULL)) return OCC_ERR_INVALID_DEVICE;
+  for (int aligned = (int)round_up64(device->max_threads_per_block, step);
        aligned > 0; aligned -= step) {
     k.block[0] = min_int(device->max_threads_per_block, aligned);
     k.block[1] = k.block[2] = 1;

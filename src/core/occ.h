@@ -68,6 +68,56 @@ typedef struct occ_device {
   int barrier_factor;
 } occ_device;
 
+/* The device contract: the ranges occ_compute accepts (else
+ * OCC_ERR_INVALID_DEVICE) and the database loader enforces, field by field.
+ * Real hardware with headroom (every NVIDIA GPU so far has a 32-thread warp,
+ * 1024 threads per block, 255 registers per thread, at most 32 blocks and
+ * 228 KB per SM), chosen so that every product below stays far inside 31
+ * bits and every table a command builds stays small: the register table of
+ * the sweep engine has at most (256 + 1) x (256 + 1) entries, each an
+ * occ_compute; its shared-memory table at most 2^20 / 64 + 1; a chart at
+ * most 16385 points; the suggestions at most 256 block sizes and 64 steps
+ * (man occcalc, DATABASE FILE, has the measured worst case). */
+#define OCC_DEV_WARP_SIZE_MAX 64            /* a power of two, 1 .. this */
+#define OCC_DEV_THREADS_PER_SM_MAX 8192
+#define OCC_DEV_THREADS_PER_BLOCK_MAX 2048
+#define OCC_DEV_WARPS_PER_BLOCK_MAX 256     /* max threads per block / warp */
+#define OCC_DEV_BLOCKS_PER_SM_MAX 64        /* = OCC_SUGGEST_MAX_STEPS */
+#define OCC_DEV_REGS_PER_SM_MAX (1 << 20)
+#define OCC_DEV_REGS_PER_THREAD_MAX 256
+#define OCC_DEV_REG_ALLOC_UNIT_MAX 8192
+#define OCC_DEV_SUB_PARTITIONS_MAX 32
+#define OCC_DEV_REG_WARP_MULTIPLE_MAX 64
+#define OCC_DEV_SMEM_PER_SM_MAX ((int64_t)1 << 20)
+#define OCC_DEV_SMEM_UNIT_MIN 64            /* a power of two, this .. the
+                                               per-block size */
+#define OCC_DEV_BARRIER_FACTOR_MAX 16
+#define OCC_DEV_SM_COUNT_MAX 100000         /* 0: unknown */
+
+/* What occ_device_check found out of range: the first field (in the
+ * order of the contract, so that a bound drawn from another field is
+ * only drawn from one already checked) and its accepted range. */
+typedef struct occ_device_violation {
+  const char *field;  /* the occ_device member, also the database's key */
+  int index;          /* the element of an array field; -1 otherwise */
+  int64_t min, max;   /* the accepted range, given the fields before */
+  bool power_of_two;  /* the value must also be a power of two */
+  const char *why;    /* where a bound comes from ("at most the
+                         SM's threads"), or NULL */
+} occ_device_violation;
+
+/* Returns true when every field of device is inside the contract; else
+ * false with the first violation in *violation (when not NULL). */
+bool occ_device_check(const occ_device *device, occ_device_violation *violation);
+
+/* The largest block (threads) and shared-memory request (static + dynamic
+ * + reserved bytes) occ_compute accepts: far above any device's, so that a
+ * block too large for the device is still explained, and small enough that
+ * its registers (threads x 1024 x the allocation unit) fit in an int. */
+#define OCC_KERNEL_THREADS_MAX (1 << 16)
+#define OCC_KERNEL_REGS_MAX 1024
+#define OCC_KERNEL_SMEM_MAX ((int64_t)1 << 30)
+
 /* One kernel launch configuration. */
 typedef struct occ_kernel {
   int block[3];          /* threads per block in x, y, z (each >= 1) */

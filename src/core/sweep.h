@@ -62,7 +62,7 @@ void occ_sweep_free(occ_sweep *sweep);
  * allocation units of its block, reserved memory included; -1 when past
  * the tables (the block cannot launch). */
 static inline int occ_sweep_smem_units(const occ_sweep *s, int64_t smem_bytes) {
-  if (smem_bytes < 0) return -1;
+  if (smem_bytes < 0 || smem_bytes > OCC_KERNEL_SMEM_MAX) return -1;
   int64_t bytes = smem_bytes + s->reserved_smem_bytes + s->smem_unit_bytes - 1;
   int64_t units = s->smem_unit_shift >= 0 ? bytes >> s->smem_unit_shift
                                           : bytes / s->smem_unit_bytes;

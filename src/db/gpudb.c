@@ -18,8 +18,15 @@
 
 #define ALIAS_MAX OCC_GPUDB_ALIAS_MAX
 #define NORM_MAX 64
-#define FAMILY_MAX 31 /* bytes of a family name kept */
+#define FAMILY_MAX 31 /* bytes of a family name */
+#define SOURCE_MAX 1024
 #define EMPTY_STRING 0 /* a parsed pool starts with "" */
+/* Entries a database may have: a lookup compares a name with every
+ * board's keys (an edit distance each for the nearest names), so a file
+ * of many thousands would make a mistyped --gpu slow. */
+#define ARCH_MAX 128
+#define GPU_MAX 256
+#define DB_FILE_MAX (1 << 20) /* bytes */
 
 typedef occ_gpudb_entry entry;
 
@@ -82,14 +89,183 @@ int occ_parse_cc(const char *text, int *major, int *minor) {
   return 0;
 }
 
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* The file's contract below the fields' ranges (those are the core's,
+ * occ_device_check): one JSON document and nothing after it, every number
+ * a plain integer, strings printable UTF-8, keys known and given once. */
+
+/* "origin:LINE:COL" of the byte at offset of text. */
+static void locate(const char *text, size_t offset, const char *origin,
+                   char *out, size_t size) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i < offset; i++) {
+    if (text[i] == '\n') {
+      line++;
+      col = 1;
+    } else {
+      col++;
+    }
+  }
+  snprintf(out, size, "%s:%d:%d", origin, line, col);
+}
+
+/* The length of the number token at p (cJSON accepted it), or 0 when it is
+ * not a JSON integer: -?(0|[1-9][0-9]*) and not followed by . e E. */
+static size_t integer_length(const char *p, const char *end) {
+  const char *q = p;
+  if (q < end && *q == '-') q++;
+  if (q == end || !is_digit(*q)) return 0;
+  if (*q == '0' && q + 1 < end && is_digit(q[1])) return 0;
+  while (q < end && is_digit(*q)) q++;
+  if (q < end && (*q == '.' || *q == 'e' || *q == 'E' || *q == '+')) return 0;
+  return (size_t)(q - p);
+}
+
+/* The offset just past the string whose opening quote is at i. */
+static size_t skip_string(const char *text, size_t i, size_t len) {
+  for (i++; i < len && text[i] != '"'; i++)
+    if (text[i] == '\\') i++;
+  return i + 1;
+}
+
+static int fail_at(const char *text, size_t offset, const char *origin,
+                   const char *why, char *err, size_t size) {
+  char at[300];
+  locate(text, offset, origin, at, sizeof at);
+  snprintf(err, size, "%s: %s", at, why);
+  return -1;
+}
+
+/* Checks the text around a document cJSON parsed from its first parsed
+ * bytes: no NUL byte, only white space after the document, every number
+ * written as an integer (no fraction, exponent or leading zero). Returns
+ * 0, or -1 with "ORIGIN:LINE:COL: why" in err. */
+static int check_syntax(const char *text, size_t len, size_t parsed,
+                        const char *origin, char *err, size_t size) {
+  const char *nul = memchr(text, '\0', len);
+  if (nul)
+    return fail_at(text, (size_t)(nul - text), origin, "a NUL byte", err, size);
+  for (size_t i = parsed; i < len; i++)
+    if (!strchr(" \t\r\n", text[i]))
+      return fail_at(text, i, origin,
+                     "text after the JSON document (one document per file)",
+                     err, size);
+  for (size_t i = 0; i < parsed;) {
+    if (text[i] == '"') {
+      i = skip_string(text, i, parsed);
+    } else if (text[i] == '-' || is_digit(text[i])) {
+      size_t n = integer_length(text + i, text + parsed);
+      if (n == 0)
+        return fail_at(text, i, origin,
+                       "numbers must be integers written without a fraction, "
+                       "an exponent or a leading zero", err, size);
+      i += n;
+    } else {
+      i++;
+    }
+  }
+  return 0;
+}
+
+/* The length of the UTF-8 sequence at p (1-4), or 0 when invalid:
+ * overlong forms, surrogates and code points past U+10FFFF included. */
+static int utf8_length(const unsigned char *p) {
+  unsigned c = p[0];
+  int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
+        : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+  for (int i = 1; i < n; i++)
+    if ((p[i] & 0xc0) != 0x80) return 0;
+  if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
+      (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
+    return 0;
+  return n;
+}
+
+/* True when s is valid UTF-8 without control characters. */
+static bool printable(const char *s) {
+  for (const unsigned char *p = (const unsigned char *)s; *p;) {
+    int n = utf8_length(p);
+    if (n == 0 || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0))
+      return false;
+    p += n;
+  }
+  return true;
+}
+
+static bool is_device_field(const char *key) {
+  size_t count;
+  const occ_device_field *fields = occ_device_fields(&count);
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(key, fields[i].key) == 0) return true;
+  return false;
+}
+
+static bool is_allowed(const char *key, const char *const *allowed,
+                       bool device_fields) {
+  for (; *allowed; allowed++)
+    if (strcmp(key, *allowed) == 0) return true;
+  return device_fields && is_device_field(key);
+}
+
+/* Checks that every key of obj is one of allowed (NULL-terminated) or,
+ * with device_fields, a numeric field of occ_device (devfields.h), and that
+ * none is given twice. Returns 0, or -1 with "where: why" in err. */
+static int check_keys(const cJSON *obj, const char *const *allowed,
+                      bool device_fields, const char *where, char *err,
+                      size_t size) {
+  if (!cJSON_IsObject(obj)) {
+    snprintf(err, size, "%s: must be an object", where);
+    return -1;
+  }
+  for (const cJSON *a = obj->child; a; a = a->next) {
+    if (!is_allowed(a->string, allowed, device_fields)) {
+      bool echo = strlen(a->string) <= 40 && printable(a->string);
+      snprintf(err, size, "%s: unknown key \"%s\" (see occcalc(1), DATABASE FILE)",
+               where, echo ? a->string : "?");
+      return -1;
+    }
+    for (const cJSON *b = a->next; b; b = b->next)
+      if (strcmp(a->string, b->string) == 0) {
+        snprintf(err, size, "%s: \"%s\" is given twice", where, a->string);
+        return -1;
+      }
+  }
+  return 0;
+}
+
+
+/* A database's "cc" is exactly "M.m" or "MM.m" (no leading zero). */
 static int parse_cc_string(const cJSON *item, int *major, int *minor) {
   if (!cJSON_IsString(item)) return -1;
   const char *s = item->valuestring;
-  return strchr(s, '.') ? occ_parse_cc(s, major, minor) : -1;
+  size_t n = strlen(s);
+  if ((n != 3 && n != 4) || s[0] < '1' || s[0] > '9' || !is_digit(s[n - 3]) ||
+      s[n - 2] != '.' || !is_digit(s[n - 1]))
+    return -1;
+  *major = n == 4 ? (s[0] - '0') * 10 + (s[1] - '0') : s[0] - '0';
+  *minor = s[n - 1] - '0';
+  return 0;
+}
+
+/* A JSON integer (check_syntax refused every other number) as an
+ * int64, saturated: a value out of a field's type then fails the range
+ * check, which names the field and its range. */
+static int64_t saturate(double value) {
+  if (value > 4e18) return INT64_MAX / 2;
+  if (value < -4e18) return INT64_MIN / 2;
+  return (int64_t)value;
+}
+
+static void set_field(occ_device *dev, const occ_device_field *field,
+                      int64_t value) {
+  if (field->type == OCC_FIELD_INT && value > INT32_MAX) value = INT32_MAX;
+  if (field->type == OCC_FIELD_INT && value < INT32_MIN) value = INT32_MIN;
+  occ_device_field_set(dev, field, value);
 }
 
 /* Reads the numeric fields present in obj into dev; with required set, a
- * missing one is an error. */
+ * missing one is an error. Ranges are checked on the whole device. */
 static int read_fields(const cJSON *obj, occ_device *dev, bool required,
                        const char *where, char *err, size_t size) {
   size_t count;
@@ -103,14 +279,11 @@ static int read_fields(const cJSON *obj, occ_device *dev, bool required,
       }
       continue;
     }
-    double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
-    double max = fields[i].type == OCC_FIELD_INT ? 1e9 : 1e15;
-    if (d < 0 || d > max || d != (double)(int64_t)d) {
-      set_err(err, size, "%s: \"%s\" must be a whole number from 0 to %.0f",
-              where, fields[i].key, max);
+    if (!cJSON_IsNumber(v)) {
+      set_err(err, size, "%s: \"%s\" must be an integer", where, fields[i].key);
       return -1;
     }
-    occ_device_field_set(dev, &fields[i], (int64_t)d);
+    set_field(dev, &fields[i], saturate(v->valuedouble));
   }
   return 0;
 }
@@ -120,19 +293,18 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
                           size_t size) {
   if (!arr) return 0;
   if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > max) {
-    set_err(err, size, "%s: \"%s\" must be an array of at most %d numbers",
+    set_err(err, size, "%s: \"%s\" must be an array of at most %d integers",
             where, key, max);
     return -1;
   }
   int n = 0;
   const cJSON *v;
   cJSON_ArrayForEach(v, arr) {
-    if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > 1e15) {
-      set_err(err, size, "%s: \"%s\"[%d] must be a non-negative number", where,
-              key, n);
+    if (!cJSON_IsNumber(v)) {
+      set_err(err, size, "%s: \"%s\"[%d] must be an integer", where, key, n);
       return -1;
     }
-    out[n++] = (int64_t)v->valuedouble;
+    out[n++] = saturate(v->valuedouble);
   }
   *count = n;
   return 0;
@@ -163,40 +335,96 @@ static int pool_add(occ_gpudb *db, const char *text, size_t max,
   return 0;
 }
 
+/* obj[key] when it is a string of min..max bytes of printable UTF-8, or
+ * absent (NULL) when optional; else NULL with the reason in err. */
+static const char *read_text(const cJSON *obj, const char *key, size_t min,
+                             size_t max, bool *ok, const char *where,
+                             char *err, size_t size) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!v && min == 0) return NULL;
+  size_t len = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
+  if (!cJSON_IsString(v) || len < min || len > max ||
+      !printable(v->valuestring)) {
+    set_err(err, size, "%s: \"%s\" must be a string of %zu to %zu bytes of "
+            "printable UTF-8", where, key, min, max);
+    *ok = false;
+    return NULL;
+  }
+  return v->valuestring;
+}
+
 /* The entry's source and family; a board without a family of its own keeps
- * its architecture's (inherited, an offset in the pool). */
+ * its architecture's (inherited, an offset in the pool). A "comment" is a
+ * string, read by people only. */
 static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
                         uint32_t inherited, const char *where, char *err,
                         size_t size) {
-  const cJSON *src = cJSON_GetObjectItemCaseSensitive(obj, "source");
-  if (!cJSON_IsString(src) || !*src->valuestring) {
-    set_err(err, size, "%s: missing \"source\" (every entry names its source)",
-            where);
-    return -1;
+  bool ok = true;
+  const char *src = read_text(obj, "source", 1, SOURCE_MAX, &ok, where, err, size);
+  const char *fam = ok ? read_text(obj, "family", 0, FAMILY_MAX, &ok, where, err, size)
+                       : NULL;
+  const cJSON *comment = cJSON_GetObjectItemCaseSensitive(obj, "comment");
+  if (ok && comment && !cJSON_IsString(comment)) {
+    set_err(err, size, "%s: \"comment\" must be a string", where);
+    ok = false;
   }
-  const cJSON *fam = cJSON_GetObjectItemCaseSensitive(obj, "family");
+  if (!ok) return -1;
   e->family = inherited;
-  return pool_add(db, src->valuestring, SIZE_MAX, &e->source, where, err, size) ||
-         (cJSON_IsString(fam) &&
-          pool_add(db, fam->valuestring, FAMILY_MAX, &e->family, where, err, size));
+  return pool_add(db, src, SOURCE_MAX, &e->source, where, err, size) ||
+         (fam && pool_add(db, fam, FAMILY_MAX, &e->family, where, err, size));
 }
 
-/* Checks the relations the calculator relies on. */
+/* The device against the core's contract (occ_device_check): the first
+ * field out of range, with its range. */
 static int check_device(const occ_device *d, const char *where, char *err,
                         size_t size) {
-  occ_kernel k;
-  occ_result r;
-  occ_kernel_init(&k);
-  occ_status st = occ_compute(d, &k, &r);
-  if (st != OCC_OK) {
-    set_err(err, size, "%s: %s", where, occ_strerror(st));
+  occ_device_violation v;
+  if (occ_device_check(d, &v)) return 0;
+  char field[64], why[128] = "";
+  if (v.index >= 0)
+    snprintf(field, sizeof field, "\"%s\"[%d]", v.field, v.index);
+  else
+    snprintf(field, sizeof field, "\"%s\"", v.field);
+  if (v.why) snprintf(why, sizeof why, " (%s)", v.why);
+  if (v.min == v.max)
+    set_err(err, size, "%s: %s must be %lld%s", where, field, (long long)v.min, why);
+  else
+    set_err(err, size, "%s: %s must be %s%lld to %lld%s", where, field,
+            v.power_of_two ? "a power of two from " : "", (long long)v.min,
+            (long long)v.max, why);
+  return -1;
+}
+
+static const char *const arch_keys[] = {"cc", "family", "source", "comment",
+                                        "max_block_dim", "smem_configs_bytes",
+                                        NULL};
+static const char *const gpu_keys[] = {"name", "cc", "aliases", "family",
+                                       "source", "comment", NULL};
+
+static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
+  for (size_t i = 0; i < t->arch_count; i++)
+    if (t->archs[i].device.cc_major == major &&
+        t->archs[i].device.cc_minor == minor)
+      return &t->archs[i];
+  return NULL;
+}
+
+/* The architecture's compute capability, new to the database. */
+static int read_arch_cc(const occ_gpudb *db, const cJSON *obj, entry *e,
+                        char *where, size_t where_size, char *err, size_t size) {
+  if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"),
+                      &e->device.cc_major, &e->device.cc_minor) != 0) {
+    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return -1;
   }
-  if (d->smem_config_count > 0 &&
-      d->smem_configs_bytes[d->smem_config_count - 1] < d->smem_per_sm_bytes) {
-    set_err(err, size,
-            "%s: the largest of \"smem_configs_bytes\" must be at least "
-            "\"smem_per_sm_bytes\"", where);
+  size_t len = strlen(where);
+  snprintf(where + len, where_size - len, " (cc %d.%d)", e->device.cc_major,
+           e->device.cc_minor);
+  /* Entries after e are still zero: the first match is e or its twin. */
+  const entry *twin = find_arch(&db->t, e->device.cc_major, e->device.cc_minor);
+  if (twin != e) {
+    set_err(err, size, "%s: cc %d.%d is also architectures[%zu]", where,
+            e->device.cc_major, e->device.cc_minor, (size_t)(twin - db->t.archs));
     return -1;
   }
   return 0;
@@ -207,14 +435,9 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
   char where[64];
   snprintf(where, sizeof where, "architectures[%zu]", index);
   memset(e, 0, sizeof *e);
-  if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"),
-                      &e->device.cc_major, &e->device.cc_minor) != 0) {
-    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
-    return -1;
-  }
-  snprintf(where, sizeof where, "architectures[%zu] (cc %d.%d)", index,
-           e->device.cc_major, e->device.cc_minor);
-  if (read_fields(obj, &e->device, true, where, err, size) ||
+  if (check_keys(obj, arch_keys, true, where, err, size) ||
+      read_arch_cc(db, obj, e, where, sizeof where, err, size) ||
+      read_fields(obj, &e->device, true, where, err, size) ||
       read_strings(db, obj, e, EMPTY_STRING, where, err, size))
     return -1;
   int64_t dims[3] = {0, 0, 0};
@@ -223,10 +446,13 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
                      dims, 3, &ndims, where, "max_block_dim", err, size))
     return -1;
   if (ndims != 3) {
-    set_err(err, size, "%s: \"max_block_dim\" must hold 3 numbers", where);
+    set_err(err, size, "%s: \"max_block_dim\" must hold 3 integers", where);
     return -1;
   }
-  for (int i = 0; i < 3; i++) e->device.max_block_dim[i] = (int)dims[i];
+  for (int i = 0; i < 3; i++)
+    e->device.max_block_dim[i] = (int)(dims[i] > INT32_MAX ? INT32_MAX
+                                       : dims[i] < 0       ? -1
+                                                           : dims[i]);
   if (read_int_array(cJSON_GetObjectItemCaseSensitive(obj, "smem_configs_bytes"),
                      e->device.smem_configs_bytes, OCC_MAX_SMEM_CONFIGS,
                      &e->device.smem_config_count, where, "smem_configs_bytes",
@@ -238,88 +464,91 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
   return check_device(&e->device, where, err, size);
 }
 
-static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
-  for (size_t i = 0; i < t->arch_count; i++)
-    if (t->archs[i].device.cc_major == major &&
-        t->archs[i].device.cc_minor == minor)
-      return &t->archs[i];
-  return NULL;
+/* One normalized key of a board (its name or an alias) into the pool; a
+ * key with no letter or digit could never be looked up. */
+static int add_match_key(occ_gpudb *db, const char *text, uint32_t *offset,
+                         const char *where, const char *what, char *err,
+                         size_t size) {
+  char key[NORM_MAX];
+  normalize(text, key);
+  if (!key[0]) {
+    set_err(err, size, "%s: %s must have a letter or a digit", where, what);
+    return -1;
+  }
+  return pool_add(db, key, NORM_MAX, offset, where, err, size);
 }
 
 /* The board's normalized name and aliases, for occ_gpudb_find_gpu. */
 static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
                            entry *e, const char *where, char *err, size_t size) {
-  char key[NORM_MAX];
-  normalize(name, key);
-  if (pool_add(db, key, NORM_MAX, &e->match_keys[0], where, err, size)) return -1;
+  if (add_match_key(db, name, &e->match_keys[0], where, "\"name\"", err, size))
+    return -1;
   const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
+  if (aliases && !cJSON_IsArray(aliases)) {
+    set_err(err, size, "%s: \"aliases\" must be an array", where);
+    return -1;
+  }
   const cJSON *a;
   cJSON_ArrayForEach(a, aliases) {
-    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX) {
-      set_err(err, size, "%s: \"aliases\" must be at most %d strings", where,
-              ALIAS_MAX);
+    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX ||
+        strlen(a->valuestring) >= OCC_NAME_MAX || !printable(a->valuestring)) {
+      set_err(err, size, "%s: \"aliases\" must be at most %d strings of at most "
+              "%d bytes of printable UTF-8", where, ALIAS_MAX, OCC_NAME_MAX - 1);
       return -1;
     }
-    normalize(a->valuestring, key);
-    if (pool_add(db, key, NORM_MAX, &e->match_keys[++e->alias_count], where,
-                 err, size))
+    if (add_match_key(db, a->valuestring, &e->match_keys[e->alias_count + 1],
+                      where, "an alias", err, size))
       return -1;
+    e->alias_count++;
   }
   return 0;
+}
+
+/* The board's name and architecture; where names the board from then on. */
+static const entry *read_gpu_head(const occ_gpudb *db, const cJSON *obj,
+                                  const char **name, char *where,
+                                  size_t where_size, char *err, size_t size) {
+  bool ok = true;
+  *name = read_text(obj, "name", 1, OCC_NAME_MAX - 1, &ok, where, err, size);
+  if (!ok) return NULL;
+  size_t len = strlen(where);
+  snprintf(where + len, where_size - len, " (%s)", *name);
+  int major, minor;
+  if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"), &major,
+                      &minor) != 0) {
+    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
+    return NULL;
+  }
+  const entry *arch = find_arch(&db->t, major, minor);
+  if (!arch)
+    set_err(err, size, "%s: no architecture entry for cc %d.%d", where, major,
+            minor);
+  return arch;
 }
 
 static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
                     size_t index, char *err, size_t size) {
   char where[96];
   snprintf(where, sizeof where, "gpus[%zu]", index);
-  const cJSON *name = cJSON_GetObjectItemCaseSensitive(obj, "name");
-  if (!cJSON_IsString(name) || !*name->valuestring ||
-      strlen(name->valuestring) >= OCC_NAME_MAX) {
-    set_err(err, size, "%s: \"name\" must be a string of 1 to %d characters",
-            where, OCC_NAME_MAX - 1);
+  const char *name;
+  const entry *arch;
+  if (check_keys(obj, gpu_keys, true, where, err, size) ||
+      !(arch = read_gpu_head(db, obj, &name, where, sizeof where, err, size)))
     return -1;
-  }
-  snprintf(where, sizeof where, "gpus[%zu] (%s)", index, name->valuestring);
-  int major, minor;
-  if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"), &major,
-                      &minor) != 0) {
-    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
-    return -1;
-  }
-  const entry *arch = find_arch(&db->t, major, minor);
-  if (!arch) {
-    set_err(err, size, "%s: no architecture entry for cc %d.%d", where, major,
-            minor);
-    return -1;
-  }
   memset(e, 0, sizeof *e);
   e->device = arch->device;
-  snprintf(e->device.name, sizeof e->device.name, "%s", name->valuestring);
+  snprintf(e->device.name, sizeof e->device.name, "%s", name);
   if (read_fields(obj, &e->device, false, where, err, size) ||
       read_strings(db, obj, e, arch->family, where, err, size))
     return -1;
-  if (e->device.sm_count <= 0) {
-    set_err(err, size, "%s: \"sm_count\" must be a positive number", where);
+  if (e->device.sm_count < 1 || e->device.sm_count > OCC_DEV_SM_COUNT_MAX) {
+    set_err(err, size, "%s: \"sm_count\" must be 1 to %d", where,
+            OCC_DEV_SM_COUNT_MAX);
     return -1;
   }
-  if (read_match_keys(db, obj, name->valuestring, e, where, err, size))
+  if (read_match_keys(db, obj, name, e, where, err, size))
     return -1;
   return check_device(&e->device, where, err, size);
-}
-
-/* "origin:LINE:COL" of the byte at offset. */
-static void locate(const char *text, size_t offset, const char *origin,
-                   char *out, size_t size) {
-  int line = 1, col = 1;
-  for (size_t i = 0; i < offset; i++) {
-    if (text[i] == '\n') {
-      line++;
-      col = 1;
-    } else {
-      col++;
-    }
-  }
-  snprintf(out, size, "%s:%d:%d", origin, line, col);
 }
 
 /* Points the tables at the parsed entries, as far as they are read. */
@@ -328,14 +557,17 @@ static void publish_tables(occ_gpudb *db) {
   db->t.gpus = db->owned_gpus;
 }
 
-/* Reads the array root[key] into *entries (zeroed first, so a partial
- * read frees cleanly). Returns 0, or -1 with the reason in err. */
+/* Reads the array root[key] of 1..max entries into *entries (zeroed first,
+ * so a partial read frees cleanly). Returns 0, or -1 with the reason in
+ * err. */
 static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
-                      entry **entries, size_t *count, const char *origin,
-                      char *err, size_t size) {
+                      int max, entry **entries, size_t *count,
+                      const char *origin, char *err, size_t size) {
   const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
-  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0) {
-    set_err(err, size, "%s: \"%s\" must be a non-empty array", origin, key);
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0 ||
+      cJSON_GetArraySize(arr) > max) {
+    set_err(err, size, "%s: \"%s\" must be an array of 1 to %d entries", origin,
+            key, max);
     return -1;
   }
   *count = (size_t)cJSON_GetArraySize(arr);
@@ -347,7 +579,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   }
   publish_tables(db);
   bool gpus = strcmp(key, "gpus") == 0;
-  char why[256];
+  char why[512];
   size_t i = 0;
   const cJSON *item;
   cJSON_ArrayForEach(item, arr) {
@@ -371,34 +603,103 @@ void occ_gpudb_free(occ_gpudb *db) {
   free(db);
 }
 
-/* Reads the parsed document root into db. Returns 0, or -1 with the reason
- * in err. */
-static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
-                         char *err, size_t size) {
-  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
-  const cJSON *def = cJSON_GetObjectItemCaseSensitive(root, "default_gpu");
-  uint32_t empty;
-  if (!cJSON_IsNumber(schema) || schema->valueint != 1) {
-    set_err(err, size, "%s: \"schema\" must be 1", origin);
+/* A board's key (name or alias) for the duplicate check. */
+typedef struct board_key {
+  const char *key;
+  size_t board;
+} board_key;
+
+static int compare_keys(const void *a, const void *b) {
+  const board_key *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c ? c : (x->board > y->board) - (x->board < y->board);
+}
+
+/* No two boards share a name or an alias (as looked up: normalized), or
+ * a lookup would silently answer the first. */
+static int check_unique_boards(const occ_gpudb *db, const char *origin,
+                               char *err, size_t size) {
+  const occ_gpudb_tables *t = &db->t;
+  board_key *keys = malloc(t->gpu_count * (ALIAS_MAX + 1) * sizeof *keys);
+  if (!keys) {
+    set_err(err, size, "%s: out of memory", origin);
     return -1;
   }
-  if (pool_add(db, "", 0, &empty, origin, err, size) ||
-      read_array(db, root, "architectures", &db->owned_archs, &db->t.arch_count,
-                 origin, err, size) ||
-      read_array(db, root, "gpus", &db->owned_gpus, &db->t.gpu_count, origin,
-                 err, size))
+  size_t n = 0;
+  for (size_t i = 0; i < t->gpu_count; i++)
+    for (int a = 0; a <= t->gpus[i].alias_count; a++)
+      keys[n++] = (board_key){occ_gpudb_string(t, t->gpus[i].match_keys[a]), i};
+  qsort(keys, n, sizeof *keys, compare_keys);
+  int rc = 0;
+  for (size_t i = 1; i < n && rc == 0; i++) {
+    if (strcmp(keys[i].key, keys[i - 1].key) != 0 || keys[i].board == keys[i - 1].board)
+      continue;
+    set_err(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
+            "up) also names gpus[%zu] (%s)", origin, keys[i].board, t->gpus[keys[i].board].device.name,
+            keys[i].key, keys[i - 1].board, t->gpus[keys[i - 1].board].device.name);
+    rc = -1;
+  }
+  free(keys);
+  return rc;
+}
+
+static const char *const root_keys[] = {"schema", "default_gpu", "comment",
+                                        "architectures", "gpus", NULL};
+
+/* The board used when none is named: "default_gpu", else the first. */
+static int read_default(occ_gpudb *db, const cJSON *root, const char *origin,
+                        char *err, size_t size) {
+  bool ok = true;
+  const char *name = read_text(root, "default_gpu", 0, OCC_NAME_MAX - 1, &ok,
+                               origin, err, size);
+  if (!ok) return -1;
+  if (!name) name = db->t.gpus[0].device.name;
+  occ_device d;
+  char near[256];
+  if (occ_gpudb_find_gpu(db, name, &d, near, sizeof near) != 0) {
+    set_err(err, size, "%s: \"default_gpu\" must name a board of \"gpus\" "
+            "(nearest: %s)", origin, near);
     return -1;
-  const char *name = cJSON_IsString(def) ? def->valuestring : db->t.gpus[0].device.name;
+  }
   return pool_add(db, name, OCC_NAME_MAX - 1, &db->t.default_gpu, origin, err,
                   size);
 }
 
-occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
-                           char *err, size_t err_size) {
+/* Reads the parsed document root into db. Returns 0, or -1 with the reason
+ * in err. */
+static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
+                         char *err, size_t size) {
+  if (check_keys(root, root_keys, false, origin, err, size)) return -1;
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+  const cJSON *comment = cJSON_GetObjectItemCaseSensitive(root, "comment");
+  uint32_t empty;
+  if (!cJSON_IsNumber(schema) || schema->valuedouble != 1) {
+    set_err(err, size, "%s: \"schema\" must be 1 (the format this occcalc reads)",
+            origin);
+    return -1;
+  }
+  if (comment && !cJSON_IsString(comment)) {
+    set_err(err, size, "%s: \"comment\" must be a string", origin);
+    return -1;
+  }
+  return pool_add(db, "", 0, &empty, origin, err, size) ||
+         read_array(db, root, "architectures", ARCH_MAX, &db->owned_archs,
+                    &db->t.arch_count, origin, err, size) ||
+         read_array(db, root, "gpus", GPU_MAX, &db->owned_gpus, &db->t.gpu_count,
+                    origin, err, size) ||
+         check_unique_boards(db, origin, err, size) ||
+         read_default(db, root, origin, err, size)
+             ? -1
+             : 0;
+}
+
+/* The document, or NULL with "ORIGIN:LINE:COL: why" in err. */
+static cJSON *parse_document(const char *text, size_t len, const char *origin,
+                             char *err, size_t err_size) {
   const char *end = NULL;
   cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
   if (!root) {
-    char at[128];
+    char at[300];
     size_t offset = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
     const char *bad = cJSON_GetErrorPtr();
     if (bad && bad >= text && bad <= text + len) offset = (size_t)(bad - text);
@@ -406,6 +707,21 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
     set_err(err, err_size, "%s: malformed JSON", at);
     return NULL;
   }
+  if (check_syntax(text, len, (size_t)(end - text), origin, err, err_size)) {
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return root;
+}
+
+occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
+                           char *err, size_t err_size) {
+  if (len > DB_FILE_MAX) {
+    set_err(err, err_size, "%s: larger than %d bytes", origin, DB_FILE_MAX);
+    return NULL;
+  }
+  cJSON *root = parse_document(text, len, origin, err, err_size);
+  if (!root) return NULL;
   occ_gpudb *db = calloc(1, sizeof *db);
   bool ok = db && read_database(db, root, origin, err, err_size) == 0;
   if (!db) set_err(err, err_size, "%s: out of memory", origin);
@@ -423,25 +739,14 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
     set_err(err, err_size, "%s: %s", path, strerror(errno));
     return NULL;
   }
-  size_t cap = 1 << 16, len = 0;
-  char *buf = malloc(cap);
-  while (buf) {
-    len += fread(buf + len, 1, cap - len, f);
-    if (len < cap || cap >= (1u << 26)) break;
-    char *grown = realloc(buf, cap * 2);
-    if (!grown) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = grown;
-    cap *= 2;
-  }
+  char *buf = malloc(DB_FILE_MAX + 1);
+  size_t len = buf ? fread(buf, 1, DB_FILE_MAX + 1, f) : 0;
   int read_errno = ferror(f) ? errno : 0;
   fclose(f);
-  if (!buf || read_errno || len == cap) {
+  if (!buf || read_errno || len > DB_FILE_MAX) {
     set_err(err, err_size, "%s: %s", path,
-            !buf ? "out of memory" : read_errno ? strerror(read_errno) : "larger than 64 MiB");
+            !buf ? "out of memory" : read_errno ? strerror(read_errno)
+                                                : "larger than 1048576 bytes");
     free(buf);
     return NULL;
   }

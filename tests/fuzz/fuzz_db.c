@@ -1,0 +1,107 @@
+/* fuzz_db.c - libFuzzer target for the database loader: parses the input
+ * as a --data file and, for every board and architecture it accepts, runs
+ * the calculator, the explanation, the charts and the suggestions on a few
+ * kernels through their writers (to /dev/null). A device the loader
+ * accepts must satisfy the core's contract and give sane numbers; anything
+ * else aborts. Built and run by `make fuzz-db` (tests/hostile_db.mk). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/chart.h"
+#include "core/explain.h"
+#include "core/suggest.h"
+#include "core/sweep.h"
+#include "db/gpudb.h"
+#include "out/chart_out.h"
+#include "out/report.h"
+#include "out/suggest_out.h"
+
+static FILE *sink;
+
+static void check(bool ok) {
+  if (!ok) abort();
+}
+
+static void write_json(cJSON *obj) {
+  check(obj != NULL);
+  occ_print_json(sink, obj);
+  cJSON_Delete(obj);
+}
+
+static void report(const occ_device *d, const occ_kernel *k) {
+  occ_result r;
+  check(occ_compute(d, k, &r) == OCC_OK);
+  check(r.occupancy >= 0 && r.occupancy <= 1 &&
+        r.active_blocks_per_sm <= d->max_blocks_per_sm &&
+        r.regs_per_block >= 0 && r.smem_per_block_bytes >= 0);
+  occ_waves w;
+  occ_waves_compute(d, &r, 1000, &w);
+  occ_report rep = {d, k, "k", &r, &w};
+  occ_print_report(sink, &rep);
+  occ_print_explain(sink, &rep);
+  write_json(occ_json_report(&rep));
+}
+
+static void charts(const occ_device *d, const occ_kernel *k, int step) {
+  occ_sweep *s;
+  check(occ_sweep_new(d, k->carveout_pct, k->barriers, &s) == OCC_OK);
+  occ_chart built[OCC_CHART_KIND_COUNT];
+  const occ_chart *list[OCC_CHART_KIND_COUNT];
+  for (int kind = 0; kind < OCC_CHART_KIND_COUNT; kind++) {
+    check(occ_chart_build(s, k, (occ_chart_kind)kind, step, &built[kind]) == OCC_OK);
+    check(built[kind].count > 0 && built[kind].count <= 16386);
+    list[kind] = &built[kind];
+  }
+  occ_chart_print_term(sink, list, OCC_CHART_KIND_COUNT, step == 1);
+  occ_chart_write_csv(sink, "k", list, OCC_CHART_KIND_COUNT);
+  occ_chart_write_svg(sink, list, OCC_CHART_KIND_COUNT);
+  write_json(occ_chart_json(list, OCC_CHART_KIND_COUNT));
+  for (int kind = 0; kind < OCC_CHART_KIND_COUNT; kind++) occ_chart_free(&built[kind]);
+  occ_sweep_free(s);
+}
+
+static void suggest(const occ_device *d, const occ_kernel *k) {
+  static occ_suggestion s;
+  check(occ_suggest(d, k, &s) == OCC_OK);
+  occ_suggest_print(sink, d, &s);
+  write_json(occ_suggest_json(&s));
+}
+
+/* Kernels inside the device's limits: the smallest, then a full block
+ * with every register, shared memory and a carveout preference (charted,
+ * every block size, and suggested: a sweep costs tens of thousands of
+ * occ_compute calls under the sanitizers, so one kernel has them). */
+static void run_device(const occ_device *d) {
+  occ_kernel k;
+  occ_kernel_init(&k);
+  report(d, &k);
+  k.block[0] = d->max_threads_per_block < d->max_block_dim[0]
+                   ? d->max_threads_per_block : d->max_block_dim[0];
+  k.regs_per_thread = d->max_regs_per_thread;
+  k.smem_dynamic_bytes = d->smem_per_block_bytes / 2;
+  k.carveout_pct = 50;
+  k.barriers = 2;
+  report(d, &k);
+  charts(d, &k, 1);
+  suggest(d, &k);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  if (!sink) sink = fopen("/dev/null", "w");
+  char err[512];
+  occ_gpudb *db = occ_gpudb_parse((const char *)data, size, "fuzz", err, sizeof err);
+  if (!db) return 0;
+  write_json(occ_json_gpu_list(db));
+  occ_device d;
+  for (size_t i = 0; i < occ_gpudb_gpu_count(db); i++) {
+    occ_gpudb_gpu_at(db, i, &d, NULL, NULL);
+    check(occ_device_check(&d, NULL));
+    run_device(&d);
+  }
+  for (size_t i = 0; i < occ_gpudb_arch_count(db); i++) {
+    occ_gpudb_arch_at(db, i, &d, NULL, NULL);
+    run_device(&d);
+  }
+  occ_gpudb_free(db);
+  return 0;
+}
