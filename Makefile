@@ -56,7 +56,7 @@ LIBS      = -lcjson -lm $(CUDA_LIBS) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
 # What a test of the core and the database links: no CUDA.
 CORE_DB_LIBS = $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB) -lcjson -lm
 
-.PHONY: all deps test-deps test bench bench-gpu test-gpu clean install sanitize
+.PHONY: all deps test-deps test bench bench-gpu test-gpu clean install sanitize fuzz
 
 # Each part of the suite is a make target listed in TEST_TARGETS (CPU) or
 # GPU_TEST_TARGETS; tests/*.mk add their own. A target passes with status
@@ -157,6 +157,12 @@ bench: all test-deps
 
 bench-gpu: all
 	@sh tests/run_targets.sh "$(MAKE)" $(GPU_BENCH_TARGETS)
+
+# The three libFuzzer targets, each for FUZZ_SECONDS (default 60; clang):
+# the compiler-report reader, the database loader (with the calculator,
+# charts and suggestions on every device it accepts) and the whole command
+# line in-process. `make test` runs each for 20 s.
+fuzz: fuzz-ptxas fuzz-db fuzz-cli
 
 # ASan and UBSan over the whole CPU suite, in a separate build tree.
 sanitize:

@@ -33,7 +33,7 @@ for case in "$@"; do
   fi
   wide=0
   # Width in characters: UTF-8 continuation bytes do not count.
-  case "$args" in *--json*|*--list-gpus*|*--svg*|*--csv*) ;; *)
+  case "$args" in *--json*|*--svg*|*--csv*) ;; *)
     wide=$(LC_ALL=C sed 's/[\x80-\xbf]//g' "$tmp/out" | awk 'length > 80' | wc -l) ;; esac
   if [ "$wide" -eq 0 ] && [ "$status" = "$want_status" ] && cmp -s "$tmp/out" "$tmp/want_out" &&
      cmp -s "$tmp/err" "$tmp/want_err"; then

@@ -1,5 +1,5 @@
 # The ptxas/cuobjdump reader (issue 4): its tests, fuzz target and
-# benchmark. `make fuzz` runs the fuzzer for FUZZ_SECONDS (default 60).
+# benchmark. `make fuzz-ptxas` runs its fuzzer for FUZZ_SECONDS (default 60).
 TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
                 test-ptxas-cli test-ptxas-nvcc test-ptxas-sanitize \
                 test-ptxas-fuzz
@@ -14,7 +14,7 @@ CLANG ?= clang
 
 .PHONY: test-ptxas-golden test-ptxas-unit test-ptxas-real test-ptxas-cli \
         test-ptxas-nvcc \
-        test-ptxas-sanitize test-ptxas-fuzz fuzz bench-ptxas
+        test-ptxas-sanitize test-ptxas-fuzz fuzz-ptxas bench-ptxas
 
 build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS)
 	@mkdir -p build
@@ -83,7 +83,7 @@ build/fuzz_corpus: $(wildcard tests/ptxas/golden/*)
 
 # Seeded from the golden cases; fails on any crash, leak or sanitizer
 # report (libFuzzer exits non-zero and leaves a crash-* file in build/).
-fuzz: build/fuzz_ptxas build/fuzz_corpus
+fuzz-ptxas: build/fuzz_ptxas build/fuzz_corpus
 	./build/fuzz_ptxas -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	  -artifact_prefix=build/ -print_final_stats=1 build/fuzz_corpus \
 	  2>build/fuzz.log || { tail -40 build/fuzz.log; exit 1; }
@@ -91,7 +91,7 @@ fuzz: build/fuzz_ptxas build/fuzz_corpus
 
 test-ptxas-fuzz:
 	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
-	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	$(MAKE) --no-print-directory fuzz-ptxas FUZZ_SECONDS=20
 
 bench-ptxas: occcalc
 	sh tests/ptxas/bench.sh ./occcalc build/bench

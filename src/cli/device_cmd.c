@@ -97,10 +97,7 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
   if (rc == OCC_EXIT_OK && cli->module) rc = run_module(cli, run, what);
   if (rc != OCC_EXIT_OK) return rc;
   occ_status st = occ_pipeline_compute(p, &run->item);
-  if (st != OCC_OK) {
-    occ_msg(stderr, "%s: %s", d->name, occ_strerror(st));
-    return OCC_EXIT_USAGE;
-  }
+  if (st != OCC_OK) return occ_pipeline_compute_error(p, &run->item, st);
   return cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
 }
 

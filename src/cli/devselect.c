@@ -13,7 +13,7 @@ occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
   occ_gpudb *db = cli->data_path ? occ_gpudb_load_file(cli->data_path, why, sizeof why)
                                  : occ_gpudb_load_builtin(why, sizeof why);
   if (!db)
-    occ_msg(err, "--data: %s (accepted: a JSON file like data/gpus.json)", why);
+    occ_msg(err, "--data: %s", why);
   return db;
 }
 
@@ -90,14 +90,14 @@ static void list_row(FILE *out, const occ_device *d, const char *family) {
   snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
   char sms[16] = "-";
   if (d->sm_count > 0) snprintf(sms, sizeof sms, "%d", d->sm_count);
-  fprintf(out, "%-28.28s %-5s %-13.13s %4s %5d %6d %7lld %6lld\n", d->name, cc, family,
+  fprintf(out, "%-26.26s %-5s %-12.12s %6s %5d %6d %7lld %6lld\n", d->name, cc, family,
           sms, occ_device_max_warps(d), d->max_blocks_per_sm,
           (long long)d->regs_per_sm, (long long)(d->smem_per_sm_bytes / 1024));
 }
 
 int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out) {
   if (json) return list_json(db, out);
-  const char *header = "%-28s %-5s %-13s %4s %5s %6s %7s %6s\n";
+  const char *header = "%-26s %-5s %-12s %6s %5s %6s %7s %6s\n";
   fprintf(out, header, "GPU", "CC", "FAMILY", "SMS", "WARPS", "BLOCKS", "REGS", "SMEM_K");
   for (size_t i = 0; i < occ_gpudb_gpu_count(db); i++) {
     occ_device d;
@@ -106,7 +106,7 @@ int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out) {
     list_row(out, &d, family);
   }
   fprintf(out, "\n");
-  fprintf(out, header, "ARCHITECTURE (--arch, --cc)", "CC", "FAMILY", "SMS", "WARPS",
+  fprintf(out, header, "ARCHITECTURE (--arch/--cc)", "CC", "FAMILY", "SMS", "WARPS",
           "BLOCKS", "REGS", "SMEM_K");
   for (size_t i = 0; i < occ_gpudb_arch_count(db); i++) {
     occ_device d;

@@ -43,10 +43,7 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
   occ_cli_kernel(cli, &item.kernel);
   if ((rc = occ_pipeline_block(&p, &device, &item.kernel)) != OCC_EXIT_OK) return rc;
   occ_status status = occ_pipeline_compute(&p, &item);
-  if (status != OCC_OK) {
-    occ_msg(stderr, "%s: %s", device.name, occ_strerror(status));
-    return OCC_EXIT_USAGE;
-  }
+  if (status != OCC_OK) return occ_pipeline_compute_error(&p, &item, status);
   if (note)
     occ_msg(stderr, "note: no --gpu, --arch or --cc given; using %s (%s)",
             device.name, note);

@@ -12,6 +12,7 @@
 #include "core/chart.h"
 #include "core/suggest.h"
 #include "core/sweep.h"
+#include "db/gpudb.h"
 #include "out/chart_out.h"
 #include "out/explain_out.h"
 #include "out/json_compact.h"
@@ -115,6 +116,17 @@ occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item) {
   return status;
 }
 
+int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
+                               occ_status status) {
+  char why[256];
+  if (status == OCC_ERR_INVALID_DEVICE &&
+      occ_device_check_text(item->device, why, sizeof why) != 0)
+    occ_msg(p->err, "%s: %s", item->device->name, why);
+  else
+    occ_msg(p->err, "%s: %s", item->device->name, occ_strerror(status));
+  return OCC_EXIT_USAGE;
+}
+
 /* --- the explore outputs: charts and suggestions --- */
 
 typedef struct chart_set {
@@ -206,12 +218,31 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
 
 /* A compiler report's kernel in text: its readable name and where it was
  * read, and how its block was chosen when --block was not given. */
+/* Columns a UTF-8 text takes (one a code point). */
+static size_t columns(const char *s) {
+  size_t n = 0;
+  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+/* Cuts text to at most width columns, ending it with "..." when cut, at a
+ * code point's boundary. */
+static void fit(char *text, size_t width) {
+  if (columns(text) <= width || width < 4) return;
+  size_t n = 0, i = 0;
+  for (; text[i] && n < width - 3; i++) n += ((unsigned char)text[i] & 0xC0) != 0x80;
+  while (i > 0 && ((unsigned char)text[i] & 0xC0) == 0x80) i--;
+  memcpy(text + i, "...", 4);
+}
+
 static void print_ptxas_heading(const occ_pipeline *p, const occ_item *item) {
   const occ_ptxas_kernel *k = item->ptxas;
-  char name[4096];
-  fprintf(p->out, "== %s (%s%sline %ld)\n",
-          occ_text_safe(item->readable, name, sizeof name), k->arch,
-          k->arch[0] ? ", " : "", (long)k->line);
+  char name[4096], where[96];
+  snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
+           (long)k->line);
+  occ_text_safe(item->readable, name, sizeof name);
+  fit(name, 80 - 3 - columns(where));
+  fprintf(p->out, "== %s%s\n", name, where);
   if (item->choice)
     fprintf(p->out, "   no --block: %d threads, the smallest block reaching "
             "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "

@@ -76,6 +76,12 @@ int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
  * status; nothing is printed. */
 occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item);
 
+/* Reports why occ_pipeline_compute failed, in one line naming the device
+ * and, for its properties, the field out of range. Returns
+ * OCC_EXIT_USAGE. */
+int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
+                               occ_status status);
+
 /* Writes one computed configuration with everything the options ask for
  * and applies the gate. Returns an exit status (OCC_EXIT_OK, or the
  * failure already reported on err). */

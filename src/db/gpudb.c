@@ -374,10 +374,7 @@ static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
          (fam && pool_add(db, fam, FAMILY_MAX, &e->family, where, err, size));
 }
 
-/* The device against the core's contract (occ_device_check): the first
- * field out of range, with its range. */
-static int check_device(const occ_device *d, const char *where, char *err,
-                        size_t size) {
+int occ_device_check_text(const occ_device *d, char *out, size_t size) {
   occ_device_violation v;
   if (occ_device_check(d, &v)) return 0;
   char field[64], why[128] = "";
@@ -387,11 +384,20 @@ static int check_device(const occ_device *d, const char *where, char *err,
     snprintf(field, sizeof field, "\"%s\"", v.field);
   if (v.why) snprintf(why, sizeof why, " (%s)", v.why);
   if (v.min == v.max)
-    set_err(err, size, "%s: %s must be %lld%s", where, field, (long long)v.min, why);
+    snprintf(out, size, "%s must be %lld%s", field, (long long)v.min, why);
   else
-    set_err(err, size, "%s: %s must be %s%lld to %lld%s", where, field,
-            v.power_of_two ? "a power of two from " : "", (long long)v.min,
-            (long long)v.max, why);
+    snprintf(out, size, "%s must be %s%lld to %lld%s", field,
+             v.power_of_two ? "a power of two from " : "", (long long)v.min,
+             (long long)v.max, why);
+  return -1;
+}
+
+/* The device against the core's contract, named where it was read. */
+static int check_device(const occ_device *d, const char *where, char *err,
+                        size_t size) {
+  char text[256];
+  if (occ_device_check_text(d, text, sizeof text) == 0) return 0;
+  set_err(err, size, "%s: %s", where, text);
   return -1;
 }
 

@@ -52,4 +52,10 @@ void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
 void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
                        const char **family, const char **source);
 
+/* Checks device against the core's contract (occ_device_check). Returns
+ * 0 when it holds; else -1 with the first field out of range and its
+ * accepted range in out ("\"warp_size\" must be a power of two from 1 to
+ * 64"). */
+int occ_device_check_text(const occ_device *device, char *out, size_t size);
+
 #endif

@@ -331,7 +331,13 @@ static occ_gpu_status read_device(CUdevice dev, int ordinal,
        CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
   ATTR(coop_attr, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
   *coop = coop_attr != 0;
-  return OCC_GPU_OK;
+  /* The driver's numbers with the database's rules must still hold
+   * together (a configuration list ending at the SM's size, say). */
+  char why[256];
+  if (occ_device_check_text(d, why, sizeof why) == 0) return OCC_GPU_OK;
+  snprintf(err, err_size, "device %d (%s): the driver's properties with the "
+           "database's rules for cc %d.%d: %s", ordinal, d->name, major, minor, why);
+  return OCC_GPU_ERR_DEVICE;
 }
 
 static occ_gpu_status alloc_buffers(occ_gpu *gpu, char *err, size_t err_size) {
