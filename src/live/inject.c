@@ -73,13 +73,15 @@ static void copy_name(char *dst, const char *src) {
   dst[n] = '\0';
 }
 
+/* A cluster launch is reported with the cooperative launch type
+ * (measured on an H200, CUPTI 13.0): its cluster dimensions decide. */
 static int launch_type(const CUpti_ActivityKernel10 *k) {
+  if (k->clusterX * k->clusterY * k->clusterZ > 1) return OCC_LAUNCH_CLUSTER;
   if (k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE)
     return OCC_LAUNCH_COOPERATIVE;
   if (k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE)
     return OCC_LAUNCH_COOPERATIVE_MULTI;
-  return k->clusterX * k->clusterY * k->clusterZ > 1 ? OCC_LAUNCH_CLUSTER
-                                                     : OCC_LAUNCH_REGULAR;
+  return OCC_LAUNCH_REGULAR;
 }
 
 static void write_kernel(const CUpti_ActivityKernel10 *k) {

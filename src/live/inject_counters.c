@@ -15,6 +15,7 @@
  * launch's activity record may carry. One profiled context at a time (a
  * launch on another context ends the session of the last one), as
  * CUPTI's own profiling_injection sample does. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -176,9 +177,60 @@ static const CUpti_CallbackId runtime_launches[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
 
+/* The leading members of the driver's callback parameters for
+ * cuLaunchKernel and cuLaunchCooperativeKernel (and their _ptsz forms),
+ * as CUPTI's generated_cuda_meta.h lays them out; that header itself
+ * needs the driver's deprecated types. cuLaunchKernelEx's begin with the
+ * launch configuration. */
+typedef struct launch_params {
+  CUfunction f;
+  unsigned grid[3], block[3], shared_mem_bytes;
+  CUstream stream;
+} launch_params;
+
+typedef struct launch_ex_params {
+  const CUlaunchConfig *config;
+} launch_ex_params;
+
+/* The stream a kernel launch goes to, for the launches that can be
+ * captured into a graph; NULL for the others. */
+static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
+  switch (id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    return ((const launch_params *)params)->stream;
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    return ((const launch_ex_params *)params)->config->hStream;
+  default: return NULL;
+  }
+}
+
+/* A launch into a stream being captured runs nothing now (it becomes a
+ * graph node), and any profiler call in between would invalidate the
+ * capture: such launches are left alone. The driver is the process's own
+ * (loaded already: the injection is loaded by it). */
+static bool capturing(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
+  typedef CUresult (*is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
+  static is_capturing_fn is_capturing;
+  static bool looked;
+  if (!looked) {
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (driver) *(void **)&is_capturing = dlsym(driver, "cuStreamIsCapturing");
+    looked = true;
+  }
+  CUstream stream = launch_stream(id, cb->functionParams);
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return is_capturing && stream && is_capturing(stream, &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
 static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+  if (capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
     launch_enter(cb->context);

@@ -19,11 +19,11 @@ import sys
 # names them differently.
 FIELDS = {
     'grid': 'grid',                  # [x, y, z], a number or "XxYxZ"
-    'block': 'block',                # likewise
-    'theoretical': 'occupancy',      # a fraction
+    'block': 'kernel.block',         # likewise (a path: kernel, then block)
+    'theoretical': 'theoretical_occupancy',  # a fraction
     'achieved': 'achieved_occupancy',  # a fraction, or null
     'waves': 'waves',
-    'time_ns': 'time_ns',            # the mean time of one launch
+    'time_us': 'mean_time_us',       # the mean time of one launch
     'metrics': 'metrics',            # {perfworks name: value}
 }
 BRANCH_METRIC = 'smsp__sass_average_branch_targets_threads_uniform.pct'
@@ -93,8 +93,16 @@ def number(value, scale, form):
     return form % (value * scale)
 
 
+def field(row, path):
+    """The value at a dotted path of FIELDS ("kernel.block")."""
+    for key in path.split('.'):
+        row = row.get(key) if isinstance(row, dict) else None
+    return row
+
+
 def row_line(label, row, moved_bytes):
-    time_ns = row.get(FIELDS['time_ns'])
+    time_us = row.get(FIELDS['time_us'])
+    time_ns = time_us * 1000 if time_us is not None else None
     gbps = moved_bytes / time_ns if moved_bytes and time_ns else None
     metrics = row.get(FIELDS['metrics']) or {}
     return '%-25s %6d %5s %5s %7s %8s %6s %6s' % (
@@ -129,7 +137,7 @@ def variant_lines(label, paths):
     rows.sort(key=lambda r: -volume(r[FIELDS['grid']]))
     out = []
     for i, row in enumerate(rows):
-        key = (volume(row[FIELDS['grid']]), volume(row[FIELDS['block']]))
+        key = (volume(row[FIELDS['grid']]), volume(field(row, FIELDS['block'])))
         out.append(row_line((label + ' ' + name) if i == 0 else '',
                             row, moved.get(key)))
     return out
