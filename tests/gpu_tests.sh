@@ -37,6 +37,7 @@ def walk(o):
         for x in o: walk(x)
     if not isinstance(o, dict): return
     for k, v in o.items():
+        if k == 'ncu': continue  # Nsight Compute's own metric names
         if k.endswith('_pct') and k != 'carveout_pct': bad.append(k)
         if k.endswith('occupancy') and isinstance(v, (int, float)) and not 0 <= v <= 1: bad.append(k)
         if k in ('kernel', 'probe') and isinstance(v, dict) and not (isinstance(v.get('block'), list) and len(v['block']) == 3): bad.append(k + '.block')

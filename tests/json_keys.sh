@@ -17,7 +17,9 @@ check() { # check WHAT DOCUMENT FILTER: fails unless FILTER is true
 
 # The rules of one vocabulary, over a whole document (an object, an array
 # of objects or a stream of them, read with jq -s).
-no_pct='[.. | objects | keys[] | select(endswith("_pct") and . != "carveout_pct")] == []'
+# The ncu object is Nsight Compute's metrics under its own names (one is a
+# percentage, as ncu reports it): its keys are ncu's vocabulary, not ours.
+no_pct='[del(.. | objects | .ncu?) | .. | objects | keys[] | select(endswith("_pct") and . != "carveout_pct")] == []'
 # Keys naming an occupancy, and the chart points' fourth column.
 occupancies='[(.. | objects | to_entries[] | select(.key | test("occupancy$")) | .value | numbers),
               (.. | objects | select(has("points")) | .points[][3])]'
@@ -99,6 +101,13 @@ smem_steps=$(./occcalc --gpu h100 --regs 32 --dyn-smem 40000 --block 256 --sugge
 check suggest-smem "$smem_steps" '.suggest.smem_steps[0] | has("smem_bytes") and has("smem_dynamic_bytes") and has("occupancy")'
 no_carveout=$(./occcalc --gpu gtx970 --regs 32 --block 256 --suggest --json)
 check suggest-no-carveout "$no_carveout" '.suggest.carveout.options == [] and .suggest.carveout.smallest_best == null'
+
+# The ncu object: Nsight Compute's names, the driver's configuration.
+mission=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
+check ncu "$mission" '(.ncu | keys | length) == 12 and .ncu.launch__shared_mem_config_size
+  == .at_launch.smem_config_bytes and .at_launch.smem_config_bytes == 102400 and
+  .at_launch.l1_bytes == 262144 - 102400 and .ncu.launch__occupancy_limit_shared_mem == 20
+  and .ncu.sm__maximum_warps_per_active_cycle_pct == .occupancy * 100'
 
 # --json --explain: the steps as data, each result the report's own number.
 explained=$(./occcalc --gpu gtx970 --regs 48 --smem 4096 --block 128 --grid 100 --json --explain)

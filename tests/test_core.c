@@ -272,12 +272,13 @@ Test(core, launch_rule_equals_api_rule_without_preference) {
   cr_expect_eq(r.active_blocks_per_sm, 8);
   cr_expect_eq(r.launch_smem_config_bytes, 100 * 1024);
   cr_expect_eq(r.launch_active_blocks_per_sm, 12);
-  /* No shared memory of its own: not limited by it at launch. */
+  /* No shared memory of its own: not limited by it at launch; the SM
+   * still takes the default's 32 KB (the reserves of 32 blocks). */
   k.smem_dynamic_bytes = 0;
   k.carveout_pct = 0;
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
   cr_expect_eq(r.smem_config_bytes, 8192);
-  cr_expect_eq(r.launch_smem_config_bytes, 0); /* not known */
+  cr_expect_eq(r.launch_smem_config_bytes, 32768);
   cr_expect_eq(r.launch_limit_smem, OCC_UNLIMITED);
   cr_expect_eq(r.launch_active_blocks_per_sm, 32);
 }

@@ -5,7 +5,7 @@
 # tests/test_cli.c) link the whole program but main().
 TEST_TARGETS += test-unit
 
-CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c \
+CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tests/test_config.c \
                  $(wildcard tests/test_db*.c)
 
 UNIT_OUT_OBJS = $(filter-out build/out/verify_out.o,$(OUT_OBJS))

@@ -85,6 +85,8 @@ static const occ_option options[] = {
      "write the charts as SVG to a file, '-' or a directory"},
     {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN,
      "write the charts' points as CSV instead"},
+    {"ncu", NULL, OCC_ARG_FLAG, 0, 0, AT(ncu), CONFIG,
+     "also what Nsight Compute reports, by its metric names"},
     {"suggest", NULL, OCC_ARG_FLAG, 0, 0, AT(suggest), CONFIG,
      "what to change: block sizes, registers, carveout"},
     {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,

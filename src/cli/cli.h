@@ -85,7 +85,7 @@ typedef struct occ_cli {
   int64_t sweep;
   int64_t seed;              /* default 1 */
   /* output */
-  bool json, jsonl, explain, ascii, csv, suggest, help, version;
+  bool json, jsonl, explain, ascii, csv, suggest, ncu, help, version;
   double min_occupancy_pct;
   unsigned charts;           /* bit (1 << occ_chart_kind) per --chart */
   int64_t chart_step;

@@ -39,7 +39,7 @@ static int terminal_width(FILE *out) {
 /* --ptxas writes its table unless a kernel needs more room than a row:
  * an explanation, terminal charts, suggestions or waves. */
 static bool wants_sections(const occ_cli *cli) {
-  return cli->explain || cli->suggest || cli->grid ||
+  return cli->explain || cli->suggest || cli->grid || cli->ncu ||
          (cli->charts && !cli->svg_path);
 }
 
@@ -269,6 +269,7 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
   if (p->written > 0) fputc('\n', p->out);
   if (item->ptxas) print_ptxas_heading(p, item);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
+  if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);
   int rc = cli->charts ? text_charts(p, item) : OCC_EXIT_OK;
   if (rc != OCC_EXIT_OK || !cli->suggest) return rc;

@@ -151,6 +151,11 @@ static bool check_smem(const occ_device *d, occ_device_violation *v) {
         "at most \"smem_per_block_optin_bytes\"");
   CHECK(v, smem_alloc_unit_bytes, d->smem_alloc_unit_bytes, OCC_DEV_SMEM_UNIT_MIN,
         d->smem_per_block_bytes, true, "at most \"smem_per_block_bytes\"");
+  if (d->l1_smem_bytes != 0)
+    CHECK(v, l1_smem_bytes, d->l1_smem_bytes, d->smem_per_sm_bytes,
+          OCC_DEV_SMEM_PER_SM_MAX, false, "0, or at least \"smem_per_sm_bytes\"");
+  CHECK(v, launch_default_smem_cap_bytes, d->launch_default_smem_cap_bytes, 0,
+        d->smem_per_sm_bytes, false, "at most \"smem_per_sm_bytes\"");
   return check_smem_configs(d, v);
 }
 
@@ -231,6 +236,56 @@ void occ_launch_smem_terms(const occ_device *d, const occ_kernel *k,
                     d->smem_alloc_unit_bytes);
 }
 
+/* Blocks with no shared memory of their own, under the default
+ * preference: the SM is configured for the reserves of max_blocks_per_sm
+ * blocks, or of 4 x the blocks the warps allow if fewer, or of one block
+ * when only one fits. */
+static int64_t config_without_own(const occ_device *d, const occ_result *r) {
+  int64_t blocks = 4 * (int64_t)r->limit_warps;
+  if (blocks > d->max_blocks_per_sm) blocks = d->max_blocks_per_sm;
+  if (r->active_blocks_per_sm == 1) blocks = 1;
+  return blocks * d->reserved_smem_per_block_bytes;
+}
+
+/* Blocks with shared memory of their own, under the default preference:
+ * room for twice the blocks that fit (at most max_blocks_per_sm; no more
+ * than fit for a single block or a block of the device's largest size),
+ * at most the cap, and at least what the blocks that fit need. */
+static int64_t config_with_own(const occ_device *d, const occ_result *r) {
+  int64_t blocks = r->active_blocks_per_sm, per = r->smem_per_block_bytes;
+  int64_t target = blocks;
+  if (blocks > 1 && r->threads_per_block < d->max_threads_per_block)
+    target = 2 * blocks < d->max_blocks_per_sm ? 2 * blocks : d->max_blocks_per_sm;
+  int64_t more = target * per;
+  if (more > d->launch_default_smem_cap_bytes) more = d->launch_default_smem_cap_bytes;
+  return blocks * per > more ? blocks * per : more;
+}
+
+/* The configuration the driver chooses where the carveout rule of
+ * compute_launch_smem does not say it: under the default preference, and
+ * for blocks with no shared memory of their own under any preference (at
+ * least the default's choice). Known for the architectures whose default
+ * choice was measured (launch_default_smem_cap_bytes > 0); fitted with no
+ * miss to 19,992 launchable configurations on an H100 and 34,272 on an
+ * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
+ * ncu's launch__shared_mem_config_size agreed on all 512 asked). Residency
+ * is unchanged: the configuration holds the blocks that fit. */
+static void compute_launch_config(const occ_device *d, const occ_kernel *k,
+                                  occ_result *r) {
+  if (d->smem_config_count == 0 || d->launch_default_smem_cap_bytes == 0 ||
+      d->reserved_smem_per_block_bytes == 0 || r->active_blocks_per_sm == 0)
+    return;
+  int64_t preference, own;
+  occ_launch_smem_terms(d, k, &preference, &own);
+  bool by_default = k->carveout_pct == OCC_CARVEOUT_DEFAULT;
+  if (!by_default && own > 0) return;
+  int64_t wanted = own > 0 ? config_with_own(d, r) : config_without_own(d, r);
+  if (!by_default && preference > wanted) wanted = preference;
+  int64_t largest = d->smem_configs_bytes[d->smem_config_count - 1];
+  smem_config_align_up(d, wanted > largest ? largest : wanted,
+                       &r->launch_smem_config_bytes);
+}
+
 /* The configuration the driver sets at launch under a carveout preference
  * (see occ.h): the preference is taken to hold floor(preference / own)
  * blocks, where own is a block's shared memory without the reserve, and
@@ -251,7 +306,7 @@ static void compute_launch_smem(const occ_device *d, const occ_kernel *k,
   occ_launch_smem_terms(d, k, &preference, &own);
   if (own == 0) {
     /* Blocks with nothing of their own are not limited at all; which
-     * configuration the SM then takes is not known from residency. */
+     * configuration the SM then takes: compute_launch_config. */
     r->launch_smem_config_bytes = 0;
     r->launch_limit_smem = OCC_UNLIMITED;
     return;
@@ -361,6 +416,7 @@ static void compute_active(const occ_device *d, const occ_kernel *k,
   r->occupancy = (double)r->active_warps_per_sm / r->max_warps_per_sm;
   r->launchable = active > 0;
   r->reason = active > 0 ? OCC_CAN_LAUNCH : block_reason(d, k, r);
+  compute_launch_config(d, k, r);
 }
 
 occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,

@@ -66,6 +66,15 @@ typedef struct occ_device {
   /* Barriers available per SM = max_blocks_per_sm x barrier_factor; 0 means
    * the architecture has no barrier limit. */
   int barrier_factor;
+  /* The SM's unified L1 data cache and shared memory: what the shared-
+   * memory configuration leaves is L1. 0: not unified, or not known. */
+  int64_t l1_smem_bytes;
+  /* Under the default carveout preference the driver configures the SM for
+   * up to twice the blocks that fit, at most this much (measured: 132 KB on
+   * CC 9.0; see occ_result.launch_smem_config_bytes). 0: the driver's
+   * default choice is not known for the architecture, and the occupancy
+   * API's assumption stands in for it. */
+  int64_t launch_default_smem_cap_bytes;
 } occ_device;
 
 /* The device contract: the ranges occ_compute accepts (else

@@ -1,8 +1,10 @@
 /* devfields.c - the table of occ_device's numeric fields. */
 #include "db/devfields.h"
 
-#define INT_FIELD(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT}
-#define I64_FIELD(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT64}
+#define INT_FIELD(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT, false}
+#define I64_FIELD(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT64, false}
+/* A field an entry may leave out: 0 then (documented per field). */
+#define I64_OPTIONAL(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT64, true}
 
 static const occ_device_field fields[] = {
     INT_FIELD(sm_count),
@@ -22,6 +24,8 @@ static const occ_device_field fields[] = {
     I64_FIELD(reserved_smem_per_block_bytes),
     INT_FIELD(smem_alloc_unit_bytes),
     INT_FIELD(barrier_factor),
+    I64_OPTIONAL(l1_smem_bytes),
+    I64_OPTIONAL(launch_default_smem_cap_bytes),
 };
 
 const occ_device_field *occ_device_fields(size_t *count) {

@@ -4,6 +4,7 @@
 #ifndef OCC_DEVFIELDS_H
 #define OCC_DEVFIELDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/occ.h"
@@ -14,6 +15,7 @@ typedef struct occ_device_field {
   const char *key;
   size_t offset;
   occ_field_type type;
+  bool optional;      /* an architecture may leave it out (0) */
 } occ_device_field;
 
 /* The fields, in JSON output order; the count is in *count. */

@@ -273,7 +273,7 @@ static int read_fields(const cJSON *obj, occ_device *dev, bool required,
   for (size_t i = 0; i < count; i++) {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, fields[i].key);
     if (!v) {
-      if (required && strcmp(fields[i].key, "sm_count") != 0) {
+      if (required && !fields[i].optional && strcmp(fields[i].key, "sm_count") != 0) {
         set_err(err, size, "%s: missing \"%s\"", where, fields[i].key);
         return -1;
       }

@@ -13,6 +13,7 @@
 #include "out/report.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
+#include "core/ncu.h"
 #include "out/text_safe.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
@@ -106,18 +107,50 @@ static cJSON *json_allocated(const occ_result *r) {
 
 /* What the SM holds when the kernel is launched: the same as the
  * occupancy API's answer except under a carveout preference (occ.h). */
-static cJSON *json_at_launch(const occ_result *r) {
+static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
   cJSON *obj = cJSON_CreateObject();
   int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
-  /* Null where it is not known: blocks with no shared memory of their own. */
-  add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes,
-                  r->launch_smem_config_bytes > 0);
+  /* Null where it is not known: an architecture whose default choice was
+   * not measured, for blocks with no shared memory of their own. */
+  bool known = r->launch_smem_config_bytes > 0;
+  add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes, known);
+  add_int_or_null(obj, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
+                  known && d->l1_smem_bytes > 0);
   cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
   cJSON_AddNumberToObject(obj, "occupancy", occ_launch_occupancy(r));
   cJSON_AddBoolToObject(obj, "differs_from_api",
                         r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
   return obj;
+}
+
+cJSON *occ_json_ncu(const occ_report *rep) {
+  occ_ncu n;
+  if (occ_ncu_values(rep->device, rep->kernel, rep->result, rep->waves, &n) != OCC_OK)
+    return cJSON_CreateNull();
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_registers", n.occupancy_limit_registers);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_warps", n.occupancy_limit_warps);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_blocks", n.occupancy_limit_blocks);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_barriers", n.occupancy_limit_barriers);
+  cJSON_AddNumberToObject(o, "launch__registers_per_thread", n.registers_per_thread);
+  add_int_or_null(o, "launch__shared_mem_config_size", n.shared_mem_config_size,
+                  n.shared_mem_config_size > 0);
+  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_static",
+                          (double)n.shared_mem_per_block_static);
+  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_dynamic",
+                          (double)n.shared_mem_per_block_dynamic);
+  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_driver",
+                          (double)n.shared_mem_per_block_driver);
+  cJSON_AddNumberToObject(o, "sm__maximum_warps_per_active_cycle_pct",
+                          n.maximum_warps_per_active_cycle_pct);
+  if (n.has_waves)
+    cJSON_AddNumberToObject(o, "launch__waves_per_multiprocessor",
+                            n.waves_per_multiprocessor);
+  else
+    cJSON_AddNullToObject(o, "launch__waves_per_multiprocessor");
+  return o;
 }
 
 static cJSON *json_waves(const occ_waves *w) {
@@ -152,7 +185,8 @@ cJSON *occ_json_report(const occ_report *rep) {
   cJSON_AddNumberToObject(root, "active_threads_per_sm", r->active_threads_per_sm);
   cJSON_AddNumberToObject(root, "max_warps_per_sm", r->max_warps_per_sm);
   cJSON_AddNumberToObject(root, "occupancy", r->occupancy);
-  cJSON_AddItemToObject(root, "at_launch", json_at_launch(r));
+  cJSON_AddItemToObject(root, "at_launch", json_at_launch(rep->device, r));
+  cJSON_AddItemToObject(root, "ncu", occ_json_ncu(rep));
   cJSON_AddBoolToObject(root, "launchable", r->launchable);
   if (r->launchable)
     cJSON_AddNullToObject(root, "reason");

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 
+#include "core/ncu.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
 #include "out/text_safe.h"
@@ -50,8 +51,16 @@ static void print_allocated(FILE *out, const occ_report *rep) {
             d->reserved_smem_per_block_bytes, d->smem_alloc_unit_bytes);
   else
     fprintf(out, " (in units of %d B)\n", d->smem_alloc_unit_bytes);
-  if (r->smem_config_bytes > 0)
-    fprintf(out, "  SM configured   %6" PRId64 " B of shared memory\n", r->smem_config_bytes);
+  int64_t config = r->launch_smem_config_bytes > 0 ? r->launch_smem_config_bytes
+                                                   : r->smem_config_bytes;
+  if (config == 0) return;
+  fprintf(out, "  SM configured   %6" PRId64 " B of shared memory", config);
+  if (d->l1_smem_bytes > 0)
+    fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
+  fputc('\n', out);
+  if (config != r->smem_config_bytes && r->smem_config_bytes > 0)
+    fprintf(out, "                  (the occupancy API assumes %" PRId64 " B)\n",
+            r->smem_config_bytes);
 }
 
 static void print_limits(FILE *out, const occ_result *r) {
@@ -117,4 +126,33 @@ void occ_print_report(FILE *out, const occ_report *rep) {
   print_limits(out, rep->result);
   print_occupancy(out, rep);
   if (rep->waves) print_waves(out, rep->waves, rep->device);
+}
+
+void occ_print_ncu(FILE *out, const occ_report *rep) {
+  occ_ncu n;
+  if (occ_ncu_values(rep->device, rep->kernel, rep->result, rep->waves, &n) != OCC_OK)
+    return;
+  fprintf(out, "\nNsight Compute would report (its metric names)\n");
+  const struct { const char *name; long long value; } rows[] = {
+      {"launch__occupancy_limit_registers", n.occupancy_limit_registers},
+      {"launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem},
+      {"launch__occupancy_limit_warps", n.occupancy_limit_warps},
+      {"launch__occupancy_limit_blocks", n.occupancy_limit_blocks},
+      {"launch__occupancy_limit_barriers", n.occupancy_limit_barriers},
+      {"launch__registers_per_thread", n.registers_per_thread},
+      {"launch__shared_mem_config_size", n.shared_mem_config_size},
+      {"launch__shared_mem_per_block_static", n.shared_mem_per_block_static},
+      {"launch__shared_mem_per_block_dynamic", n.shared_mem_per_block_dynamic},
+      {"launch__shared_mem_per_block_driver", n.shared_mem_per_block_driver}};
+  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+    if (rows[i].value == 0 && i == 6)
+      fprintf(out, "  %-40s %10s\n", rows[i].name, "unknown");
+    else
+      fprintf(out, "  %-40s %10lld\n", rows[i].name, rows[i].value);
+  }
+  fprintf(out, "  %-40s %10.2f\n", "sm__maximum_warps_per_active_cycle_pct",
+          n.maximum_warps_per_active_cycle_pct);
+  if (n.has_waves)
+    fprintf(out, "  %-40s %10.2f\n", "launch__waves_per_multiprocessor",
+            n.waves_per_multiprocessor);
 }

@@ -36,6 +36,13 @@ cJSON *occ_json_report(const occ_report *report);
  * saying so on stderr. */
 int occ_print_json(FILE *out, const cJSON *obj);
 
+/* Writes the values Nsight Compute reports for this launch (--ncu). */
+void occ_print_ncu(FILE *out, const occ_report *report);
+
+/* The values Nsight Compute reports for this launch, under its metric
+ * names (core/ncu.h; null values where not known); the caller owns it. */
+cJSON *occ_json_ncu(const occ_report *report);
+
 /* Builds the JSON object of a device (the "device" key of a report). */
 cJSON *occ_json_device(const occ_device *device);
 

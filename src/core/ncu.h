@@ -1,0 +1,45 @@
+/* ncu.h - the launch statistics Nsight Compute reports for a launch, under
+ * its own conventions, from the calculator's result: its shared-memory
+ * limit follows the configuration the driver chose (not the occupancy
+ * API's), its register count is at least 16, its barrier limit is capped
+ * at the block limit. Measured on an H200 (ncu on 512 launches of
+ * kernels/config_survey.cu, tests/data/h200-config-ncu.csv); the headline
+ * limits of occ_result keep the occupancy API's rule. */
+#ifndef OCC_NCU_H
+#define OCC_NCU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/occ.h"
+
+/* The register count ncu (and CUPTI's activity record) reports: the
+ * allocation of fewer than 16 registers a thread is the same as of 16 when
+ * registers go per warp in units of 256 (16 x 32 = 512 = 2 units), and on
+ * every device of the database 16 registers never limit residency. */
+#define OCC_NCU_REGS_FLOOR 16
+
+typedef struct occ_ncu {
+  int occupancy_limit_registers;
+  int occupancy_limit_shared_mem;
+  int occupancy_limit_warps;
+  int occupancy_limit_blocks;
+  int occupancy_limit_barriers;
+  int registers_per_thread;
+  int64_t shared_mem_config_size;      /* 0: not known (see occ_result) */
+  int64_t shared_mem_per_block_static;
+  int64_t shared_mem_per_block_dynamic;
+  int64_t shared_mem_per_block_driver;
+  double maximum_warps_per_active_cycle_pct; /* ncu's unit: percent */
+  bool has_waves;
+  double waves_per_multiprocessor;
+} occ_ncu;
+
+/* Fills *ncu for kernel on device, given occ_compute's result (and waves,
+ * NULL without a grid). Returns OCC_OK, or the core's error for the
+ * kernel with ncu's register floor. */
+occ_status occ_ncu_values(const occ_device *device, const occ_kernel *kernel,
+                          const occ_result *result, const occ_waves *waves,
+                          occ_ncu *ncu);
+
+#endif
