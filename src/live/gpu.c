@@ -562,14 +562,14 @@ static void counter_begin(occ_gpu *gpu, occ_probe_run *run, bool *active) {
                               sizeof run->counter_error) == 0;
 }
 
-/* The configuration the driver chose for the launch that returned r: a
- * refused launch has none. Unknown is not an error: the check is not
+/* The configuration the driver chose for the timeline launch: a launch
+ * refused or not made has none. Unknown is not an error: the check is not
  * made. */
-static void executed_config(CUresult r, occ_probe_run *run) {
+static void executed_config(bool launched, occ_probe_run *run) {
   int64_t executed;
   bool read = occ_activity_end(&executed, run->smem_config_error,
                                sizeof run->smem_config_error) == 0;
-  if (r != CUDA_SUCCESS)
+  if (!launched)
     snprintf(run->smem_config_error, sizeof run->smem_config_error,
              "the probe was not launched");
   else if (read)
@@ -599,7 +599,7 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
                                     sizeof run->smem_config_error) == 0;
   occ_gpu_status s = launch(gpu, fn, false, grid, cfg, SPIN_NS, &r, err, err_size);
   if (tracing)
-    executed_config(r, run);
+    executed_config(s == OCC_GPU_OK && r == CUDA_SUCCESS, run);
   run->launch_ms = ms_since(t1);
   double t2 = occ_gpu_now_s();
   if (counting) {
