@@ -70,10 +70,12 @@ run() { # run STATUS ARGS...: runs occcalc, keeps stdout in $tmp/out
 need_gpu
 case $case_name in
 mission)
-  # The mission's example with all four checks; 10 blocks/SM, 62.5 %,
-  # registers on compute capability 9.0 (the H100 and H200).
+  # The mission's example with every check; 10 blocks/SM, 62.5 %,
+  # registers and a 100 KB configuration (ncu's launch__shared_mem_config_size)
+  # on compute capability 9.0 (the H100 and H200).
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter
   cat "$tmp/out"
+  grep -q "SM configuration .*driver's choice (CUPTI); predicted" "$tmp/out" || { echo "gpu-mission: FAILED: no SM configuration line with a prediction"; exit 1; }
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter --json
   f=$tmp/out
   schema2 "$f"
@@ -83,8 +85,11 @@ mission)
   check "$f" "$v['api_blocks_per_sm'] == j['active_blocks_per_sm'] == $v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max']" "the four numbers differ"
   check "$f" "$v['probe']['regs_exact'] and $v['probe']['regs_per_thread'] == 48" "the probe did not use 48 registers"
   check "$f" "$v['probe']['block'] == [128, 1, 1] and j['kernel']['block'] == [128, 1, 1]" "the probe's block is not [128, 1, 1]"
+  check "$f" "$v['smem_config_executed_bytes'] is not None" "the configuration was not read: $(python3 -c "import json; print(json.load(open('$f'))['verify']['smem_config_executed_error'])")"
+  check "$f" "$v['smem_config_executed_error'] is None and $v['smem_config_executed_bytes'] == $v['predicted_smem_config_bytes'] > 0" "the driver's configuration is not the prediction"
   if python3 -c "import json,sys; j=json.load(open('$f')); sys.exit(0 if j['device']['cc'] == '9.0' else 1)"; then
     check "$f" "j['active_blocks_per_sm'] == 10 and j['occupancy'] == 0.625 and 'registers' in j['limited_by']" "not 10 blocks/SM, 62.5 %, registers"
+    check "$f" "$v['smem_config_executed_bytes'] == 102400" "the driver did not configure 100 KB"
   fi
   echo "gpu-mission: the four numbers agree"
   ;;
@@ -94,6 +99,11 @@ sweep)
   check "$tmp/out" "len(j['cases']) == 300 and all(c['kernel']['block'] == c['verify']['probe']['block'] for c in j['cases'])" "a case's kernel is not the probe's block"
   check "$tmp/out" "j['summary']['cases'] == 300 and j['summary']['agree'] == 300" "not 300 agreements"
   check "$tmp/out" "all(j['summary']['checks'][c] == 300 for c in ('api', 'measured_min', 'measured_max', 'cooperative'))" "a check has fewer than 300 agreements"
+  # The configuration check: made where CUPTI read the configuration and
+  # the core predicted one, and agreeing wherever it was made.
+  made="sum(c['verify']['smem_config_executed_bytes'] is not None and c['verify']['predicted_smem_config_bytes'] is not None for c in j['cases'])"
+  check "$tmp/out" "$made > 0" "the configuration check was never made"
+  check "$tmp/out" "j['summary']['checks']['config'] == $made" "the configuration differs from the prediction in $(python3 -c "import json; j=json.load(open('$tmp/out')); print($made - j['summary']['checks']['config'])") case(s)"
   python3 -c "import json; s=json.load(open('$tmp/out'))['summary']; print('gpu-sweep:', s['agree'], 'of', s['cases'], 'agree; checks', s['checks'])"
   ;;
 module)

@@ -1,5 +1,5 @@
-/* Unit tests of the live verifier's pure parts: residency from a timeline
- * and the sweep's random configurations. */
+/* Unit tests of the live verifier's pure parts: residency from a timeline,
+ * the sweep's random configurations and the judge of the checks. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -7,6 +7,7 @@
 #include "core/occ.h"
 #include "live/timeline.h"
 #include "live/verify.h"
+#include "out/verify_out.h"
 
 static occ_probe_record rec(unsigned sm, unsigned long long a,
                             unsigned long long b) {
@@ -97,4 +98,85 @@ Test(sweep, the_seed_fixes_the_cases) {
     same_as_other_seed += memcmp(&ka, &kc, sizeof ka) == 0;
   }
   cr_assert_lt(same_as_other_seed, 5);
+}
+
+/* A probe run where every check but the configuration's agrees: 10
+ * blocks by the API, measured and predicted, no cooperative launch. */
+static occ_verify agreeing_run(int64_t executed, int64_t predicted) {
+  occ_verify v;
+  memset(&v, 0, sizeof v);
+  v.prediction.active_blocks_per_sm = 10;
+  v.prediction.launch_active_blocks_per_sm = 10;
+  v.prediction.launch_smem_config_bytes = predicted;
+  v.run.api_blocks_per_sm = 10;
+  v.run.measured_min = v.run.measured_max = 10;
+  v.run.cooperative_max_blocks = -1;
+  v.run.smem_config_executed_bytes = executed;
+  return v;
+}
+
+static const unsigned config_bit = 1u << OCC_CHECK_CONFIG;
+
+Test(config_check, made_when_both_are_known_and_agreeing) {
+  occ_device d = h100();
+  occ_verify v = agreeing_run(102400, 102400);
+  occ_verify_judge(&d, &v);
+  cr_assert(v.made & config_bit);
+  cr_assert_eq(v.failed, 0u);
+  cr_assert(v.agree);
+}
+
+Test(config_check, a_different_configuration_fails_the_verdict) {
+  occ_device d = h100();
+  occ_verify v = agreeing_run(102400, 233472);
+  occ_verify_judge(&d, &v);
+  cr_assert(v.made & config_bit);
+  cr_assert_eq(v.failed, config_bit);
+  cr_assert_not(v.agree);
+}
+
+Test(config_check, not_made_without_a_reading_or_a_prediction) {
+  occ_device d = h100();
+  occ_verify unread = agreeing_run(-1, 102400);
+  occ_verify unpredicted = agreeing_run(32768, 0);
+  occ_verify_judge(&d, &unread);
+  occ_verify_judge(&d, &unpredicted);
+  cr_assert_not(unread.made & config_bit);
+  cr_assert_not(unpredicted.made & config_bit);
+  cr_assert(unread.agree && unpredicted.agree);
+}
+
+/* The sweep summary's JSON counts the check under its key, from the
+ * table like every other row. */
+Test(config_check, the_summary_counts_it) {
+  occ_sweep_summary s;
+  memset(&s, 0, sizeof s);
+  s.cases = 9;
+  s.checks[OCC_CHECK_CONFIG] = 7;
+  cJSON *j = occ_json_sweep_summary(&s, 1);
+  cr_assert_not_null(j);
+  cJSON *config = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "checks"), "config");
+  cr_assert(cJSON_IsNumber(config));
+  cr_assert_eq(config->valueint, 7);
+  cJSON_Delete(j);
+}
+
+/* A module kernel is not launched: nothing was read, the prediction is
+ * there (and null where there is none). */
+Test(config_check, a_module_has_the_keys_unread) {
+  occ_module_kernel mk;
+  memset(&mk, 0, sizeof mk);
+  occ_result p;
+  memset(&p, 0, sizeof p);
+  p.launch_smem_config_bytes = 102400;
+  cJSON *j = occ_json_module_check(&mk, &p);
+  cr_assert_not_null(j);
+  cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "smem_config_executed_bytes")));
+  cJSON *predicted = cJSON_GetObjectItem(j, "predicted_smem_config_bytes");
+  cr_assert(cJSON_IsNumber(predicted) && predicted->valuedouble == 102400);
+  cJSON_Delete(j);
+  p.launch_smem_config_bytes = 0;
+  j = occ_json_module_check(&mk, &p);
+  cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "predicted_smem_config_bytes")));
+  cJSON_Delete(j);
 }

@@ -13,6 +13,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Opens libcupti (the toolkit's, or a CUDA wheel's on the library path)
+ * with dlopen: its handle for dlsym, or NULL with the reason in why. Every
+ * part of occcalc that uses CUPTI loads it here; it is never unloaded. */
+void *occ_cupti_open(char *why, size_t why_size);
+
 /* A Range Profiler session of any single-context metrics, shared by the
  * probe's counter below and by the injection library of `occcalc run`.
  * auto_ranges: every kernel launch is its own range, replayed by CUPTI as

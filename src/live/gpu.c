@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "live/activity.h"
 #include "live/counter.h"
 #include "live/timeline.h"
 
@@ -561,6 +562,20 @@ static void counter_begin(occ_gpu *gpu, occ_probe_run *run, bool *active) {
                               sizeof run->counter_error) == 0;
 }
 
+/* The configuration the driver chose for the timeline launch: a launch
+ * refused or not made has none. Unknown is not an error: the check is not
+ * made. */
+static void executed_config(bool launched, occ_probe_run *run) {
+  int64_t executed;
+  bool read = occ_activity_end(&executed, run->smem_config_error,
+                               sizeof run->smem_config_error) == 0;
+  if (!launched)
+    snprintf(run->smem_config_error, sizeof run->smem_config_error,
+             "the probe was not launched");
+  else if (read)
+    run->smem_config_executed_bytes = executed;
+}
+
 static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
                                    const occ_probe_config *cfg,
                                    occ_probe_run *run, char *err,
@@ -580,7 +595,11 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
   run->counter_ms = ms_since(t0);
   CUresult r;
   double t1 = occ_gpu_now_s();
+  bool tracing = occ_activity_begin(run->smem_config_error,
+                                    sizeof run->smem_config_error) == 0;
   occ_gpu_status s = launch(gpu, fn, false, grid, cfg, SPIN_NS, &r, err, err_size);
+  if (tracing)
+    executed_config(s == OCC_GPU_OK && r == CUDA_SUCCESS, run);
   run->launch_ms = ms_since(t1);
   double t2 = occ_gpu_now_s();
   if (counting) {
@@ -696,6 +715,7 @@ occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size) {
   memset(run, 0, sizeof *run);
   run->cooperative_max_blocks = -1;
+  run->smem_config_executed_bytes = -1;
   if (cfg->deadline_s > 0 && occ_gpu_now_s() > cfg->deadline_s) {
     snprintf(err, err_size, "the verification's time limit was reached");
     return OCC_GPU_ERR_TIMEOUT;

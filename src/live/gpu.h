@@ -83,6 +83,11 @@ typedef struct occ_probe_run {
   double achieved_counter;    /* 0..1, sm__warps_active...pct / 100 */
   char counter_error[160];    /* why not, when counter_ok is false */
 
+  /* The SM's shared-memory configuration the driver chose for the
+   * timeline launch (CUPTI's sharedMemoryExecuted); -1 when unknown. */
+  int64_t smem_config_executed_bytes;
+  char smem_config_error[160]; /* why unknown */
+
   bool coop_checked;          /* the cooperative bound was tried */
   bool coop_fits;             /* a launch of api x SMs blocks succeeded */
   bool coop_over_refused;     /* one block more was refused as too large */
@@ -95,8 +100,8 @@ typedef struct occ_probe_run {
 
 /* Runs the probe once with cfg: JIT (cached per register cap), the
  * occupancy API, a timeline launch of 4 x api x SMs blocks (one block,
- * expected to be refused, when the API says 0), the counter if asked and
- * the cooperative bound. */
+ * expected to be refused, when the API says 0) with the configuration the
+ * driver chose for it, the counter if asked and the cooperative bound. */
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size);
 

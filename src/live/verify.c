@@ -59,6 +59,19 @@ static bool judge_cooperative(const occ_device *d, const occ_verify *v,
   return v->run.coop_checked;
 }
 
+/* The SM's shared-memory configuration the driver chose for the timeline
+ * launch (CUPTI) against the one predicted at launch, where both are
+ * known (a prediction of 0 is none). Part of the verdict: occcalc reports
+ * the configuration as what the driver configures, and the residency
+ * follows from it. */
+static bool judge_config(const occ_device *d, const occ_verify *v,
+                         int64_t *got, int64_t *want) {
+  (void)d;
+  *got = v->run.smem_config_executed_bytes;
+  *want = v->prediction.launch_smem_config_bytes;
+  return *got >= 0 && *want > 0;
+}
+
 const occ_check occ_checks[OCC_CHECK_COUNT] = {
     [OCC_CHECK_API] = {"api", "API == prediction", "the API says",
                        "the prediction", true, judge_api},
@@ -73,6 +86,9 @@ const occ_check occ_checks[OCC_CHECK_COUNT] = {
     [OCC_CHECK_COOPERATIVE] = {"cooperative", "cooperative bound",
                                "cooperative bound", "the prediction x SMs",
                                false, judge_cooperative},
+    [OCC_CHECK_CONFIG] = {"config", "SM config == pred",
+                          "the driver configured (B)",
+                          "the prediction at launch", true, judge_config},
 };
 
 void occ_verify_judge(const occ_device *d, occ_verify *v) {

@@ -24,6 +24,7 @@ typedef enum occ_check_index {
   OCC_CHECK_MEASURED_MIN, /* min resident == prediction at launch */
   OCC_CHECK_MEASURED_MAX, /* max resident == prediction at launch */
   OCC_CHECK_COOPERATIVE,  /* coop bound == prediction x SMs */
+  OCC_CHECK_CONFIG,       /* SM configuration == prediction at launch */
   OCC_CHECK_COUNT
 } occ_check_index;
 
@@ -38,7 +39,8 @@ typedef struct occ_check {
   const char *expected; /* "the prediction" 10 */
   bool in_verdict;      /* a difference makes occ_verify.agree false */
   /* Fills the two numbers compared; false when the check was not made
-   * (the cooperative launch was not tried). */
+   * (the cooperative launch was not tried, the configuration not read or
+   * not predicted). */
   bool (*judge)(const occ_device *device, const struct occ_verify *v,
                 int64_t *observed, int64_t *expected);
 } occ_check;

@@ -34,6 +34,34 @@ static void print_measured(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
           occ_gpu_device(gpu)->sm_count, r->grid_blocks);
 }
 
+/* A configuration in KB, the unit the driver's configurations come in. */
+static void config_text(int64_t bytes, char *out, size_t size) {
+  if (bytes % 1024 == 0)
+    snprintf(out, size, "%" PRId64 " KB", bytes / 1024);
+  else
+    snprintf(out, size, "%" PRId64 " B", bytes);
+}
+
+/* The configuration the driver chose beside the prediction at launch; the
+ * reason it was not read on a line of its own, cut at 80 columns. */
+static void print_config(FILE *out, const occ_verify *v) {
+  const occ_probe_run *r = &v->run;
+  int64_t predicted_bytes = v->prediction.launch_smem_config_bytes;
+  char executed[24] = "?", predicted[24], note[40] = "no prediction";
+  if (predicted_bytes > 0) {
+    config_text(predicted_bytes, predicted, sizeof predicted);
+    snprintf(note, sizeof note, "predicted %s", predicted);
+  }
+  if (r->smem_config_executed_bytes < 0) {
+    fprintf(out, "  %-26s %-8s not read (CUPTI); %s\n    %.76s\n",
+            "SM configuration", executed, note, r->smem_config_error);
+    return;
+  }
+  config_text(r->smem_config_executed_bytes, executed, sizeof executed);
+  fprintf(out, "  %-26s %-8s driver's choice (CUPTI); %s\n",
+          "SM configuration", executed, note);
+}
+
 static void print_achieved(FILE *out, const occ_verify *v) {
   const occ_probe_run *r = &v->run;
   char timeline[16], counter[200];
@@ -89,6 +117,7 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   fprintf(out, "  %-26s %-8d the driver's answer for the probe\n",
           "CUDA occupancy API", r->api_blocks_per_sm);
   print_measured(out, gpu, v);
+  print_config(out, v);
   print_achieved(out, v);
   print_coop(out, v);
   print_differences(out, gpu, v);
@@ -150,6 +179,20 @@ static bool json_measured(cJSON *o, const occ_verify *v) {
   return true;
 }
 
+/* The configuration the driver chose (null, with the reason, when not
+ * read) and the prediction at launch (null when there is none). */
+static void json_config(cJSON *o, const occ_probe_run *r,
+                        const occ_result *prediction) {
+  bool read = r && r->smem_config_executed_bytes >= 0;
+  add_number_or_null(o, "smem_config_executed_bytes", read,
+                     read ? (double)r->smem_config_executed_bytes : 0);
+  add_string_or_null(o, "smem_config_executed_error",
+                     r && !read ? r->smem_config_error : NULL);
+  add_number_or_null(o, "predicted_smem_config_bytes",
+                     prediction->launch_smem_config_bytes > 0,
+                     (double)prediction->launch_smem_config_bytes);
+}
+
 static bool json_cost(cJSON *o, const occ_probe_run *r) {
   cJSON *t = add_object(o, "cost_ms");
   if (!t) return false;
@@ -180,6 +223,7 @@ cJSON *occ_json_verify(const occ_gpu *gpu, const occ_verify *v) {
   cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
                           v->prediction.launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", r->api_blocks_per_sm);
+  json_config(o, r, &v->prediction);
   bool ok = json_measured(o, v);
   if (r->cooperative_max_blocks >= 0)
     cJSON_AddNumberToObject(o, "cooperative_max_blocks",
@@ -201,14 +245,16 @@ void occ_print_sweep_case(FILE *out, int index, const occ_verify *v) {
   const occ_probe_run *r = &v->run;
   fprintf(out, "case %d: regs %d (probe %d) block %d smem %" PRId64 "+%" PRId64
           " carveout %d: predicted %d (at launch %d), api %d, measured "
-          "%d..%d, coop %" PRId64
-          ", timeline %.3f, counter %.3f%s\n", index, k->regs_per_thread,
+          "%d..%d, coop %" PRId64 ", config %" PRId64 " (predicted %" PRId64
+          "), timeline %.3f, counter %.3f%s\n", index, k->regs_per_thread,
           r->regs_per_thread, k->block[0], k->smem_static_bytes,
           k->smem_dynamic_bytes, k->carveout_pct,
           v->prediction.active_blocks_per_sm,
           v->prediction.launch_active_blocks_per_sm, r->api_blocks_per_sm,
           r->measured_min, r->measured_max, r->cooperative_max_blocks,
-          r->achieved_timeline, r->counter_ok ? r->achieved_counter : -1.0,
+          r->smem_config_executed_bytes,
+          v->prediction.launch_smem_config_bytes, r->achieved_timeline,
+          r->counter_ok ? r->achieved_counter : -1.0,
           v->agree ? "" : "  DISAGREE");
 }
 
@@ -337,6 +383,7 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
                           prediction->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "api_blocks_per_sm", mk->api_blocks_per_sm);
+  json_config(o, NULL, prediction);
   cJSON_AddNullToObject(o, "measured_blocks_per_sm");
   cJSON_AddNullToObject(o, "achieved_occupancy");
   cJSON_AddNullToObject(o, "cooperative_max_blocks");
