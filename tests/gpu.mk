@@ -7,7 +7,7 @@ test-gpu-offline: occcalc
 	sh tests/gpu_offline.sh
 
 # GPU: each prints "skipped: no GPU" and exits 77 without one.
-GPU_CASES = mission sweep carveout module cooperative achieved explore all
+GPU_CASES = mission sweep carveout module cooperative achieved explore ncu all
 GPU_TEST_TARGETS += $(GPU_CASES:%=test-gpu-%)
 # The suite shows that the GPU tests exist: on CI this one is skipped,
 # visibly, and counted as skipped.

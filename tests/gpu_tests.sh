@@ -162,6 +162,63 @@ explore)
   check "$f" "j['suggest']['max_potential_block_size'] > 0" "no suggestion"
   echo "gpu-explore: charts and suggestions of the live device"
   ;;
+ncu)
+  # Nsight Compute's launch statistics against the ncu object, key by key,
+  # on every launch of at least 200 random probe configurations (default and
+  # explicit carveouts, with and without shared memory of their own,
+  # registers 24-255, any block size, grids of every size the verifier
+  # launches).
+  command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
+  metrics=launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks,launch__occupancy_limit_barriers,launch__registers_per_thread,launch__shared_mem_config_size,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,launch__shared_mem_per_block_driver,sm__maximum_warps_per_active_cycle_pct,launch__waves_per_multiprocessor,launch__grid_size,launch__block_size
+  ncu --csv --log-file "$tmp/ncu.csv" --metrics "$metrics" \
+    ./occcalc verify --sweep 230 --seed 11 --json >"$tmp/sweep.json" 2>"$tmp/err"
+  python3 - "$tmp/sweep.json" "$tmp/ncu.csv" <<'PY' || exit 1
+import csv, json, subprocess, sys
+sweep = json.load(open(sys.argv[1]))
+rows = [r for r in csv.reader(l for l in open(sys.argv[2]) if l.startswith('"'))]
+launches = {}
+for r in rows[1:]:
+    launches.setdefault(int(r[0]), {})[r[12]] = r[14].replace(',', '')
+sms = sweep['device']['sm_count']
+cc = sweep['device']['cc'].replace('.', '')
+cases = [c for c in sweep['cases'] if c['verify']['api_blocks_per_sm'] > 0]
+compared = configs = 0
+bad = []
+i, ids = 0, sorted(launches)
+for c in cases:
+    p = c['verify']['probe']
+    block = p['block'][0] * p['block'][1] * p['block'][2]
+    seen = False
+    while i < len(ids):
+        m = launches[ids[i]]
+        if int(m['launch__block_size']) != block or \
+           int(m['launch__shared_mem_per_block_dynamic']) != p['smem_dynamic_bytes']:
+            break
+        args = ['./occcalc', '--arch', 'sm_' + cc, '--sms', str(sms),
+                '--regs', str(p['regs_per_thread']), '--block', str(block),
+                '--smem', str(p['smem_static_bytes']),
+                '--dyn-smem', str(p['smem_dynamic_bytes']),
+                '--grid', m['launch__grid_size'], '--json']
+        if p['carveout_pct'] is not None:
+            args += ['--carveout', str(p['carveout_pct'])]
+        ours = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)['ncu']
+        for key, value in ours.items():
+            theirs = float(m[key])
+            if value is None or abs(value - theirs) > 0.01 * max(1, abs(theirs)):
+                bad.append('%s: %s occcalc %s, ncu %s' % (' '.join(args[1:]), key, value, theirs))
+        compared += 1
+        seen = True
+        i += 1
+    configs += seen
+if i != len(ids):
+    bad.append('%d ncu launches not matched to a case' % (len(ids) - i))
+print('gpu-ncu: %d launches of %d configurations compared key by key, %d differ'
+      % (compared, configs, len(bad)))
+for b in bad[:20]:
+    print('  ' + b)
+sys.exit(0 if not bad and configs >= 200 else 1)
+PY
+  ;;
 all)
   run 0 --regs 48 --smem 4096 --block 128 --device all --json
   schema2 "$tmp/out"
