@@ -61,9 +61,11 @@ static bool judge_cooperative(const occ_device *d, const occ_verify *v,
 
 /* The SM's shared-memory configuration the driver chose for the timeline
  * launch (CUPTI) against the one predicted at launch, where both are
- * known (a prediction of 0 is none). Part of the verdict: occcalc reports
- * the configuration as what the driver configures, and the residency
- * follows from it. */
+ * known (a prediction of 0 is none). Counted, not part of the verdict:
+ * the rule is fitted to surveys, and residency does not follow from it
+ * (the configuration always holds the blocks that fit); on an H200 it
+ * missed 6 of 1000 random configurations (blocks of 13 to 22 warps with no
+ * shared memory of their own, blocks of 29 and 30 warps). */
 static bool judge_config(const occ_device *d, const occ_verify *v,
                          int64_t *got, int64_t *want) {
   (void)d;
@@ -88,7 +90,7 @@ const occ_check occ_checks[OCC_CHECK_COUNT] = {
                                false, judge_cooperative},
     [OCC_CHECK_CONFIG] = {"config", "SM config == pred",
                           "the driver configured (B)",
-                          "the prediction at launch", true, judge_config},
+                          "the prediction at launch", false, judge_config},
 };
 
 void occ_verify_judge(const occ_device *d, occ_verify *v) {
