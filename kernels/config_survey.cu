@@ -125,10 +125,12 @@ static void survey(int carveout, int dyn, int block) {
          attrs.numRegs, block, dyn, carveout, api, lo, hi, executed, (int)e);
 }
 
+static int last_carveout = 100;
+
 template <int LIVE, int STATIC>
 static void survey_kernel(const int *dyns, int ndyn, const int *blocks,
                           int nblock) {
-  for (int carve = -1; carve <= 100; carve++)
+  for (int carve = -1; carve <= last_carveout; carve++)
     for (int b = 0; b < nblock; b++)
       for (int d = 0; d < ndyn; d++) survey<LIVE, STATIC>(carve, dyns[d], blocks[b]);
 }
@@ -136,6 +138,9 @@ static void survey_kernel(const int *dyns, int ndyn, const int *blocks,
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "sample") == 0) every = atol(argv[2]);
   if (every < 1) every = 1;
+  /* "blocks": the default preference over every block size in steps of
+   * 32 threads and a few that are not whole warps. */
+  bool every_block = argc == 2 && strcmp(argv[1], "blocks") == 0;
   cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
   cudaMalloc(&in_sm, 1024 * sizeof(int));
   cudaMalloc(&peak, 1024 * sizeof(int));
@@ -152,8 +157,16 @@ int main(int argc, char **argv) {
   printf("# %s, %d SMs\n", prop.name, sm_count);
   printf("static,regs,block,dyn,carve,api,min,max,executed,err\n");
   static const int dyns[] = {0, 1024, 4096, 7168, 16384, 40960, 102400};
-  static const int blocks[] = {32, 64, 128, 256, 512, 768, 1024};
-  const int nd = sizeof dyns / sizeof *dyns, nb = sizeof blocks / sizeof *blocks;
+  static int blocks[48] = {32, 64, 128, 256, 512, 768, 1024};
+  const int nd = sizeof dyns / sizeof *dyns;
+  int nb = 7;
+  if (every_block) {
+    last_carveout = -1;
+    nb = 0;
+    for (int b = 32; b <= 1024; b += 32) blocks[nb++] = b;
+    static const int odd[] = {100, 407, 416, 480, 677, 704, 927, 960, 1000};
+    for (int i = 0; i < 9; i++) blocks[nb++] = odd[i];
+  }
   survey_kernel<0, 0>(dyns, nd, blocks, nb);
   survey_kernel<24, 0>(dyns, nd, blocks, nb);
   survey_kernel<56, 0>(dyns, nd, blocks, nb);

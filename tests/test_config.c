@@ -59,6 +59,10 @@ Test(config, driver_choice_matches_h200_survey) {
   cr_expect_eq(check_survey("tests/data/h200-config-survey.csv", "H200"), 34272);
 }
 
+Test(config, driver_choice_matches_h200_block_sizes) {
+  cr_expect_eq(check_survey("tests/data/h200-config-blocks.csv", "H200"), 1806);
+}
+
 Test(config, mission_example_is_configured_100_kb) {
   occ_device d = board("H100 SXM");
   occ_kernel k = survey_kernel(4096, 48, 128, 0, OCC_CARVEOUT_DEFAULT);

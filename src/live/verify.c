@@ -63,9 +63,7 @@ static bool judge_cooperative(const occ_device *d, const occ_verify *v,
  * launch (CUPTI) against the one predicted at launch, where both are
  * known (a prediction of 0 is none). Counted, not part of the verdict:
  * the rule is fitted to surveys, and residency does not follow from it
- * (the configuration always holds the blocks that fit); on an H200 it
- * missed 6 of 1000 random configurations (blocks of 13 to 22 warps with no
- * shared memory of their own, blocks of 29 and 30 warps). */
+ * (the configuration always holds the blocks that fit). */
 static bool judge_config(const occ_device *d, const occ_verify *v,
                          int64_t *got, int64_t *want) {
   (void)d;
