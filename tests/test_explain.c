@@ -35,6 +35,7 @@ static double apply(const occ_device *d, const occ_step *s) {
   }
   case OCC_OP_MUL: return a * operand(s, 1);
   case OCC_OP_MUL_SUB: return a * operand(s, 1) - operand(s, 2);
+  case OCC_OP_SUB: return a - operand(s, 1);
   case OCC_OP_CEIL_DIV: return ceil(a / operand(s, 1));
   case OCC_OP_FLOOR_DIV: return floor(a / operand(s, 1));
   case OCC_OP_DIV: return a / operand(s, 1);

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *const op_names[] = {
-    "value",     "sum",          "mul",        "mul_sub",     "ceil_div",
+    "value",     "sum",          "mul",        "mul_sub",     "sub",  "ceil_div",
     "floor_div", "div",          "round_up",   "mul_round_up", "percent_of",
     "smem_config", "min",        "exceeds",    "no_limit",    "note"};
 
@@ -330,6 +330,34 @@ static void smem_launch(builder *b) {
   result(s, "launch_limit_smem", r->launch_limit_smem, "blocks");
 }
 
+/* The configuration the driver chooses where it is not the API's and not
+ * the carveout rule's (the default preference, blocks with no shared
+ * memory of their own), and the L1 cache it leaves. */
+static void smem_driver_config(builder *b) {
+  const occ_device *d = b->d;
+  const occ_result *r = b->r;
+  int64_t config = r->launch_smem_config_bytes;
+  if (config == 0) return;
+  if (config != r->smem_config_bytes && r->launch_limit_smem == r->limit_smem) {
+    int64_t blocks, wanted;
+    occ_launch_config_terms(d, b->k, r, &blocks, &wanted);
+    occ_step *s = step(b, "launch_smem_config_bytes", "configuration at launch",
+                       OCC_OP_SMEM_CONFIG,
+                       "at launch the driver configures {r} bytes, room for {1} {1:block}\n"
+                       "(as measured on H100 and H200; the API assumes the most)",
+                       NULL);
+    operand(s, "launch_smem_wanted_bytes", (double)wanted, "bytes");
+    operand(s, "launch_blocks_provided", (double)blocks, "blocks");
+    result(s, "at_launch.smem_config_bytes", (double)config, "bytes");
+  }
+  if (d->l1_smem_bytes == 0) return;
+  occ_step *s = step(b, "l1_bytes", "L1 data cache at launch", OCC_OP_SUB,
+                     "{0} - {1} = {r} bytes left to the L1 data cache", NULL);
+  operand(s, "device.l1_smem_bytes", (double)d->l1_smem_bytes, "bytes");
+  operand(s, "at_launch.smem_config_bytes", (double)config, "bytes");
+  result(s, "at_launch.l1_bytes", (double)(d->l1_smem_bytes - config), "bytes");
+}
+
 static void shared_memory(builder *b) {
   const occ_result *r = b->r;
   b->section = 5;
@@ -354,6 +382,7 @@ static void shared_memory(builder *b) {
     result(s, "limits.shared_memory", r->limit_smem, "blocks");
   }
   smem_launch(b);
+  smem_driver_config(b);
 }
 
 static void barriers(builder *b) {

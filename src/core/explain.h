@@ -25,6 +25,7 @@ typedef enum occ_explain_op {
   OCC_OP_SUM,          /* a + b + ... */
   OCC_OP_MUL,          /* a x b */
   OCC_OP_MUL_SUB,      /* a x b - c */
+  OCC_OP_SUB,          /* a - b */
   OCC_OP_CEIL_DIV,     /* a / b rounded up */
   OCC_OP_FLOOR_DIV,    /* a / b rounded down */
   OCC_OP_DIV,          /* a / b, a fraction */

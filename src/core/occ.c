@@ -277,20 +277,29 @@ static int64_t config_with_own(const occ_device *d, const occ_result *r) {
  * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
  * ncu's launch__shared_mem_config_size agreed on all 512 asked). Residency
  * is unchanged: the configuration holds the blocks that fit. */
-static void compute_launch_config(const occ_device *d, const occ_kernel *k,
-                                  occ_result *r) {
+bool occ_launch_config_terms(const occ_device *d, const occ_kernel *k,
+                             const occ_result *r, int64_t *blocks,
+                             int64_t *wanted) {
   if (d->smem_config_count == 0 || d->launch_default_smem_cap_bytes == 0 ||
       d->reserved_smem_per_block_bytes == 0 || r->active_blocks_per_sm == 0)
-    return;
+    return false;
   int64_t preference, own;
   occ_launch_smem_terms(d, k, &preference, &own);
   bool by_default = k->carveout_pct == OCC_CARVEOUT_DEFAULT;
-  if (!by_default && own > 0) return;
-  int64_t wanted = own > 0 ? config_with_own(d, r) : config_without_own(d, r);
-  if (!by_default && preference > wanted) wanted = preference;
+  if (!by_default && own > 0) return false;
+  *wanted = own > 0 ? config_with_own(d, r) : config_without_own(d, r);
+  *blocks = *wanted / r->smem_per_block_bytes;
+  if (!by_default && preference > *wanted) *wanted = preference;
   int64_t largest = d->smem_configs_bytes[d->smem_config_count - 1];
-  smem_config_align_up(d, wanted > largest ? largest : wanted,
-                       &r->launch_smem_config_bytes);
+  if (*wanted > largest) *wanted = largest;
+  return true;
+}
+
+static void compute_launch_config(const occ_device *d, const occ_kernel *k,
+                                  occ_result *r) {
+  int64_t blocks, wanted;
+  if (occ_launch_config_terms(d, k, r, &blocks, &wanted))
+    smem_config_align_up(d, wanted, &r->launch_smem_config_bytes);
 }
 
 /* The configuration the driver sets at launch under a carveout preference

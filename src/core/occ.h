@@ -258,6 +258,15 @@ occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
 void occ_launch_smem_terms(const occ_device *device, const occ_kernel *kernel,
                            int64_t *preference, int64_t *own);
 
+/* The terms of the driver's choice where the carveout rule does not say
+ * it (the default preference; blocks with no shared memory of their own):
+ * the blocks it provides for and the bytes it wants, whose smallest
+ * configuration is result->launch_smem_config_bytes. False where the
+ * architecture's default choice is not known (or nothing launches). */
+bool occ_launch_config_terms(const occ_device *device, const occ_kernel *kernel,
+                             const occ_result *result, int64_t *blocks,
+                             int64_t *wanted);
+
 /* Active warps / max warps at launch, as occupancy is for the API's rule. */
 static inline double occ_launch_occupancy(const occ_result *r) {
   return (double)r->launch_active_blocks_per_sm * r->warps_per_block /
