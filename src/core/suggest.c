@@ -118,6 +118,7 @@ static occ_status carveout_explorer(const occ_device *d, const occ_kernel *k,
     c->active_warps_per_sm = r.active_warps_per_sm;
     c->occupancy = r.occupancy;
     c->launch_active_blocks_per_sm = r.launch_active_blocks_per_sm;
+    c->launch_smem_config_bytes = r.launch_smem_config_bytes;
   }
   int best_blocks = 0;
   for (int i = 0; i < o->carveout_count; i++)

@@ -36,6 +36,8 @@ typedef struct occ_carveout_option {
   int active_warps_per_sm;
   double occupancy;
   int launch_active_blocks_per_sm; /* what the SM holds at launch (occ.h) */
+  int64_t launch_smem_config_bytes; /* what the driver configures at
+                                       launch; 0: not known (occ.h) */
 } occ_carveout_option;
 
 typedef struct occ_suggestion {

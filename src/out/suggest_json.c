@@ -15,6 +15,7 @@
  *   extra_smem_bytes}, null when it cannot launch;
  *   carveout: {options: [{carveout_pct, smem_config_bytes, smem_used_bytes,
  *   launch_active_blocks_per_sm (what the SM holds at launch, occ.h),
+ *   launch_smem_config_bytes (what the driver configures, null unknown),
  *   active_blocks_per_sm, active_warps_per_sm, occupancy}],
  *   smallest_best: {carveout_pct, smem_config_bytes}} (options empty and
  *   smallest_best null where the architecture has no carveout). */
@@ -111,6 +112,8 @@ static bool add_carveout(cJSON *o, const occ_suggestion *s) {
         !add_num(e, "smem_used_bytes", (double)op->smem_used_bytes, true) ||
         !add_num(e, "launch_active_blocks_per_sm",
                  op->launch_active_blocks_per_sm, true) ||
+        !add_num(e, "launch_smem_config_bytes", (double)op->launch_smem_config_bytes,
+                 op->launch_smem_config_bytes > 0) ||
         !add_occupancy(e, op->active_blocks_per_sm, op->active_warps_per_sm,
                        op->occupancy))
       return false;
