@@ -288,13 +288,14 @@ static void measure_row(const run_state *s, occ_run_row *row) {
   size_t measured = 0;
   for (size_t i = 0; i < row->launch_count; i++) {
     const occ_launch_record *l = row->launches[i];
-    row->total_us += (double)(l->end_ns - l->start_ns) / 1000;
     const occ_launch_record *c = row->counters[i] = counters_of(s, l);
+    row->total_us += occ_launch_duration_us(l, c);
     if (!c) continue;
     measured++;
     row->achieved += c->values[0] / 100;
-    for (int m = 0; m < s->metric_count && m + 1 < c->value_count; m++)
-      row->metric_values[m] += c->values[m + 1];
+    for (int m = 0; m < s->metric_count && m + OCC_RECORD_FIRST_METRIC < c->value_count;
+         m++)
+      row->metric_values[m] += c->values[m + OCC_RECORD_FIRST_METRIC];
   }
   row->mean_us = row->total_us / (double)row->launch_count;
   row->achieved_known = measured > 0;

@@ -261,12 +261,13 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
  * OCC_RECORD_METRICS_MAX. */
 static int parse_metrics(const char *list) {
   metrics[metric_count++] = OCC_ACHIEVED_METRIC;
+  metrics[metric_count++] = OCC_DURATION_METRIC;
   if (!list || !*list) return 0;
   snprintf(metric_text, sizeof metric_text, "%s", list);
   char *save = NULL;
   for (char *m = strtok_r(metric_text, ",", &save); m;
        m = strtok_r(NULL, ",", &save)) {
-    if (metric_count == 1 + OCC_RECORD_METRICS_MAX) {
+    if (metric_count == OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX) {
       refuse("more than 8 --metrics");
       return -1;
     }

@@ -41,6 +41,10 @@ typedef enum occ_launch_type {
   OCC_LAUNCH_CLUSTER = 3          /* a regular launch with cluster dims */
 } occ_launch_type;
 
+/* Where the counters record's --metrics begin (see values). */
+#define OCC_RECORD_FIRST_METRIC 2
+#define OCC_DURATION_METRIC "gpu__time_duration.sum"
+
 typedef struct occ_launch_record {
   uint32_t magic, kind;
   int32_t pid;
@@ -60,15 +64,27 @@ typedef struct occ_launch_record {
   int32_t smem_executed_bytes;    /* the SM's shared memory at launch */
   int32_t launch_type;            /* occ_launch_type */
   uint64_t start_ns, end_ns;
-  /* OCC_RECORD_COUNTERS: values[0] achieved percent, then --metrics in
-   * their order; value_count of them valid. */
+  /* OCC_RECORD_COUNTERS: values[0] achieved percent, values[1] the
+   * kernel's time in ns (gpu__time_duration.sum: under the profiler the
+   * activity record's times are 0), then --metrics from
+   * OCC_RECORD_FIRST_METRIC in their order; value_count of them valid. */
   int32_t value_count;
-  double values[1 + OCC_RECORD_METRICS_MAX];
+  double values[OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX];
   char why[OCC_RECORD_WHY_MAX];   /* NO_COUNTERS: the reason */
   char name[OCC_RECORD_NAME_MAX]; /* mangled; COUNTERS: the range's name */
 } occ_launch_record;
 
 _Static_assert(sizeof(occ_launch_record) <= OCC_RECORD_BYTES,
                "a record is one atomic write");
+
+/* A launch's time in microseconds: its activity record's, else (under the
+ * profiler, where those times are 0) its counters' gpu__time_duration. */
+static inline double occ_launch_duration_us(const occ_launch_record *launch,
+                                            const occ_launch_record *counters) {
+  if (launch->end_ns > launch->start_ns)
+    return (double)(launch->end_ns - launch->start_ns) / 1000;
+  if (counters && counters->value_count > 1) return counters->values[1] / 1000;
+  return 0;
+}
 
 #endif

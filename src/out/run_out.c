@@ -67,7 +67,11 @@ static void text_config(FILE *out, const occ_run_row *row) {
   text_size(smem, sizeof smem,
             (int64_t)l->smem_static_bytes + l->smem_dynamic_bytes);
   text_size(local, sizeof local, l->local_bytes_per_thread);
-  text_size(sm, sizeof sm, l->smem_executed_bytes);
+  /* Under the profiler the activity record carries no configuration. */
+  if (l->smem_executed_bytes > 0)
+    text_size(sm, sizeof sm, l->smem_executed_bytes);
+  else
+    snprintf(sm, sizeof sm, "not recorded");
   fprintf(out, "   %d regs, %s shared (the SM configured with %s), %s local\n",
           l->regs_per_thread, smem, sm, local);
 }
@@ -186,12 +190,12 @@ static cJSON *launch_json(const occ_launch_record *l,
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
   cJSON_AddNumberToObject(o, "start_ns", (double)l->start_ns);
   cJSON_AddNumberToObject(o, "end_ns", (double)l->end_ns);
-  cJSON_AddNumberToObject(o, "duration_us",
-                          (double)(l->end_ns - l->start_ns) / 1000);
+  cJSON_AddNumberToObject(o, "duration_us", occ_launch_duration_us(l, counters));
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
-  add_metrics(o, counters ? counters->values + 1 : NULL,
-              counters ? counters->value_count - 1 : 0, names, count);
+  add_metrics(o, counters ? counters->values + OCC_RECORD_FIRST_METRIC : NULL,
+              counters ? counters->value_count - OCC_RECORD_FIRST_METRIC : 0, names,
+              count);
   return o;
 }
 

@@ -42,7 +42,7 @@ static occ_launch_record counters(unsigned correlation, double pct,
                          .correlation = runtime ? 1000 + correlation
                                                 : correlation,
                          .runtime_correlation = runtime ? correlation : 0,
-                         .value_count = 2, .values = {pct, 1.5}};
+                         .value_count = 3, .values = {pct, 2000, 1.5}};
   return r;
 }
 
