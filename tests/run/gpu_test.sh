@@ -36,7 +36,7 @@ cuobjdump -res-usage $prog 2>/dev/null | awk '
              if (kv[1] == "REG") r = kv[2]; if (kv[1] == "SHARED") s = kv[2] }
            print name, r, s }' | sort -u >"$tmp/compiled"
 [ -s "$tmp/compiled" ] || { no "cuobjdump -res-usage $prog listed no kernel: $(cuobjdump -res-usage $prog 2>&1 | head -c 300)"; exit 1; }
-own=$(awk '{ printf "%s\"%s\"", NR > 1 ? "," : "[", $1 } END { print "]" }' "$tmp/compiled")
+own=$(awk '{ printf "%s\"%s\"", (NR > 1 ? "," : "["), $1 } END { print "]" }' "$tmp/compiled")
 others=$(jq -r --argjson own "$own" '[.rows[].kernel.name] - $own | unique | join(" ")' "$tmp/run.json")
 [ -z "$others" ] || echo "gpu-run: note: kernels the runtime added: $others"
 
