@@ -68,12 +68,13 @@ static void text_config(FILE *out, const occ_run_row *row) {
             (int64_t)l->smem_static_bytes + l->smem_dynamic_bytes);
   text_size(local, sizeof local, l->local_bytes_per_thread);
   /* Under the profiler the activity record carries no configuration. */
-  if (l->smem_executed_bytes > 0)
+  char config[48] = "the SM's configuration not recorded";
+  if (l->smem_executed_bytes > 0) {
     text_size(sm, sizeof sm, l->smem_executed_bytes);
-  else
-    snprintf(sm, sizeof sm, "not recorded");
-  fprintf(out, "   %d regs, %s shared (the SM configured with %s), %s local\n",
-          l->regs_per_thread, smem, sm, local);
+    snprintf(config, sizeof config, "the SM configured with %s", sm);
+  }
+  fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
+          config, local);
 }
 
 /* Text after a three-space indent, wrapped at 80 columns. */
