@@ -19,3 +19,9 @@ build/run_launches: tests/run/launches.cu
 
 test-gpu-run: occcalc $(INJECT_LIB)
 	sh tests/run/gpu_test.sh
+
+# The overhead of occcalc run against Nsight Compute's on the lab's
+# reduction program (a GPU benchmark).
+GPU_BENCH_TARGETS += bench-gpu-run-lab
+bench-gpu-run-lab: occcalc $(INJECT_LIB)
+	sh tests/run/bench.sh

@@ -1,0 +1,38 @@
+#!/bin/sh
+# bench.sh: the lab's reduction program (build/lab/reduction all, about 460
+# launches) alone, under `occcalc run` (counters on), under `occcalc run
+# --no-counters` and under `ncu --section Occupancy --section LaunchStats`,
+# alternating, median of 3 wall times each. Targets: occcalc's overhead
+# (its time minus the program's) at most a tenth of ncu's; --no-counters at
+# most 1.1x the program alone. Prints "skipped: no GPU" and exits 77
+# without one.
+set -u
+if ! ./occcalc --regs 32 --block 32 --device 0 --no-verify >/dev/null 2>&1; then
+  echo "skipped: no GPU"
+  exit 77
+fi
+command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
+make -s lab-build || exit 1
+prog="build/lab/reduction all"
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+now() { date +%s.%N; }
+time_of() { t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc; }
+for i in 1 2 3; do
+  time_of $prog >>"$out/alone"
+  time_of ./occcalc run -- $prog >>"$out/run"
+  time_of ./occcalc run --no-counters -- $prog >>"$out/nocounters"
+  time_of ncu --section Occupancy --section LaunchStats $prog >>"$out/ncu"
+done
+median() { sort -n "$out/$1" | sed -n 2p; }
+launches=$(./occcalc run --no-counters --json -- $prog 2>/dev/null | jq '.launch_count')
+awk -v a="$(median alone)" -v r="$(median run)" -v n="$(median nocounters)" \
+    -v c="$(median ncu)" -v l="$launches" 'BEGIN {
+  printf "bench-run: %s, %d launches, medians of 3 (s)\n", "reduction all", l
+  printf "  alone %.2f, occcalc run %.2f, --no-counters %.2f, ncu %.2f\n", a, r, n, c
+  ro = r - a; co = c - a
+  printf "  overhead: occcalc %.2f s (%.2f ms a launch), ncu %.2f s: %.2fx ncu%s\n",
+         ro, 1000 * ro / l, co, ro / co, ro <= co / 10 ? "" : "  MISSED (target <= 0.1x)"
+  printf "  --no-counters: %.2fx the program alone%s\n", n / a,
+         n <= 1.1 * a ? "" : "  MISSED (target <= 1.1x)"
+  exit !(ro <= co / 10 && n <= 1.1 * a) }'
