@@ -17,7 +17,7 @@ prog="build/lab/reduction all"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 now() { date +%s.%N; }
-time_of() { t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); echo "$t1 - $t0" | bc; }
+time_of() { t0=$(now); "$@" >/dev/null 2>&1; t1=$(now); awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }'; }
 for i in 1 2 3; do
   time_of $prog >>"$out/alone"
   time_of ./occcalc run -- $prog >>"$out/run"
