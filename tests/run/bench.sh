@@ -25,7 +25,8 @@ for i in 1 2 3; do
   time_of ncu --section Occupancy --section LaunchStats $prog >>"$out/ncu"
 done
 median() { sort -n "$out/$1" | sed -n 2p; }
-launches=$(./occcalc run --no-counters --json -- $prog 2>/dev/null | jq '.launch_count')
+./occcalc run --no-counters --json --output "$out/run.json" -- $prog >/dev/null 2>&1
+launches=$(jq .launch_count "$out/run.json")
 awk -v a="$(median alone)" -v r="$(median run)" -v n="$(median nocounters)" \
     -v c="$(median ncu)" -v l="$launches" 'BEGIN {
   printf "bench-run: %s, %d launches, medians of 3 (s)\n", "reduction all", l
