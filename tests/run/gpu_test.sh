@@ -111,5 +111,49 @@ else
   done <"$tmp/ours"
 fi
 
+# 6. The records (without counters: the activity record then carries the
+# configuration) equal Nsight Compute's launch statistics, launch by
+# launch, for the program's own kernels.
+if command -v ncu >/dev/null && command -v python3 >/dev/null; then
+  ./occcalc run --no-counters --json --output "$tmp/nc.json" -- $prog "$tmp/m3" \
+    >/dev/null 2>&1 || no "occcalc run --no-counters failed"
+  ncu --csv --metrics launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,launch__shared_mem_config_size \
+    $prog "$tmp/m4" >"$tmp/stats.csv" 2>/dev/null || no "ncu (launch statistics) failed"
+  python3 - "$tmp/nc.json" "$tmp/stats.csv" "$own" <<'PY' || fail=1
+import collections, csv, json, sys
+run = json.load(open(sys.argv[1]))
+own = set(json.loads(sys.argv[3]))
+ours = collections.Counter()
+for row in run['rows']:
+    k = row['kernel']
+    if k['name'] not in own:
+        continue
+    for l in row['launches']:
+        g = l['grid']
+        ours[(k['name'], g[0] * g[1] * g[2], k['block'][0] * k['block'][1] * k['block'][2],
+              k['regs_per_thread'], k['smem_static_bytes'], k['smem_dynamic_bytes'],
+              l['smem_executed_bytes'])] += 1
+launches = collections.defaultdict(dict)
+for r in csv.reader(l for l in open(sys.argv[2]) if l.startswith('"')):
+    if r[0] != 'ID':
+        launches[(r[1], r[0])][r[12]] = (r[4], r[14].replace(',', ''))
+theirs = collections.Counter()
+for m in launches.values():
+    name = next(iter(m.values()))[0].split('(')[0]
+    if name not in own:
+        continue
+    v = {key: int(float(val)) for key, (_, val) in m.items()}
+    theirs[(name, v['launch__grid_size'], v['launch__block_size'],
+            v['launch__registers_per_thread'], v['launch__shared_mem_per_block_static'],
+            v['launch__shared_mem_per_block_dynamic'], v['launch__shared_mem_config_size'])] += 1
+if ours != theirs:
+    print('gpu-run: records unlike ncu\'s launch statistics:')
+    for t in sorted((ours - theirs) + (theirs - ours)):
+        print('  %s %s' % ('ours' if ours[t] > theirs[t] else 'ncu ', t))
+    sys.exit(1)
+print('gpu-run: %d launches equal ncu\'s launch statistics' % sum(ours.values()))
+PY
+fi
+
 [ $fail -eq 0 ] && echo "gpu-run: $(wc -l <"$tmp/launched") launches recorded as launched; theoretical equals occcalc's"
 exit $fail
