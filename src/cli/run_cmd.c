@@ -41,6 +41,8 @@ typedef struct run_state {
   size_t counter_count;
   occ_gpu *gpus[MAX_DEVICES];
   bool gpu_tried[MAX_DEVICES];
+  occ_device devices[MAX_DEVICES]; /* from the records' compute capability */
+  bool device_known[MAX_DEVICES];
   const char *note;
 } run_state;
 
@@ -194,11 +196,22 @@ static bool same_config(const occ_launch_record *a,
 
 /* The device a launch ran on, opened once (after the program, so occcalc
  * holds no context while it runs). NULL, with a note, when it cannot be. */
-static const occ_device *device_of(run_state *s, int ordinal) {
+/* The device a launch ran on: the database's architecture of the compute
+ * capability the program's driver gave, with its SM count (no GPU to
+ * open); else the device itself, opened once the program has ended. */
+static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
+  int ordinal = l->device;
   if (ordinal < 0 || ordinal >= MAX_DEVICES) return NULL;
+  char err[512];
+  if (!s->device_known[ordinal] && l->cc_major > 0 &&
+      occ_gpudb_find_cc(s->db, l->cc_major, l->cc_minor, &s->devices[ordinal], err,
+                        sizeof err) == 0) {
+    s->devices[ordinal].sm_count = l->sm_count;
+    s->device_known[ordinal] = true;
+  }
+  if (s->device_known[ordinal]) return &s->devices[ordinal];
   if (!s->gpu_tried[ordinal]) {
     s->gpu_tried[ordinal] = true;
-    char err[512];
     if (occ_gpu_open(ordinal, s->db, &s->gpus[ordinal], err, sizeof err) !=
         OCC_GPU_OK)
       fprintf(stderr, "occcalc: GPU %d: %s (theoretical occupancy not "
@@ -312,7 +325,7 @@ static void compute_row(run_state *s, occ_run_row *row) {
   const occ_launch_record *l = row->first;
   kernel_of(l, &row->kernel);
   row->readable = strdup(occ_demangle(&s->names, l->name));
-  row->device = device_of(s, l->device);
+  row->device = device_of(s, l);
   if (row->device &&
       occ_compute(row->device, &row->kernel, &row->result) != OCC_OK)
     row->device = NULL;

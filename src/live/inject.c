@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,10 +85,46 @@ static int launch_type(const CUpti_ActivityKernel10 *k) {
   return OCC_LAUNCH_REGULAR;
 }
 
+/* The device's compute capability and SM count, read once per device
+ * from the driver already loaded in the program, so that occcalc need not
+ * open the GPU after the program to compute theoretical occupancy; left 0
+ * when the driver cannot say. */
+static void device_properties(int ordinal, occ_launch_record *r) {
+  enum { DEVICES = 64 };
+  static struct { bool read; int32_t major, minor, sms; } cache[DEVICES];
+  if (ordinal < 0 || ordinal >= DEVICES) return;
+  if (!cache[ordinal].read) {
+    cache[ordinal].read = true;
+    CUresult (*get)(CUdevice *, int) = NULL;
+    CUresult (*attribute)(int *, CUdevice_attribute, CUdevice) = NULL;
+    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (driver) {
+      *(void **)&get = dlsym(driver, "cuDeviceGet");
+      *(void **)&attribute = dlsym(driver, "cuDeviceGetAttribute");
+    }
+    CUdevice dev;
+    int major = 0, minor = 0, sms = 0;
+    if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&
+        attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ==
+            CUDA_SUCCESS &&
+        attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) ==
+            CUDA_SUCCESS &&
+        attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS) {
+      cache[ordinal].major = major;
+      cache[ordinal].minor = minor;
+      cache[ordinal].sms = sms;
+    }
+  }
+  r->cc_major = cache[ordinal].major;
+  r->cc_minor = cache[ordinal].minor;
+  r->sm_count = cache[ordinal].sms;
+}
+
 static void write_kernel(const CUpti_ActivityKernel10 *k) {
   occ_launch_record r;
   occ_inject_record_init(&r, OCC_RECORD_LAUNCH);
   r.device = (int32_t)k->deviceId;
+  device_properties(r.device, &r);
   r.context = k->contextId;
   r.stream = k->streamId;
   r.correlation = k->correlationId;

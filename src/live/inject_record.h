@@ -49,6 +49,9 @@ typedef struct occ_launch_record {
   uint32_t magic, kind;
   int32_t pid;
   int32_t device;                 /* the process' device ordinal */
+  int32_t cc_major, cc_minor;     /* LAUNCH: the device's, read inside the
+                                     program; 0 when not read */
+  int32_t sm_count;
   uint32_t context, stream;
   uint32_t correlation;           /* the launching API call's (LAUNCH); the
                                      driver call's (COUNTERS) */
