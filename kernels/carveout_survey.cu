@@ -14,17 +14,7 @@
 #include <cstdio>
 #include <cuda_runtime.h>
 
-static __device__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-static __device__ unsigned sm_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
+#include "survey_device.cuh"
 
 /* STATIC bytes of static shared memory (none when 0) plus the dynamic
  * size of the launch. The count is taken down before the barrier, while

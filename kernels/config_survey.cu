@@ -21,17 +21,7 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 
-static __device__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-static __device__ unsigned sm_id() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
+#include "survey_device.cuh"
 
 /* LIVE values kept live across the spin raise the register count; STATIC
  * bytes of static shared memory (none when 0). The count is taken down

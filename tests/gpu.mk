@@ -19,7 +19,7 @@ $(GPU_CASES:%=test-gpu-%): occcalc
 # many blocks each SM holds under every preference, beside the API's answer.
 # Its output on an H100 is tests/data/h100-carveout.csv, which the unit test
 # core/launch_rule_matches_h100_survey checks the calculator against.
-build/carveout_survey: kernels/carveout_survey.cu
+build/carveout_survey: kernels/carveout_survey.cu kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -o $@ $<
 
@@ -30,7 +30,7 @@ carveout-survey: build/carveout_survey
 # The configuration the driver chooses (CUPTI's sharedMemoryExecuted) under
 # the default preference and every preference, beside residency; a sample
 # under ncu names launch__shared_mem_config_size for the same launches.
-build/config_survey: kernels/config_survey.cu
+build/config_survey: kernels/config_survey.cu kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -o $@ $< -L$(CUDA)/lib64 -lcupti
 
