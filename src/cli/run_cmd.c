@@ -194,11 +194,11 @@ static bool same_config(const occ_launch_record *a,
          a->launch_type == b->launch_type;
 }
 
-/* The device a launch ran on, opened once (after the program, so occcalc
- * holds no context while it runs). NULL, with a note, when it cannot be. */
 /* The device a launch ran on: the database's architecture of the compute
  * capability the program's driver gave, with its SM count (no GPU to
- * open); else the device itself, opened once the program has ended. */
+ * open); else the device itself, opened once after the program (so
+ * occcalc holds no context while it runs). NULL, with a note, when it
+ * cannot be. */
 static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
   int ordinal = l->device;
   if (ordinal < 0 || ordinal >= MAX_DEVICES) return NULL;

@@ -85,6 +85,11 @@ static int launch_type(const CUpti_ActivityKernel10 *k) {
   return OCC_LAUNCH_REGULAR;
 }
 
+void *occ_inject_driver_symbol(const char *name) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  return driver ? dlsym(driver, name) : NULL;
+}
+
 /* The device's compute capability and SM count, read once per device
  * from the driver already loaded in the program, so that occcalc need not
  * open the GPU after the program to compute theoretical occupancy; left 0
@@ -95,13 +100,10 @@ static void device_properties(int ordinal, occ_launch_record *r) {
   if (ordinal < 0 || ordinal >= DEVICES) return;
   if (!cache[ordinal].read) {
     cache[ordinal].read = true;
-    CUresult (*get)(CUdevice *, int) = NULL;
-    CUresult (*attribute)(int *, CUdevice_attribute, CUdevice) = NULL;
-    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (driver) {
-      *(void **)&get = dlsym(driver, "cuDeviceGet");
-      *(void **)&attribute = dlsym(driver, "cuDeviceGetAttribute");
-    }
+    CUresult (*get)(CUdevice *, int);
+    CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
+    *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
+    *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
     CUdevice dev;
     int major = 0, minor = 0, sms = 0;
     if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&

@@ -15,7 +15,6 @@
  * launch's activity record may carry. One profiled context at a time (a
  * launch on another context ends the session of the last one), as
  * CUPTI's own profiling_injection sample does. */
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -218,15 +217,13 @@ static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
 
 /* A launch into a stream being captured runs nothing now (it becomes a
  * graph node), and any profiler call in between would invalidate the
- * capture: such launches are left alone. The driver is the process's own
- * (loaded already: the injection is loaded by it). */
+ * capture: such launches are left alone. */
 static bool capturing(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   typedef CUresult (*is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
   static is_capturing_fn is_capturing;
   static bool looked;
   if (!looked) {
-    void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (driver) *(void **)&is_capturing = dlsym(driver, "cuStreamIsCapturing");
+    *(void **)&is_capturing = occ_inject_driver_symbol("cuStreamIsCapturing");
     looked = true;
   }
   CUstream stream = launch_stream(id, cb->functionParams);

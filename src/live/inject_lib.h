@@ -32,6 +32,10 @@ typedef struct occ_inject_api {
 
 extern occ_inject_api occ_inject_cupti;
 
+/* A function of the program's own CUDA driver (already loaded: the
+ * library is loaded by it), or NULL. */
+void *occ_inject_driver_symbol(const char *name);
+
 /* Appends one record to the output (one write). */
 void occ_inject_write(const occ_launch_record *record);
 
