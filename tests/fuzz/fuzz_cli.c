@@ -5,7 +5,8 @@
  * stdout and stderr sent to /dev/null and stdin empty.
  *
  * Refused (the input is skipped): the live paths (--device, --module,
- * --counter, --no-verify, the verify command), and file options whose
+ * --counter, --no-verify, the verify command, and the run command, which
+ * starts a program and exits with its status), and file options whose
  * value is not "@" or "-" (the harness cannot sandbox other paths). Long
  * options are matched as getopt matches them, by any prefix. Built and run
  * by `make fuzz-cli` (tests/fuzz_cli.mk). */
@@ -45,7 +46,9 @@ static bool names_any(const char *word, const char *const *list, size_t n) {
 /* Checks argv (argv[0] excluded) and points each "@" file value at the
  * harness' file. Returns false for a command line it cannot run. */
 static bool sandbox(int argc, char **argv) {
-  if (argc > 1 && strcmp(argv[1], "verify") == 0) return false;
+  if (argc > 1 && (strcmp(argv[1], "verify") == 0 ||
+                   strcmp(argv[1], "run") == 0))
+    return false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--") == 0) return true; /* the rest are not options */
     if (names_any(argv[i], live_options, COUNT(live_options))) return false;
