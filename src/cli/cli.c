@@ -91,6 +91,8 @@ static const occ_option options[] = {
      "what to change: block sizes, registers, carveout"},
     {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,
      "run: also read these Perfworks metrics per kernel"},
+    {"counter-launches", "N|all", OCC_ARG_NAME, 0, 0, AT(counter_launches),
+     RUN, "run: profile N launches of each configuration (3)"},
     {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
      "run: launch records only (no replay, no profiling rights)"},
     {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,

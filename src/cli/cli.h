@@ -93,6 +93,7 @@ typedef struct occ_cli {
   /* run */
   char **run_argv;           /* PROGRAM ARGS... NULL-terminated (argv's) */
   const char *metrics;       /* --metrics: a comma list */
+  const char *counter_launches; /* --counter-launches: a count or "all" */
   const char *output_path;   /* --output FILE */
   bool no_counters;
 } occ_cli;

@@ -204,7 +204,8 @@ static void init_once(void) {
   owner_pid = getpid();
   const char *counters = getenv(OCC_ENV_COUNTERS);
   counters_on = counters && strcmp(counters, "1") == 0 &&
-                occ_inject_counters_start(getenv(OCC_ENV_METRICS)) == 0;
+                occ_inject_counters_start(getenv(OCC_ENV_METRICS),
+                                          getenv(OCC_ENV_COUNTER_LAUNCHES)) == 0;
   atexit(at_exit);
 }
 

@@ -1,11 +1,20 @@
-/* inject_counters.c - each launch's achieved occupancy (and --metrics) in
- * the injection library, through CUPTI's Range Profiler in auto range and
- * kernel replay mode: every launch is its own range, measured exactly as
- * Nsight Compute measures it (same metric, whole kernel, replayed only
- * when the metrics need more than one pass). PM sampling was not chosen:
- * it samples the whole GPU at an interval, so a kernel shorter than a few
- * intervals gets no or a partial value and the samples of concurrent
- * kernels cannot be told apart.
+/* inject_counters.c - achieved occupancy (and --metrics) of the launches
+ * in the injection library, through CUPTI's Range Profiler in auto range
+ * and kernel replay mode: every measured launch is its own range,
+ * measured exactly as Nsight Compute measures it (same metric, whole
+ * kernel, replayed only when the metrics need more than one pass). PM
+ * sampling was not chosen: it samples the whole GPU at an interval, so a
+ * kernel shorter than a few intervals gets no or a partial value and the
+ * samples of concurrent kernels cannot be told apart.
+ *
+ * Kernel replay costs about 3 ms a launch (an H200), whatever the kernel:
+ * a program of hundreds of launches of a few configurations pays for the
+ * same answer hundreds of times. So only the first N launches of each
+ * configuration (kernel, grid, block, cluster, dynamic shared memory) are
+ * measured (OCCCALC_RUN_COUNTER_LAUNCHES, 0 for all): the profiler is
+ * stopped before a launch that is not, and started again before one that
+ * is. The launches of a CUDA graph are never measured: their ranges
+ * cannot be told apart from the call.
  *
  * Kernel replay serialises the launches, so when a later launch (or the
  * context's end, or the program's) comes, the last launches' ranges are
@@ -28,15 +37,21 @@
  * the MAX_PENDING ranges the image holds, rather than at every launch:
  * fewer decodes and image resets. On an H200 that took the overhead from
  * 3.67 to 3.53 ms a launch; nearly all of the rest is the kernel replay
- * itself (a one-pass configuration). Around a graph launch, whose number
- * of ranges is unknown, the image is emptied before and decoded at the
- * next launch. */
-enum { MAX_PENDING = 64, HARVEST_AT = 32 };
+ * itself (a one-pass configuration). CONFIGS configurations are counted;
+ * past them every new configuration's launches are measured. */
+enum { MAX_PENDING = 64, HARVEST_AT = 32, CONFIGS = 4096 };
 
 typedef struct pending_launch {
   uint32_t driver_correlation, runtime_correlation;
-  bool graph; /* a graph's kernels are ranges too, but not one per call */
 } pending_launch;
+
+/* A launch configuration as the driver call gives it, and how many of
+ * its launches were seen. */
+typedef struct launch_config {
+  CUfunction f;
+  unsigned grid[3], block[3], cluster[3], shared_mem_bytes;
+  uint64_t launches;
+} launch_config;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static const char *metrics[1 + OCC_RECORD_METRICS_MAX];
@@ -45,10 +60,15 @@ static char metric_text[1024];
 static CUcontext active_ctx;
 static int active_device;
 static occ_prof *prof;
+static bool running;  /* prof started: launches now are measured */
 static bool refused; /* a reason was written: no more tries */
 static pending_launch pending[MAX_PENDING];
 static int pending_count;
+static uint64_t launches_measured = 3; /* of each configuration; 0: all */
+static launch_config configs[CONFIGS];
+static size_t config_count;
 static _Thread_local uint32_t runtime_correlation;
+static _Thread_local bool measuring; /* the launch between enter and exit */
 
 static void refuse(const char *why) {
   if (refused) return;
@@ -77,9 +97,8 @@ static void write_range(size_t index, const pending_launch *p) {
 }
 
 /* Writes the ranges decoded so far for the launches waiting for them, in
- * order; a launch whose range is not there yet keeps waiting. A graph
- * launch's ranges are its kernels', whose number the call does not say:
- * they and the launches after it in the same decode are dropped. */
+ * order, and with reset empties the image for the next ones. A launch
+ * whose range is not there yet keeps waiting. */
 static void harvest(bool reset) {
   size_t ranges = 0;
   char why[OCC_RECORD_WHY_MAX];
@@ -89,24 +108,41 @@ static void harvest(bool reset) {
     return;
   }
   int used = 0;
-  for (; (size_t)used < ranges && used < pending_count && !pending[used].graph;
-       used++)
+  for (; (size_t)used < ranges && used < pending_count; used++)
     write_range((size_t)used, &pending[used]);
-  bool graph = used < pending_count && pending[used].graph;
-  if (graph) used = pending_count;
   memmove(pending, pending + used, (size_t)(pending_count - used) *
           sizeof *pending);
   pending_count -= used;
-  /* Emptied after a graph even with no range yet: its ranges must never
-   * be read as the next launches'. */
-  if (reset && (ranges > 0 || graph) &&
-      occ_prof_reset(prof, why, sizeof why) != 0)
+  if (reset && ranges > 0 && occ_prof_reset(prof, why, sizeof why) != 0)
     refuse(why);
 }
 
-static void close_profiler(void) {
+/* Stops measuring: the launches measured so far are written; a launch
+ * still without its range then never gets one. */
+static void pause_profiler(void) {
   char why[OCC_RECORD_WHY_MAX];
-  if (prof && occ_prof_stop(prof, why, sizeof why) == 0) harvest(false);
+  if (!prof || !running) return;
+  running = false;
+  if (occ_prof_stop(prof, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  harvest(false);
+  pending_count = 0;
+}
+
+static void resume_profiler(void) {
+  char why[OCC_RECORD_WHY_MAX];
+  if (!prof || running) return;
+  if (occ_prof_start(prof, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  running = true;
+}
+
+static void close_profiler(void) {
+  pause_profiler();
   occ_prof_close(prof);
   prof = NULL;
   active_ctx = NULL;
@@ -127,24 +163,33 @@ static void open_profiler(CUcontext ctx) {
   }
   active_ctx = ctx;
   active_device = (int)device;
+  running = true;
 }
 
-static void launch_enter(CUcontext ctx, bool graph) {
+/* measure: whether this launch is to be measured. */
+static void launch_enter(CUcontext ctx, bool measure) {
+  measuring = false;
   if (refused) return;
-  if (prof && ctx != active_ctx)
-    close_profiler();
-  else if (pending_count >= HARVEST_AT || graph ||
-           (pending_count > 0 && pending[pending_count - 1].graph))
+  if (prof && ctx != active_ctx) close_profiler();
+  if (!measure) {
+    pause_profiler();
+    return;
+  }
+  if (!prof)
+    open_profiler(ctx);
+  else if (!running)
+    resume_profiler();
+  else if (pending_count >= HARVEST_AT)
     harvest(true);
-  if (!prof && !refused) open_profiler(ctx);
+  measuring = prof && running && !refused;
 }
 
-static void launch_exit(const CUpti_CallbackData *cb, bool graph) {
-  if (!prof || pending_count == MAX_PENDING ||
+static void launch_exit(const CUpti_CallbackData *cb) {
+  if (!measuring || !prof || !running || pending_count == MAX_PENDING ||
       *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
     return;
-  pending[pending_count++] = (pending_launch){
-      cb->correlationId, runtime_correlation, graph};
+  pending[pending_count++] =
+      (pending_launch){cb->correlationId, runtime_correlation};
 }
 
 static bool is_runtime_launch(CUpti_CallbackId id) {
@@ -197,6 +242,7 @@ typedef struct launch_params {
 
 typedef struct launch_ex_params {
   const CUlaunchConfig *config;
+  CUfunction f;
 } launch_ex_params;
 
 /* The stream a kernel launch goes to, for the launches that can be
@@ -232,15 +278,94 @@ static bool capturing(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
          status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
+/* The launch's configuration from the driver call's parameters; false
+ * for the calls that give none (the deprecated cuLaunch and cuLaunchGrid,
+ * whose block shape was set by an earlier call). */
+static bool config_of(CUpti_CallbackId id, const void *params,
+                      launch_config *c) {
+  memset(c, 0, sizeof *c);
+  c->cluster[0] = c->cluster[1] = c->cluster[2] = 1;
+  switch (id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    const launch_params *p = params;
+    c->f = p->f;
+    memcpy(c->grid, p->grid, sizeof c->grid);
+    memcpy(c->block, p->block, sizeof c->block);
+    c->shared_mem_bytes = p->shared_mem_bytes;
+    return true;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    const launch_ex_params *p = params;
+    const CUlaunchConfig *lc = p->config;
+    c->f = p->f;
+    c->grid[0] = lc->gridDimX, c->grid[1] = lc->gridDimY;
+    c->grid[2] = lc->gridDimZ;
+    c->block[0] = lc->blockDimX, c->block[1] = lc->blockDimY;
+    c->block[2] = lc->blockDimZ;
+    c->shared_mem_bytes = lc->sharedMemBytes;
+    for (unsigned i = 0; lc->attrs && i < lc->numAttrs; i++)
+      if (lc->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+        c->cluster[0] = lc->attrs[i].value.clusterDim.x;
+        c->cluster[1] = lc->attrs[i].value.clusterDim.y;
+        c->cluster[2] = lc->attrs[i].value.clusterDim.z;
+      }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+static bool same_config(const launch_config *a, const launch_config *b) {
+  return a->f == b->f && a->shared_mem_bytes == b->shared_mem_bytes &&
+         memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
+         memcmp(a->block, b->block, sizeof a->block) == 0 &&
+         memcmp(a->cluster, b->cluster, sizeof a->cluster) == 0;
+}
+
+static size_t config_hash(const launch_config *c) {
+  uint64_t h = (uint64_t)(uintptr_t)c->f * 0x9e3779b97f4a7c15u;
+  const unsigned *v[] = {c->grid, c->block, c->cluster};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) h = (h ^ v[i][j]) * 0x100000001b3u;
+  return (size_t)((h ^ c->shared_mem_bytes) * 0x100000001b3u % CONFIGS);
+}
+
+/* Whether this launch is among the first launches_measured of its
+ * configuration (counted here, with the lock held). A graph launch never
+ * is; a launch of no known configuration, or past CONFIGS of them,
+ * always is. */
+static bool to_measure(CUpti_CallbackId id, const void *params, bool graph) {
+  if (graph) return false;
+  launch_config key;
+  if (launches_measured == 0 || !config_of(id, params, &key)) return true;
+  size_t at = config_hash(&key);
+  for (size_t probes = 0; probes < CONFIGS; probes++, at = (at + 1) % CONFIGS) {
+    launch_config *c = &configs[at];
+    if (c->launches == 0) {
+      if (config_count == CONFIGS / 2) return true; /* keep probes short */
+      *c = key;
+      config_count++;
+    } else if (!same_config(c, &key)) {
+      continue;
+    }
+    return c->launches++ < launches_measured;
+  }
+  return true;
+}
+
 static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
   if (capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
-    launch_enter(cb->context, graph);
+    launch_enter(cb->context, to_measure(id, cb->functionParams, graph));
   else
-    launch_exit(cb, graph);
+    launch_exit(cb);
   pthread_mutex_unlock(&lock);
 }
 
@@ -290,8 +415,9 @@ static int enable(CUpti_SubscriberHandle sub, CUpti_CallbackDomain domain,
   return 0;
 }
 
-int occ_inject_counters_start(const char *list) {
+int occ_inject_counters_start(const char *list, const char *launches) {
   if (parse_metrics(list) != 0) return -1;
+  if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
   CUpti_SubscriberHandle sub;
   CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
   if (occ_inject_cupti.cuptiSubscribe(&sub, on_callback, NULL) !=

@@ -24,6 +24,8 @@
 #define OCC_ENV_COUNTERS "OCCCALC_RUN_COUNTERS" /* "1": profile */
 #define OCC_ENV_METRICS "OCCCALC_RUN_METRICS"   /* extra metrics, a,b,c */
 #define OCC_ENV_FLUSH_MS "OCCCALC_RUN_FLUSH_MS" /* stream records (jsonl) */
+/* Launches of each configuration profiled: a count, "0" for all. */
+#define OCC_ENV_COUNTER_LAUNCHES "OCCCALC_RUN_COUNTER_LAUNCHES"
 
 /* The metric achieved occupancy is read from, as Nsight Compute names it. */
 #define OCC_ACHIEVED_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"

@@ -60,6 +60,10 @@ static void child(const occ_run_spec *spec, const char *out_path,
     setenv(OCC_ENV_OUT, out_path, 1);
     setenv(OCC_ENV_COUNTERS, spec->counters ? "1" : "0", 1);
     if (spec->metrics) setenv(OCC_ENV_METRICS, spec->metrics, 1);
+    char launches[24];
+    snprintf(launches, sizeof launches, "%lld",
+             (long long)spec->counter_launches);
+    setenv(OCC_ENV_COUNTER_LAUNCHES, launches, 1);
     if (spec->stream) setenv(OCC_ENV_FLUSH_MS, "100", 1);
   }
   execvp(spec->argv[0], spec->argv);

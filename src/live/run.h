@@ -24,6 +24,7 @@ typedef struct occ_run_spec {
   const char *inject_path; /* the library; NULL: run without it */
   bool counters;           /* profile each launch (OCCCALC_RUN_COUNTERS) */
   const char *metrics;     /* extra metrics, a comma list, or NULL */
+  int64_t counter_launches; /* profiled of each configuration; 0: all */
   occ_run_record_fn stream; /* records while the program runs, or NULL */
   void *context;
 } occ_run_spec;

@@ -69,8 +69,8 @@ static void text_config(FILE *out, const occ_run_row *row) {
   text_size(local, sizeof local, l->local_bytes_per_thread);
   /* Under the profiler the activity record carries no configuration. */
   char config[48] = "the SM's configuration not recorded";
-  if (l->smem_executed_bytes > 0) {
-    text_size(sm, sizeof sm, l->smem_executed_bytes);
+  if (row->smem_executed_bytes > 0) {
+    text_size(sm, sizeof sm, row->smem_executed_bytes);
     snprintf(config, sizeof config, "the SM configured with %s", sm);
   }
   fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
@@ -110,6 +110,9 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
                  : (size_t)snprintf(line, sizeof line, "achieved -%s",
                                     row->first->graph_id ? " (in a graph)"
                                                          : "");
+  if (row->achieved_known && row->counter_launch_count < row->launch_count)
+    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches)",
+                          row->counter_launch_count, row->launch_count);
   if (row->device && row->waves.blocks_per_wave && n < sizeof line)
     snprintf(line + n, sizeof line - n, ", waves %.2f (%" PRId64 " blocks "
              "each), the last %.0f%% full", row->waves.waves,
@@ -241,6 +244,8 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->waves), dev);
   add_number_or_null(o, "achieved_occupancy", row->achieved,
                      row->achieved_known);
+  cJSON_AddNumberToObject(o, "counter_launch_count",
+                          (double)row->counter_launch_count);
   if (row->achieved_why)
     cJSON_AddStringToObject(o, "achieved_null_reason", row->achieved_why);
   else
@@ -263,7 +268,7 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", l->smem_executed_bytes);
+  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->smem_executed_bytes);
   cJSON_AddNumberToObject(o, "launch_count", (double)row->launch_count);
   cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
   cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);
@@ -327,13 +332,14 @@ static void csv_row(FILE *out, const occ_run_report *rep,
           row->launch_count, row->total_us, row->mean_us, l->grid[0],
           l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
           l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes,
-          l->smem_executed_bytes);
+          row->smem_executed_bytes);
   csv_number(out, row->result.occupancy, dev);
   fprintf(out, ",%s", dev ? occ_limiters_keys(row->result.limited_by, keys,
                                               sizeof keys) : "");
   csv_number(out, row->launch_occupancy, dev);
   csv_number(out, row->waves.waves, dev);
   csv_number(out, last_wave_fill(&row->waves), dev);
+  fprintf(out, ",%zu", row->counter_launch_count);
   csv_number(out, row->achieved, row->achieved_known);
   for (int i = 0; i < rep->metric_count; i++)
     csv_number(out, row->metric_values[i], row->achieved_known);
@@ -347,7 +353,8 @@ void occ_run_print_csv(FILE *out, const occ_run_report *rep) {
         "mean_time_us,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
         "regs_per_thread,smem_static_bytes,smem_dynamic_bytes,"
         "smem_executed_bytes,theoretical_occupancy,limited_by,"
-        "launch_occupancy,waves,last_wave_fill,achieved_occupancy", out);
+        "launch_occupancy,waves,last_wave_fill,counter_launch_count,"
+        "achieved_occupancy", out);
   for (int i = 0; i < rep->metric_count; i++)
     fprintf(out, ",%s", rep->metric_names[i]);
   fputs(",cause\n", out);

@@ -24,10 +24,12 @@ typedef struct occ_run_row {
   occ_kernel kernel;
   occ_result result;               /* theoretical (valid with device) */
   occ_waves waves;
-  double launch_occupancy;         /* with the SM's shared memory as the
-                                      driver configured it */
+  int32_t smem_executed_bytes;     /* the SM's shared memory as the driver
+                                      configured it; 0: not recorded */
+  double launch_occupancy;         /* with that shared memory */
   bool achieved_known;
-  double achieved;                 /* 0..1, mean over the launches */
+  double achieved;                 /* 0..1, mean over those measured */
+  size_t counter_launch_count;     /* the launches measured */
   double metric_values[OCC_RECORD_METRICS_MAX];
   const char *achieved_why;        /* why achieved is unknown, or NULL */
   char cause[200];                 /* achieved > 10 points below: why */

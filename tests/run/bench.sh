@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench.sh: the lab's reduction program (build/lab/reduction all, about 460
-# launches) alone, under `occcalc run` (counters on), under `occcalc run
+# launches) alone, under `occcalc run` (counters on: by default the first
+# 3 launches of each configuration are profiled), under `occcalc run
 # --no-counters` and under `ncu --section Occupancy --section LaunchStats`,
 # alternating, median of 3 wall times each. Targets: occcalc's overhead
 # (its time minus the program's) at most a tenth of ncu's; --no-counters at
@@ -25,11 +26,12 @@ for i in 1 2 3; do
   time_of ncu --section Occupancy --section LaunchStats $prog >>"$out/ncu"
 done
 median() { sort -n "$out/$1" | sed -n 2p; }
-./occcalc run --no-counters --json --output "$out/run.json" -- $prog >/dev/null 2>&1
+./occcalc run --json --output "$out/run.json" -- $prog >/dev/null 2>&1
 launches=$(jq .launch_count "$out/run.json")
+profiled=$(jq '[.rows[].counter_launch_count] | add' "$out/run.json")
 awk -v a="$(median alone)" -v r="$(median run)" -v n="$(median nocounters)" \
-    -v c="$(median ncu)" -v l="$launches" 'BEGIN {
-  printf "bench-run: %s, %d launches, medians of 3 (s)\n", "reduction all", l
+    -v c="$(median ncu)" -v l="$launches" -v p="$profiled" 'BEGIN {
+  printf "bench-run: %s, %d launches (%d profiled), medians of 3 (s)\n", "reduction all", l, p
   printf "  alone %.2f, occcalc run %.2f, --no-counters %.2f, ncu %.2f\n", a, r, n, c
   ro = r - a; co = c - a
   printf "  overhead: occcalc %.2f s (%.2f ms a launch), ncu %.2f s: %.2fx ncu%s\n",

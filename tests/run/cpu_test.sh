@@ -45,7 +45,8 @@ expect 0 -- true
 for args in "" "--regs 3 --" "--json --csv --" "--json --jsonl --" \
     "--no-counters --metrics a --" "--device x --" "--output $tmp --" \
     "--output $tmp/no/such/dir/f --" "--metrics a,b,c,d,e,f,g,h,i --" \
-    "--min-occupancy 101 --" "--bogus --"; do
+    "--min-occupancy 101 --" "--bogus --" "--counter-launches 0 --" \
+    "--counter-launches x --" "--counter-launches all --no-counters --"; do
   rm -f "$tmp/ran"
   if [ -n "$args" ]; then
     # shellcheck disable=SC2086
@@ -73,6 +74,10 @@ expect 0 -- sh -c 'case $CUDA_INJECTION64_PATH in /*libocc_inject.so) ;; *) exit
   test "$OCCCALC_RUN_COUNTERS" = 1'
 expect 0 --no-counters -- sh -c 'test "$OCCCALC_RUN_COUNTERS" = 0'
 expect 0 --metrics a,b -- sh -c 'test "$OCCCALC_RUN_METRICS" = a,b'
+# The launches of each configuration profiled: 3 unless told; 0 for all.
+expect 0 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 3'
+expect 0 --counter-launches 12 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 12'
+expect 0 --counter-launches all -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 0'
 
 # Found without configuration where make install puts it, beside the
 # binary's folder in lib/occcalc; none: status 5, one line, nothing run.
@@ -94,7 +99,8 @@ expect 5 -- build/fake_launches 5
 grep -q "^occcalc run: fake_launches: 4 launches, 2 configurations, exit status 5$" "$tmp/err" || no "text: header"
 grep -q "^ 1 reduce<256>(float const\*, float\*, int)$" "$tmp/err" || no "text: demangled name"
 grep -q "3 launches on GPU 0, 20.0 us mean, 60.0 us total" "$tmp/err" || no "text: times"
-grep -q "achieved 50.0%" "$tmp/err" || no "text: achieved is the mean of 40 and 60"
+grep -q "achieved 50.0% (2 of 3 launches)" "$tmp/err" ||
+  no "text: achieved is the mean of 40 and 60, over 2 of the 3 launches"
 grep -q "achieved -" "$tmp/err" || no "text: the kernel without counters"
 # (the diagnostics' lines, "occcalc: ...", quote the driver's long errors)
 grep -v '^occcalc: ' "$tmp/err" | awk 'length > 80 { bad = 1 } END { exit bad }' ||
@@ -110,6 +116,10 @@ check '.rows[0].kernel.block == [256, 1, 1] and .rows[0].kernel.regs_per_thread 
 check '.rows[0].kernel.name == "reduce<256>(float const*, float*, int)"'
 check '.rows[0].mangled_name == "_Z6reduceILi256EEvPKfPfi" and .rows[0].launch_count == 3'
 check '.rows[0].achieved_occupancy == 0.5 and .rows[0].metrics.m1 == 1.5'
+check '.rows[0].counter_launch_count == 2 and .rows[1].counter_launch_count == 0'
+# A profiled launch's record has no SM configuration: it joins the row of
+# the launches that have one, and the row shows theirs.
+check '.rows[0].smem_executed_bytes == 233472 and .rows[0].launches[0].smem_executed_bytes == 0'
 check '[.rows[0].launches[].achieved_occupancy] == [0.4, 0.6, null]'
 check '.rows[1].achieved_occupancy == null and (.rows[1].achieved_null_reason | type) == "string"'
 check '.rows[0].launches[0].grid == [1024, 1, 1] and .rows[0].launches[0].duration_us == 20'
@@ -121,7 +131,8 @@ jq -e -s '.[0].achieved_occupancy == 0.4 and .[0].kernel.block == [256, 1, 1]' \
 
 expect 0 --csv -- build/fake_launches
 [ "$(wc -l <"$tmp/out")" -eq 3 ] || no "csv: not a header and 2 rows"
-head -1 "$tmp/out" | grep -q '^kernel,mangled_name,.*,achieved_occupancy,cause$' || no "csv: header"
+head -1 "$tmp/out" | grep -q '^kernel,mangled_name,.*,counter_launch_count,achieved_occupancy,cause$' || no "csv: header"
+sed -n 2p "$tmp/out" | grep -q ',2,0\.5,""$' || no "csv: the first row's counted launches and achieved"
 
 expect 0 --kernel copy --json -- build/fake_launches
 check '(.rows | length) == 1 and .rows[0].kernel.name == "copy_kernel"'

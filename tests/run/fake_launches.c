@@ -4,7 +4,9 @@
  * of counters, grouping, every format) is tested without a driver.
  * Usage: fake_launches STATUS: 3 launches of one configuration (two with
  * counters: 40% and 60%, one joined by the runtime call's correlation id,
- * one by the driver call's), 1 of another, then exit STATUS. */
+ * one by the driver call's; the first profiled one, as under the profiler,
+ * without the SM's shared-memory configuration), 1 of another, then exit
+ * STATUS. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +57,9 @@ int main(int argc, char **argv) {
   put(fd, &(occ_launch_record){0}); /* not a record: skipped */
   put(fd, &(occ_launch_record){0});
   put(fd, (occ_launch_record[]){counters(11, 40, 1)});
-  put(fd, (occ_launch_record[]){launch(11, 1024, 256, reduce, 1000000)});
+  occ_launch_record profiled = launch(11, 1024, 256, reduce, 1000000);
+  profiled.smem_executed_bytes = 0;
+  put(fd, &profiled);
   put(fd, (occ_launch_record[]){launch(12, 1024, 256, reduce, 2000000)});
   put(fd, (occ_launch_record[]){counters(12, 60, 0)});
   put(fd, (occ_launch_record[]){launch(13, 1024, 256, reduce, 3000000)});

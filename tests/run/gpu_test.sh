@@ -111,7 +111,32 @@ else
   done <"$tmp/ours"
 fi
 
-# 6. The records (without counters: the activity record then carries the
+# 6. --counter-launches 1: in each process, the first launch of each
+# configuration is profiled and no other; a graph's launches never. Each
+# row counts what it measured, and the rows are the same as with every
+# launch profiled (a profiled record carries no SM configuration).
+if jq -e '[.rows[].achieved_occupancy] | any(. != null)' "$tmp/run.json" >/dev/null; then
+  ./occcalc run --counter-launches 1 --json --output "$tmp/one.json" -- $prog "$tmp/m5" \
+    >/dev/null 2>&1 || no "occcalc run --counter-launches 1 failed"
+  jq -r '.rows[] | .kernel.name as $n
+    | (.launches | map(select(.achieved_occupancy != null)) | length) as $m
+    | (if $m != .counter_launch_count then "\($n): counter_launch_count \(.counter_launch_count), \($m) measured" else empty end),
+      (.launches | map(select(.graph_id == null)) | group_by(.pid)[]
+        | if (map(select(.achieved_occupancy != null)) | length) != 1 or
+             (min_by(.correlation_id) | .achieved_occupancy == null)
+          then "\($n): not exactly the first launch of process \(.[0].pid) profiled" else empty end),
+      (.launches[] | select(.graph_id != null and .achieved_occupancy != null)
+        | "\($n): a graph launch profiled")' "$tmp/one.json" >"$tmp/one.bad"
+  [ -s "$tmp/one.bad" ] && no "--counter-launches 1: $(head -5 "$tmp/one.bad")"
+  measured=$(jq '[.rows[].counter_launch_count] | add' "$tmp/one.json")
+  total=$(jq '.launch_count' "$tmp/one.json")
+  [ "$measured" -lt "$total" ] || no "--counter-launches 1 profiled $measured of $total launches"
+  [ "$(jq '.rows | length' "$tmp/one.json")" = "$(jq '.rows | length' "$tmp/run.json")" ] ||
+    no "--counter-launches 1: $(jq '.rows | length' "$tmp/one.json") rows, $(jq '.rows | length' "$tmp/run.json") with the default"
+  echo "gpu-run: --counter-launches 1 profiled $measured of $total launches, the first of each configuration"
+fi
+
+# 7. The records (without counters: the activity record then carries the
 # configuration) equal Nsight Compute's launch statistics, launch by
 # launch, for the program's own kernels.
 if command -v ncu >/dev/null && command -v python3 >/dev/null; then
