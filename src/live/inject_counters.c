@@ -9,12 +9,11 @@
  *
  * Kernel replay costs about 3 ms a launch (an H200), whatever the kernel:
  * a program of hundreds of launches of a few configurations pays for the
- * same answer hundreds of times. So only the first N launches of each
- * configuration (kernel, grid, block, cluster, dynamic shared memory) are
- * measured (OCCCALC_RUN_COUNTER_LAUNCHES, 0 for all): the profiler is
- * stopped before a launch that is not, and started again before one that
- * is. The launches of a CUDA graph are never measured: their ranges
- * cannot be told apart from the call.
+ * same answer hundreds of times. So OCCCALC_RUN_COUNTER_LAUNCHES=N
+ * measures only the first N launches of each configuration (kernel, grid,
+ * block, cluster, dynamic shared memory): the profiler is stopped before
+ * a launch that is not, and started again before one that is. 0, the
+ * default, measures every launch.
  *
  * Kernel replay serialises the launches, so when a later launch (or the
  * context's end, or the program's) comes, the last launches' ranges are
@@ -37,12 +36,15 @@
  * the MAX_PENDING ranges the image holds, rather than at every launch:
  * fewer decodes and image resets. On an H200 that took the overhead from
  * 3.67 to 3.53 ms a launch; nearly all of the rest is the kernel replay
- * itself (a one-pass configuration). CONFIGS configurations are counted;
- * past them every new configuration's launches are measured. */
+ * itself (a one-pass configuration). Around a graph launch, whose number
+ * of ranges is unknown, the image is emptied before and decoded at the
+ * next launch. CONFIGS configurations are counted; past them every new
+ * configuration's launches are measured. */
 enum { MAX_PENDING = 64, HARVEST_AT = 32, CONFIGS = 4096 };
 
 typedef struct pending_launch {
   uint32_t driver_correlation, runtime_correlation;
+  bool graph; /* a graph's kernels are ranges too, but not one per call */
 } pending_launch;
 
 /* A launch configuration as the driver call gives it, and how many of
@@ -64,7 +66,7 @@ static bool running;  /* prof started: launches now are measured */
 static bool refused; /* a reason was written: no more tries */
 static pending_launch pending[MAX_PENDING];
 static int pending_count;
-static uint64_t launches_measured = 3; /* of each configuration; 0: all */
+static uint64_t launches_measured; /* of each configuration; 0: all */
 static launch_config configs[CONFIGS];
 static size_t config_count;
 static _Thread_local uint32_t runtime_correlation;
@@ -98,7 +100,9 @@ static void write_range(size_t index, const pending_launch *p) {
 
 /* Writes the ranges decoded so far for the launches waiting for them, in
  * order, and with reset empties the image for the next ones. A launch
- * whose range is not there yet keeps waiting. */
+ * whose range is not there yet keeps waiting. A graph launch's ranges are
+ * its kernels', whose number the call does not say: they and the
+ * launches after it in the same decode are dropped. */
 static void harvest(bool reset) {
   size_t ranges = 0;
   char why[OCC_RECORD_WHY_MAX];
@@ -108,12 +112,18 @@ static void harvest(bool reset) {
     return;
   }
   int used = 0;
-  for (; (size_t)used < ranges && used < pending_count; used++)
+  for (; (size_t)used < ranges && used < pending_count && !pending[used].graph;
+       used++)
     write_range((size_t)used, &pending[used]);
+  bool graph = used < pending_count && pending[used].graph;
+  if (graph) used = pending_count;
   memmove(pending, pending + used, (size_t)(pending_count - used) *
           sizeof *pending);
   pending_count -= used;
-  if (reset && ranges > 0 && occ_prof_reset(prof, why, sizeof why) != 0)
+  /* Emptied after a graph even with no range yet: its ranges must never
+   * be read as the next launches'. */
+  if (reset && (ranges > 0 || graph) &&
+      occ_prof_reset(prof, why, sizeof why) != 0)
     refuse(why);
 }
 
@@ -142,7 +152,10 @@ static void resume_profiler(void) {
 }
 
 static void close_profiler(void) {
-  pause_profiler();
+  char why[OCC_RECORD_WHY_MAX];
+  if (prof && running && occ_prof_stop(prof, why, sizeof why) == 0)
+    harvest(false);
+  running = false;
   occ_prof_close(prof);
   prof = NULL;
   active_ctx = NULL;
@@ -167,7 +180,7 @@ static void open_profiler(CUcontext ctx) {
 }
 
 /* measure: whether this launch is to be measured. */
-static void launch_enter(CUcontext ctx, bool measure) {
+static void launch_enter(CUcontext ctx, bool measure, bool graph) {
   measuring = false;
   if (refused) return;
   if (prof && ctx != active_ctx) close_profiler();
@@ -179,17 +192,18 @@ static void launch_enter(CUcontext ctx, bool measure) {
     open_profiler(ctx);
   else if (!running)
     resume_profiler();
-  else if (pending_count >= HARVEST_AT)
+  else if (pending_count >= HARVEST_AT || graph ||
+           (pending_count > 0 && pending[pending_count - 1].graph))
     harvest(true);
   measuring = prof && running && !refused;
 }
 
-static void launch_exit(const CUpti_CallbackData *cb) {
+static void launch_exit(const CUpti_CallbackData *cb, bool graph) {
   if (!measuring || !prof || !running || pending_count == MAX_PENDING ||
       *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
     return;
   pending[pending_count++] =
-      (pending_launch){cb->correlationId, runtime_correlation};
+      (pending_launch){cb->correlationId, runtime_correlation, graph};
 }
 
 static bool is_runtime_launch(CUpti_CallbackId id) {
@@ -335,11 +349,10 @@ static size_t config_hash(const launch_config *c) {
 }
 
 /* Whether this launch is among the first launches_measured of its
- * configuration (counted here, with the lock held). A graph launch never
- * is; a launch of no known configuration, or past CONFIGS of them,
- * always is. */
-static bool to_measure(CUpti_CallbackId id, const void *params, bool graph) {
-  if (graph) return false;
+ * configuration (counted here, with the lock held). A launch of no known
+ * configuration (a graph's, a deprecated call's), or past CONFIGS of
+ * them, always is. */
+static bool to_measure(CUpti_CallbackId id, const void *params) {
   launch_config key;
   if (launches_measured == 0 || !config_of(id, params, &key)) return true;
   size_t at = config_hash(&key);
@@ -363,9 +376,9 @@ static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   if (capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
-    launch_enter(cb->context, to_measure(id, cb->functionParams, graph));
+    launch_enter(cb->context, to_measure(id, cb->functionParams), graph);
   else
-    launch_exit(cb);
+    launch_exit(cb, graph);
   pthread_mutex_unlock(&lock);
 }
 

@@ -44,7 +44,7 @@ void occ_inject_record_init(occ_launch_record *record, occ_record_kind kind);
 
 /* Subscribes to launches and contexts and profiles kernels with the
  * achieved-occupancy metric and metrics (a comma list, or NULL): the
- * first `launches` (a decimal count, "0" for all; NULL: 3) of each launch
+ * first `launches` (a decimal count; "0" or NULL: all) of each launch
  * configuration. Returns 0, or -1 with a NO_COUNTERS record written. */
 int occ_inject_counters_start(const char *metrics, const char *launches);
 

@@ -74,8 +74,8 @@ expect 0 -- sh -c 'case $CUDA_INJECTION64_PATH in /*libocc_inject.so) ;; *) exit
   test "$OCCCALC_RUN_COUNTERS" = 1'
 expect 0 --no-counters -- sh -c 'test "$OCCCALC_RUN_COUNTERS" = 0'
 expect 0 --metrics a,b -- sh -c 'test "$OCCCALC_RUN_METRICS" = a,b'
-# The launches of each configuration profiled: 3 unless told; 0 for all.
-expect 0 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 3'
+# The launches of each configuration profiled: 0 (all) unless told.
+expect 0 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 0'
 expect 0 --counter-launches 12 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 12'
 expect 0 --counter-launches all -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 0'
 
