@@ -2,7 +2,8 @@
 # the explanation's (tests/test_core.c, tests/test_explore.c,
 # tests/test_explain.c) link libocc_core.a, the
 # database and the writers, without the CUDA runtime; the verifier's and the command line's (tests/test_verify.c,
-# tests/test_cli.c) link the whole program but main().
+# tests/test_cli.c) link the whole program but main(); the injection
+# library's counters logic (tests/test_inject_counters.c) links its object.
 TEST_TARGETS += test-unit
 
 CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tests/test_config.c \
@@ -18,6 +19,13 @@ PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c
 build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h $(LIB_OBJS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(PROGRAM_UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcriterion
 
-test-unit: build/unit_core build/unit_program
+# The injection library's counters logic against a fake Range Profiler
+# (tests/test_inject_counters.c).
+build/unit_inject: tests/test_inject_counters.c build/inject/live/inject_counters.o
+	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
+	  -o $@ $^ -lcriterion -lpthread
+
+test-unit: build/unit_core build/unit_program build/unit_inject
 	./build/unit_core --short-filename
 	./build/unit_program --short-filename
+	./build/unit_inject --short-filename

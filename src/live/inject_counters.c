@@ -25,6 +25,7 @@
  * CUPTI's own profiling_injection sample does. */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,21 +244,17 @@ static const CUpti_CallbackId runtime_launches[] = {
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
     CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
 
-/* The leading members of the driver's callback parameters for
- * cuLaunchKernel and cuLaunchCooperativeKernel (and their _ptsz forms),
- * as CUPTI's generated_cuda_meta.h lays them out; that header itself
- * needs the driver's deprecated types. cuLaunchKernelEx's begin with the
- * launch configuration. */
-typedef struct launch_params {
-  CUfunction f;
-  unsigned grid[3], block[3], shared_mem_bytes;
-  CUstream stream;
-} launch_params;
-
-typedef struct launch_ex_params {
-  const CUlaunchConfig *config;
-  CUfunction f;
-} launch_ex_params;
+/* The driver's callback parameters (cupti.h declares them): those of
+ * cuLaunchCooperativeKernel and of the _ptsz forms begin with the same
+ * members as cuLaunchKernel's, read through one type. */
+typedef cuLaunchKernel_params launch_params;
+_Static_assert(offsetof(cuLaunchCooperativeKernel_params, hStream) ==
+                   offsetof(launch_params, hStream) &&
+               offsetof(cuLaunchKernel_ptsz_params, hStream) ==
+                   offsetof(launch_params, hStream) &&
+               offsetof(cuLaunchCooperativeKernel_ptsz_params, hStream) ==
+                   offsetof(launch_params, hStream),
+               "the launch calls' parameters share their leading members");
 
 /* The stream a kernel launch goes to, for the launches that can be
  * captured into a graph; NULL for the others. */
@@ -267,10 +264,10 @@ static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
-    return ((const launch_params *)params)->stream;
+    return ((const launch_params *)params)->hStream;
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
-    return ((const launch_ex_params *)params)->config->hStream;
+    return ((const cuLaunchKernelEx_params *)params)->config->hStream;
   default: return NULL;
   }
 }
@@ -306,14 +303,16 @@ static bool config_of(CUpti_CallbackId id, const void *params,
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
     const launch_params *p = params;
     c->f = p->f;
-    memcpy(c->grid, p->grid, sizeof c->grid);
-    memcpy(c->block, p->block, sizeof c->block);
-    c->shared_mem_bytes = p->shared_mem_bytes;
+    c->grid[0] = p->gridDimX, c->grid[1] = p->gridDimY;
+    c->grid[2] = p->gridDimZ;
+    c->block[0] = p->blockDimX, c->block[1] = p->blockDimY;
+    c->block[2] = p->blockDimZ;
+    c->shared_mem_bytes = p->sharedMemBytes;
     return true;
   }
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
-    const launch_ex_params *p = params;
+    const cuLaunchKernelEx_params *p = params;
     const CUlaunchConfig *lc = p->config;
     c->f = p->f;
     c->grid[0] = lc->gridDimX, c->grid[1] = lc->gridDimY;

@@ -1,0 +1,328 @@
+/* test_inject_counters.c - the injection library's counters logic
+ * (src/live/inject_counters.c) without a GPU: which launches it profiles,
+ * how it stops and starts the Range Profiler around the others, and which
+ * range it gives each launch. CUPTI's callbacks are driven with the
+ * driver calls' parameter structures as cupti.h declares them, so the
+ * library's reading of them is checked too; the Range Profiler is a fake
+ * that behaves as kernel replay does: a launch made while the profiler is
+ * started leaves its range complete when the call returns, a graph launch
+ * one range per kernel, and the image holds at most max_ranges ranges.
+ * Each Criterion test runs in its own process: the library's state starts
+ * empty in each. */
+#include <criterion/criterion.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "live/counter.h"
+#include "live/inject_lib.h"
+
+/* ---- the fake Range Profiler (counter.h) ---- */
+
+enum { MAX_RANGES = 256, MAX_WRITTEN = 1024 };
+
+static struct {
+  bool open, started;
+  size_t max_ranges;
+  double ranges[MAX_RANGES]; /* each range's achieved value */
+  size_t range_count;
+  bool overflow;             /* more ranges than the image holds */
+  int opens, starts, stops;
+} gpu;
+
+struct occ_prof {
+  int unused;
+};
+static occ_prof the_prof;
+
+occ_prof *occ_prof_open(void *cu_context, int ordinal,
+                        const char *const *metrics, int metric_count,
+                        bool auto_ranges, size_t max_ranges, char *why,
+                        size_t why_size) {
+  (void)cu_context, (void)ordinal, (void)metrics, (void)metric_count;
+  (void)why, (void)why_size;
+  cr_assert(auto_ranges, "the library profiles in auto range mode");
+  cr_assert(!gpu.open, "one profiler at a time");
+  gpu.open = true;
+  gpu.max_ranges = max_ranges;
+  gpu.opens++;
+  return &the_prof;
+}
+
+int occ_prof_reset(occ_prof *c, char *why, size_t why_size) {
+  (void)c, (void)why, (void)why_size;
+  gpu.range_count = 0;
+  return 0;
+}
+
+int occ_prof_start(occ_prof *c, char *why, size_t why_size) {
+  cr_assert(gpu.open && !gpu.started, "started twice");
+  gpu.started = true;
+  gpu.starts++;
+  return occ_prof_reset(c, why, why_size);
+}
+
+int occ_prof_stop(occ_prof *c, char *why, size_t why_size) {
+  (void)c, (void)why, (void)why_size;
+  cr_assert(gpu.started, "stopped while not started");
+  gpu.started = false;
+  gpu.stops++;
+  return 0;
+}
+
+int occ_prof_decode(occ_prof *c, size_t *ranges, char *why,
+                    size_t why_size) {
+  (void)c, (void)why, (void)why_size;
+  if (ranges) *ranges = gpu.range_count;
+  return 0;
+}
+
+int occ_prof_values(occ_prof *c, size_t index, double *values,
+                    const char **range_name, char *why, size_t why_size) {
+  (void)c, (void)why, (void)why_size;
+  cr_assert(index < gpu.range_count, "range %zu of %zu read", index,
+            gpu.range_count);
+  values[0] = gpu.ranges[index];
+  values[1] = 1000; /* the duration metric */
+  if (range_name) *range_name = "kernel";
+  return 0;
+}
+
+void occ_prof_close(occ_prof *c) {
+  if (!c) return;
+  cr_assert(!gpu.started, "closed while started");
+  gpu.open = false;
+}
+
+/* Kernel replay: the range is complete when the launch call returns. */
+static void gpu_runs(double value) {
+  if (!gpu.started) return;
+  if (gpu.range_count == gpu.max_ranges) {
+    gpu.overflow = true;
+    return;
+  }
+  gpu.ranges[gpu.range_count++] = value;
+}
+
+/* ---- the fake library around it (inject_lib.h) ---- */
+
+static CUpti_CallbackFunc callback;
+static occ_launch_record written[MAX_WRITTEN];
+static size_t written_count;
+
+static CUptiResult fake_subscribe(CUpti_SubscriberHandle *sub,
+                                  CUpti_CallbackFunc fn, void *user) {
+  (void)user;
+  *sub = NULL;
+  callback = fn;
+  return CUPTI_SUCCESS;
+}
+
+static CUptiResult fake_enable(uint32_t on, CUpti_SubscriberHandle sub,
+                               CUpti_CallbackDomain domain,
+                               CUpti_CallbackId id) {
+  (void)on, (void)sub, (void)domain, (void)id;
+  return CUPTI_SUCCESS;
+}
+
+static CUptiResult fake_device_id(CUcontext ctx, uint32_t *device) {
+  (void)ctx;
+  *device = 0;
+  return CUPTI_SUCCESS;
+}
+
+occ_inject_api occ_inject_cupti = {.cuptiSubscribe = fake_subscribe,
+                                   .cuptiEnableCallback = fake_enable,
+                                   .cuptiGetDeviceId = fake_device_id};
+
+void *occ_inject_driver_symbol(const char *name) {
+  (void)name;
+  return NULL; /* no stream is being captured */
+}
+
+void occ_inject_record_init(occ_launch_record *r, occ_record_kind kind) {
+  memset(r, 0, sizeof *r);
+  r->kind = kind;
+}
+
+void occ_inject_write(const occ_launch_record *r) {
+  cr_assert(written_count < MAX_WRITTEN);
+  written[written_count++] = *r;
+}
+
+/* ---- the program: launches through the driver's API ---- */
+
+static CUcontext context = (CUcontext)0x1000;
+static uint32_t correlation;
+
+static void call(CUpti_CallbackId id, void *params, double value,
+                 int kernels) {
+  CUresult ok = CUDA_SUCCESS;
+  CUpti_CallbackData cb = {.functionParams = params,
+                           .functionReturnValue = &ok,
+                           .context = context,
+                           .correlationId = ++correlation};
+  cb.callbackSite = CUPTI_API_ENTER;
+  callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, id, &cb);
+  for (int k = 0; k < kernels; k++) gpu_runs(value + k);
+  cb.callbackSite = CUPTI_API_EXIT;
+  callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, id, &cb);
+}
+
+/* A cuLaunchKernel of function f; the fake GPU measures the launch's own
+ * correlation id as its achieved value, so a range given to the wrong
+ * launch shows. Returns the correlation id. */
+static uint32_t launch(uintptr_t f, unsigned grid, unsigned block) {
+  cuLaunchKernel_params p = {.f = (CUfunction)f, .gridDimX = grid,
+                             .gridDimY = 1, .gridDimZ = 1,
+                             .blockDimX = block, .blockDimY = 1,
+                             .blockDimZ = 1};
+  call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &p, correlation + 1, 1);
+  return correlation;
+}
+
+static uint32_t launch_cluster(uintptr_t f, unsigned cluster_x) {
+  CUlaunchAttribute attr = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+  attr.value.clusterDim.x = cluster_x;
+  attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+  CUlaunchConfig config = {.gridDimX = 8, .gridDimY = 1, .gridDimZ = 1,
+                           .blockDimX = 128, .blockDimY = 1,
+                           .blockDimZ = 1, .attrs = &attr, .numAttrs = 1};
+  cuLaunchKernelEx_params p = {.config = &config, .f = (CUfunction)f};
+  call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &p, correlation + 1, 1);
+  return correlation;
+}
+
+static void launch_graph(int kernels) {
+  cuGraphLaunch_params p = {0};
+  call(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &p, -1000, kernels);
+}
+
+/* The counters written for the launch of this correlation id, or NULL. */
+static const occ_launch_record *counters_of(uint32_t id) {
+  const occ_launch_record *hit = NULL;
+  for (size_t i = 0; i < written_count; i++)
+    if (written[i].kind == OCC_RECORD_COUNTERS &&
+        written[i].correlation == id) {
+      cr_assert_null(hit, "launch %u has two counter records", id);
+      hit = &written[i];
+    }
+  return hit;
+}
+
+static size_t count_of(occ_record_kind kind) {
+  size_t n = 0;
+  for (size_t i = 0; i < written_count; i++) n += written[i].kind == kind;
+  return n;
+}
+
+/* Every launch in ids[] has its own range's value; n counter records in
+ * all; no refusal; no overflow. */
+static void expect_measured(const uint32_t *ids, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    const occ_launch_record *c = counters_of(ids[i]);
+    cr_assert_not_null(c, "launch %u was not measured", ids[i]);
+    cr_expect_eq(c->values[0], (double)ids[i],
+                 "launch %u got the range of launch %g", ids[i],
+                 c->values[0]);
+  }
+  cr_expect_eq(count_of(OCC_RECORD_COUNTERS), n,
+               "%zu counter records, expected %zu",
+               count_of(OCC_RECORD_COUNTERS), n);
+  cr_expect_eq(count_of(OCC_RECORD_NO_COUNTERS), 0, "a refusal was written");
+  cr_expect(!gpu.overflow, "more ranges than the image holds");
+}
+
+static void start(const char *launches) {
+  cr_assert_eq(occ_inject_counters_start(NULL, launches), 0);
+  cr_assert_not_null(callback);
+}
+
+Test(inject_counters, every_launch_by_default_in_one_session) {
+  start(NULL);
+  uint32_t ids[150];
+  for (int i = 0; i < 150; i++) ids[i] = launch(0xa, 64, 128);
+  occ_inject_counters_finish();
+  expect_measured(ids, 150);
+  cr_expect_eq(gpu.opens, 1);
+  cr_expect_eq(gpu.starts, 1, "the profiler was restarted %d times",
+               gpu.starts - 1);
+}
+
+Test(inject_counters, first_n_of_each_configuration) {
+  start("2");
+  /* A A B A B B A C(grid) A B */
+  uint32_t a1 = launch(0xa, 64, 128), a2 = launch(0xa, 64, 128);
+  uint32_t b1 = launch(0xb, 64, 128);
+  launch(0xa, 64, 128);
+  uint32_t b2 = launch(0xb, 64, 128);
+  launch(0xb, 64, 128);
+  launch(0xa, 64, 128);
+  uint32_t c1 = launch(0xa, 65, 128); /* another grid: another config */
+  launch(0xa, 64, 128);
+  launch(0xb, 64, 128);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {a1, a2, b1, b2, c1};
+  expect_measured(ids, 5);
+  /* Stopped before the 4th launch, started before the 5th, stopped
+   * before the 6th, started before the 8th, stopped before the 9th. */
+  cr_expect_eq(gpu.starts, 3);
+  cr_expect_eq(gpu.stops, 3);
+}
+
+Test(inject_counters, no_profiler_for_launches_never_measured) {
+  start("1");
+  uint32_t a1 = launch(0xa, 1, 32);
+  for (int i = 0; i < 40; i++) launch(0xa, 1, 32);
+  occ_inject_counters_finish();
+  expect_measured(&a1, 1);
+  cr_expect_eq(gpu.starts, 1);
+  cr_expect_eq(gpu.stops, 1);
+}
+
+Test(inject_counters, cluster_dimensions_make_a_configuration) {
+  start("1");
+  uint32_t x2 = launch_cluster(0xc, 2), x4 = launch_cluster(0xc, 4);
+  launch_cluster(0xc, 2);
+  launch_cluster(0xc, 4);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {x2, x4};
+  expect_measured(ids, 2);
+}
+
+/* A graph launch's ranges are its kernels', as many as it has: none may be
+ * read as a later launch's. */
+Test(inject_counters, graph_ranges_never_given_to_launches) {
+  start(NULL);
+  uint32_t a1 = launch(0xa, 8, 64);
+  launch_graph(3);
+  uint32_t a2 = launch(0xa, 8, 64);
+  launch_graph(2);
+  launch_graph(5);
+  uint32_t a3 = launch(0xa, 8, 64), a4 = launch(0xa, 8, 64);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {a1, a2, a3, a4};
+  expect_measured(ids, 4);
+}
+
+Test(inject_counters, graph_between_skipped_launches) {
+  start("1");
+  uint32_t a1 = launch(0xa, 8, 64);
+  launch(0xa, 8, 64);
+  launch_graph(4);
+  launch(0xa, 8, 64);
+  uint32_t b1 = launch(0xb, 8, 64);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {a1, b1};
+  expect_measured(ids, 2);
+}
+
+Test(inject_counters, a_new_context_gets_its_own_session) {
+  start(NULL);
+  uint32_t a1 = launch(0xa, 8, 64);
+  context = (CUcontext)0x2000;
+  uint32_t a2 = launch(0xa, 8, 64);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {a1, a2};
+  expect_measured(ids, 2);
+  cr_expect_eq(gpu.opens, 2);
+}
