@@ -12,8 +12,8 @@
  * same answer hundreds of times. So OCCCALC_RUN_COUNTER_LAUNCHES=N
  * measures only the first N launches of each configuration (kernel, grid,
  * block, cluster, dynamic shared memory): the profiler is stopped before
- * a launch that is not, and started again before one that is. 0, the
- * default, measures every launch.
+ * a launch that is not, and started again before one that is; a graph
+ * launch is not then. 0, the default, measures every launch.
  *
  * Kernel replay serialises the launches, so when a later launch (or the
  * context's end, or the program's) comes, the last launches' ranges are
@@ -349,11 +349,15 @@ static size_t config_hash(const launch_config *c) {
 
 /* Whether this launch is among the first launches_measured of its
  * configuration (counted here, with the lock held). A launch of no known
- * configuration (a graph's, a deprecated call's), or past CONFIGS of
- * them, always is. */
-static bool to_measure(CUpti_CallbackId id, const void *params) {
+ * configuration (a deprecated call's), or past CONFIGS of them, always
+ * is. A graph launch is when every launch is (its ranges are dropped, as
+ * they always were), and otherwise never: it would be replayed for
+ * nothing. */
+static bool to_measure(CUpti_CallbackId id, const void *params, bool graph) {
   launch_config key;
-  if (launches_measured == 0 || !config_of(id, params, &key)) return true;
+  if (launches_measured == 0) return true;
+  if (graph) return false;
+  if (!config_of(id, params, &key)) return true;
   size_t at = config_hash(&key);
   for (size_t probes = 0; probes < CONFIGS; probes++, at = (at + 1) % CONFIGS) {
     launch_config *c = &configs[at];
@@ -375,7 +379,8 @@ static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   if (capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
-    launch_enter(cb->context, to_measure(id, cb->functionParams), graph);
+    launch_enter(cb->context, to_measure(id, cb->functionParams, graph),
+                 graph);
   else
     launch_exit(cb, graph);
   pthread_mutex_unlock(&lock);
