@@ -317,6 +317,8 @@ static const char *achieved_why(const run_state *s,
   if (s->note) return s->note;
   if (l->graph_id)
     return "a CUDA graph's kernels are not profiled one by one";
+  if (s->counter_launches == 0)
+    return "no counters were recorded for this launch";
   return "no counters recorded: --counter-launches profiles the first "
          "launches of each kernel, grid, block and dynamic shared memory";
 }
