@@ -14,8 +14,9 @@ LAB_BINS = $(LAB_SRCS:kernels/lab/%.cu=build/lab/%)
 LAB_ARCH = $(shell nvidia-smi -L >/dev/null 2>&1 && echo native || echo sm_90)
 
 # nvprof's achieved_occupancy and branch_efficiency in Perfworks' names
-# (docs/lab.md, Part 4).
-LAB_METRICS = sm__warps_active.avg.pct_of_peak_sustained_active,smsp__sass_average_branch_targets_threads_uniform.pct
+# (docs/lab.md, Part 4), and the branch targets, so that a kernel without
+# branches reads "none" rather than Nsight Compute's 0.
+LAB_METRICS = sm__warps_active.avg.pct_of_peak_sustained_active,smsp__sass_average_branch_targets_threads_uniform.pct,smsp__sass_branch_targets.sum
 
 .PHONY: lab lab-build test-lab
 

@@ -7,11 +7,15 @@
  * that behaves as kernel replay does: a launch made while the profiler is
  * started leaves its range complete when the call returns, a graph launch
  * one range per kernel, and the image holds at most max_ranges ranges.
+ * A graph launch must never be profiled, nor the profiler be started
+ * while the program forks.
  * Each Criterion test runs in its own process: the library's state starts
  * empty in each. */
 #include <criterion/criterion.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "live/counter.h"
 #include "live/inject_lib.h"
@@ -27,6 +31,7 @@ static struct {
   size_t range_count;
   bool overflow;             /* more ranges than the image holds */
   int opens, starts, stops;
+  int graphs_profiled;       /* graph launches made while started */
 } gpu;
 
 struct occ_prof {
@@ -155,7 +160,7 @@ static CUcontext context = (CUcontext)0x1000;
 static uint32_t correlation;
 
 static void call(CUpti_CallbackId id, void *params, double value,
-                 int kernels) {
+                 int kernels, bool graph) {
   CUresult ok = CUDA_SUCCESS;
   CUpti_CallbackData cb = {.functionParams = params,
                            .functionReturnValue = &ok,
@@ -163,6 +168,7 @@ static void call(CUpti_CallbackId id, void *params, double value,
                            .correlationId = ++correlation};
   cb.callbackSite = CUPTI_API_ENTER;
   callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, id, &cb);
+  if (graph && gpu.started) gpu.graphs_profiled++;
   for (int k = 0; k < kernels; k++) gpu_runs(value + k);
   cb.callbackSite = CUPTI_API_EXIT;
   callback(NULL, CUPTI_CB_DOMAIN_DRIVER_API, id, &cb);
@@ -176,7 +182,7 @@ static uint32_t launch(uintptr_t f, unsigned grid, unsigned block) {
                              .gridDimY = 1, .gridDimZ = 1,
                              .blockDimX = block, .blockDimY = 1,
                              .blockDimZ = 1};
-  call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &p, correlation + 1, 1);
+  call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &p, correlation + 1, 1, false);
   return correlation;
 }
 
@@ -188,13 +194,14 @@ static uint32_t launch_cluster(uintptr_t f, unsigned cluster_x) {
                            .blockDimX = 128, .blockDimY = 1,
                            .blockDimZ = 1, .attrs = &attr, .numAttrs = 1};
   cuLaunchKernelEx_params p = {.config = &config, .f = (CUfunction)f};
-  call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &p, correlation + 1, 1);
+  call(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, &p, correlation + 1, 1,
+       false);
   return correlation;
 }
 
 static void launch_graph(int kernels) {
   cuGraphLaunch_params p = {0};
-  call(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &p, -1000, kernels);
+  call(CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &p, -1000, kernels, true);
 }
 
 /* The counters written for the launch of this correlation id, or NULL. */
@@ -289,9 +296,9 @@ Test(inject_counters, cluster_dimensions_make_a_configuration) {
   expect_measured(ids, 2);
 }
 
-/* A graph launch's ranges are its kernels', as many as it has: none may be
- * read as a later launch's. */
-Test(inject_counters, graph_ranges_never_given_to_launches) {
+/* A graph launch's kernels would be ranges too, as many as it has: it is
+ * not profiled, and the launches around it are. */
+Test(inject_counters, graphs_not_profiled_by_default) {
   start(NULL);
   uint32_t a1 = launch(0xa, 8, 64);
   launch_graph(3);
@@ -302,6 +309,10 @@ Test(inject_counters, graph_ranges_never_given_to_launches) {
   occ_inject_counters_finish();
   uint32_t ids[] = {a1, a2, a3, a4};
   expect_measured(ids, 4);
+  cr_expect_eq(gpu.graphs_profiled, 0, "%d graph launches profiled",
+               gpu.graphs_profiled);
+  /* Started for a1, a2 and a3; stopped before each run of graphs. */
+  cr_expect_eq(gpu.starts, 3);
 }
 
 Test(inject_counters, graph_between_skipped_launches) {
@@ -314,8 +325,28 @@ Test(inject_counters, graph_between_skipped_launches) {
   occ_inject_counters_finish();
   uint32_t ids[] = {a1, b1};
   expect_measured(ids, 2);
-  /* The graph was not profiled: its ranges would only be dropped. */
+  cr_expect_eq(gpu.graphs_profiled, 0);
   cr_expect_eq(gpu.starts, 2);
+}
+
+/* The counters are free while the program forks (a child running CUDA
+ * would find them held, even by a stopped profiler), and measuring goes on
+ * after. */
+Test(inject_counters, closed_while_the_program_forks) {
+  start(NULL);
+  uint32_t a1 = launch(0xa, 8, 64);
+  pid_t pid = fork();
+  if (pid == 0) _exit(gpu.open ? 1 : 0);
+  int status = -1;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            "the child found the profiler open");
+  cr_expect(!gpu.open, "the parent's profiler still open");
+  uint32_t a2 = launch(0xa, 8, 64);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {a1, a2};
+  expect_measured(ids, 2);
+  cr_expect_eq(gpu.opens, 2);
 }
 
 Test(inject_counters, a_new_context_gets_its_own_session) {

@@ -24,9 +24,11 @@
 #define RAMP_UP_US 10.0
 #define MAX_DEVICES 64
 /* --counter-launches: the launches of each configuration whose counters
- * are read (each is replayed, about 3 ms on an H200); 0, the default,
- * reads every launch's. */
-#define DEFAULT_COUNTER_LAUNCHES 0
+ * are read (each is replayed, about 3 ms on an H200; 0 reads every
+ * launch's). A few by default: the lab's reduction, 22 launches of each
+ * of 21 configurations, then costs 0.06x of Nsight Compute's overhead
+ * rather than 0.20x (BENCHMARKS.md). */
+#define DEFAULT_COUNTER_LAUNCHES 3
 #define MAX_COUNTER_LAUNCHES 1000000
 
 typedef struct run_state {
@@ -49,7 +51,9 @@ typedef struct run_state {
   bool gpu_tried[MAX_DEVICES];
   occ_device devices[MAX_DEVICES]; /* from the records' compute capability */
   bool device_known[MAX_DEVICES];
-  const char *note;
+  const occ_launch_record **refusals; /* why a process has no counters */
+  size_t refusal_count;
+  char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
 } run_state;
 
 static bool wanted(const run_state *s, const occ_launch_record *l) {
@@ -166,16 +170,27 @@ static int index_records(run_state *s) {
   s->launches = calloc(n + 1, sizeof *s->launches);
   s->counters = calloc(n + 1, sizeof *s->counters);
   s->counters_rt = calloc(n + 1, sizeof *s->counters_rt);
-  if (!s->launches || !s->counters || !s->counters_rt) return -1;
+  s->refusals = calloc(n + 1, sizeof *s->refusals);
+  if (!s->launches || !s->counters || !s->counters_rt || !s->refusals)
+    return -1;
+  bool several_processes = false;
   for (size_t i = 0; i < n; i++) {
     const occ_launch_record *r = &s->run.records[i];
-    if (r->kind == OCC_RECORD_LAUNCH && wanted(s, r))
+    if (r->kind == OCC_RECORD_LAUNCH && wanted(s, r)) {
+      several_processes |= s->launch_count > 0 && r->pid != s->launches[0]->pid;
       s->launches[s->launch_count++] = r;
-    else if (r->kind == OCC_RECORD_COUNTERS)
+    } else if (r->kind == OCC_RECORD_COUNTERS) {
       s->counters[s->counter_count++] = r;
-    else if (r->kind == OCC_RECORD_NO_COUNTERS && !s->note)
-      s->note = r->why;
+    } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
+      s->refusals[s->refusal_count++] = r;
+    }
   }
+  /* The first refusal; which process it is, when the program was several. */
+  if (s->refusal_count && several_processes)
+    snprintf(s->note, sizeof s->note, "no counters in process %d: %s",
+             s->refusals[0]->pid, s->refusals[0]->why);
+  else if (s->refusal_count)
+    snprintf(s->note, sizeof s->note, "%s", s->refusals[0]->why);
   qsort(s->counters, s->counter_count, sizeof *s->counters, compare_counters);
   memcpy(s->counters_rt, s->counters, s->counter_count * sizeof *s->counters);
   qsort(s->counters_rt, s->counter_count, sizeof *s->counters, compare_runtime);
@@ -314,13 +329,15 @@ static void likely_cause(occ_run_row *row) {
 static const char *achieved_why(const run_state *s,
                                 const occ_launch_record *l) {
   if (s->cli->no_counters) return "not measured (--no-counters)";
-  if (s->note) return s->note;
   if (l->graph_id)
-    return "a CUDA graph's kernels are not profiled one by one";
+    return "a CUDA graph's kernels are not profiled";
+  for (size_t i = 0; i < s->refusal_count; i++)
+    if (s->refusals[i]->pid == l->pid) return s->refusals[i]->why;
   if (s->counter_launches == 0)
     return "no counters were recorded for this launch";
-  return "no counters recorded: --counter-launches profiles the first "
-         "launches of each kernel, grid, block and dynamic shared memory";
+  return "no counters recorded: only the first launches of each kernel, "
+         "grid, block, cluster and dynamic shared memory are profiled "
+         "(--counter-launches)";
 }
 
 /* Times, achieved occupancy and metrics over the row's launches. */
@@ -450,7 +467,7 @@ static int report(run_state *s) {
                         .launch_count = s->launch_count,
                         .metric_names = s->metric_names,
                         .metric_count = s->metric_count,
-                        .note = s->note};
+                        .note = s->note[0] ? s->note : NULL};
   if (build_rows(s, &rep) != 0) {
     free_rows(&rep);
     fprintf(stderr, "occcalc: out of memory\n");
@@ -518,6 +535,7 @@ static void finish(run_state *s) {
   free(s->launches);
   free(s->counters);
   free(s->counters_rt);
+  free(s->refusals);
   for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
   occ_demangler_free(&s->names);
   if (s->jsonl && s->jsonl != stdout) fclose(s->jsonl);

@@ -12,8 +12,21 @@
  * same answer hundreds of times. So OCCCALC_RUN_COUNTER_LAUNCHES=N
  * measures only the first N launches of each configuration (kernel, grid,
  * block, cluster, dynamic shared memory): the profiler is stopped before
- * a launch that is not, and started again before one that is; a graph
- * launch is not then. 0, the default, measures every launch.
+ * a launch that is not, and started again before one that is. 0, the
+ * default, measures every launch.
+ *
+ * A graph launch is never profiled: its kernels are ranges too, but the
+ * call does not say how many, so they could not be told apart; and
+ * profiling it makes the runtime add kernels of its own (WaitNs, on CUDA
+ * 13) that the program never launched. The profiler is stopped around it.
+ *
+ * Before the program forks, the profiler is closed: the GPU's counters
+ * are one per device, and a child that runs a CUDA program would
+ * otherwise find them held by its parent (CUPTI_ERROR_HARDWARE_BUSY, even
+ * with the parent's profiler stopped). The parent opens it again at its
+ * next measured launch (about 0.3 s on an H100). posix_spawn and system()
+ * run no fork handlers: a child started so goes without counters, and
+ * the report says why.
  *
  * Kernel replay serialises the launches, so when a later launch (or the
  * context's end, or the program's) comes, the last launches' ranges are
@@ -37,15 +50,12 @@
  * the MAX_PENDING ranges the image holds, rather than at every launch:
  * fewer decodes and image resets. On an H200 that took the overhead from
  * 3.67 to 3.53 ms a launch; nearly all of the rest is the kernel replay
- * itself (a one-pass configuration). Around a graph launch, whose number
- * of ranges is unknown, the image is emptied before and decoded at the
- * next launch. CONFIGS configurations are counted; past them every new
- * configuration's launches are measured. */
+ * itself (a one-pass configuration). CONFIGS configurations are counted;
+ * past them every new configuration's launches are measured. */
 enum { MAX_PENDING = 64, HARVEST_AT = 32, CONFIGS = 4096 };
 
 typedef struct pending_launch {
   uint32_t driver_correlation, runtime_correlation;
-  bool graph; /* a graph's kernels are ranges too, but not one per call */
 } pending_launch;
 
 /* A launch configuration as the driver call gives it, and how many of
@@ -101,9 +111,7 @@ static void write_range(size_t index, const pending_launch *p) {
 
 /* Writes the ranges decoded so far for the launches waiting for them, in
  * order, and with reset empties the image for the next ones. A launch
- * whose range is not there yet keeps waiting. A graph launch's ranges are
- * its kernels', whose number the call does not say: they and the
- * launches after it in the same decode are dropped. */
+ * whose range is not there yet keeps waiting. */
 static void harvest(bool reset) {
   size_t ranges = 0;
   char why[OCC_RECORD_WHY_MAX];
@@ -113,18 +121,12 @@ static void harvest(bool reset) {
     return;
   }
   int used = 0;
-  for (; (size_t)used < ranges && used < pending_count && !pending[used].graph;
-       used++)
+  for (; (size_t)used < ranges && used < pending_count; used++)
     write_range((size_t)used, &pending[used]);
-  bool graph = used < pending_count && pending[used].graph;
-  if (graph) used = pending_count;
   memmove(pending, pending + used, (size_t)(pending_count - used) *
           sizeof *pending);
   pending_count -= used;
-  /* Emptied after a graph even with no range yet: its ranges must never
-   * be read as the next launches'. */
-  if (reset && (ranges > 0 || graph) &&
-      occ_prof_reset(prof, why, sizeof why) != 0)
+  if (reset && ranges > 0 && occ_prof_reset(prof, why, sizeof why) != 0)
     refuse(why);
 }
 
@@ -181,7 +183,7 @@ static void open_profiler(CUcontext ctx) {
 }
 
 /* measure: whether this launch is to be measured. */
-static void launch_enter(CUcontext ctx, bool measure, bool graph) {
+static void launch_enter(CUcontext ctx, bool measure) {
   measuring = false;
   if (refused) return;
   if (prof && ctx != active_ctx) close_profiler();
@@ -193,18 +195,17 @@ static void launch_enter(CUcontext ctx, bool measure, bool graph) {
     open_profiler(ctx);
   else if (!running)
     resume_profiler();
-  else if (pending_count >= HARVEST_AT || graph ||
-           (pending_count > 0 && pending[pending_count - 1].graph))
+  else if (pending_count >= HARVEST_AT)
     harvest(true);
   measuring = prof && running && !refused;
 }
 
-static void launch_exit(const CUpti_CallbackData *cb, bool graph) {
+static void launch_exit(const CUpti_CallbackData *cb) {
   if (!measuring || !prof || !running || pending_count == MAX_PENDING ||
       *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
     return;
   pending[pending_count++] =
-      (pending_launch){cb->correlationId, runtime_correlation, graph};
+      (pending_launch){cb->correlationId, runtime_correlation};
 }
 
 static bool is_runtime_launch(CUpti_CallbackId id) {
@@ -347,16 +348,15 @@ static size_t config_hash(const launch_config *c) {
   return (size_t)((h ^ c->shared_mem_bytes) * 0x100000001b3u % CONFIGS);
 }
 
-/* Whether this launch is among the first launches_measured of its
+/* Whether this launch is to be measured: never a graph launch; every
+ * other launch by default; else the first launches_measured of each
  * configuration (counted here, with the lock held). A launch of no known
  * configuration (a deprecated call's), or past CONFIGS of them, always
- * is. A graph launch is when every launch is (its ranges are dropped, as
- * they always were), and otherwise never: it would be replayed for
- * nothing. */
+ * is. */
 static bool to_measure(CUpti_CallbackId id, const void *params, bool graph) {
   launch_config key;
-  if (launches_measured == 0) return true;
   if (graph) return false;
+  if (launches_measured == 0) return true;
   if (!config_of(id, params, &key)) return true;
   size_t at = config_hash(&key);
   for (size_t probes = 0; probes < CONFIGS; probes++, at = (at + 1) % CONFIGS) {
@@ -379,10 +379,9 @@ static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   if (capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
-    launch_enter(cb->context, to_measure(id, cb->functionParams, graph),
-                 graph);
+    launch_enter(cb->context, to_measure(id, cb->functionParams, graph));
   else
-    launch_exit(cb, graph);
+    launch_exit(cb);
   pthread_mutex_unlock(&lock);
 }
 
@@ -432,8 +431,18 @@ static int enable(CUpti_SubscriberHandle sub, CUpti_CallbackDomain domain,
   return 0;
 }
 
+/* The GPU's counters are free for a child while the program forks: a
+ * stopped profiler still holds them (measured: the child's start then
+ * fails), a closed one does not. */
+static void before_fork(void) {
+  pthread_mutex_lock(&lock);
+  close_profiler();
+  pthread_mutex_unlock(&lock);
+}
+
 int occ_inject_counters_start(const char *list, const char *launches) {
   if (parse_metrics(list) != 0) return -1;
+  pthread_atfork(before_fork, NULL, NULL);
   if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
   CUpti_SubscriberHandle sub;
   CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;

@@ -8,7 +8,9 @@ variant (LABEL and the name the program printed), the grid's blocks, the
 theoretical and achieved occupancy, the waves, the mean time of one
 launch, the bandwidth (the bytes the program's line of that launch says
 it moves, over that time) and the branch efficiency. A value that is
-missing or null prints as "-".
+missing or null prints as "-"; the branch efficiency of a kernel that
+executed no branch instruction (BRANCH_COUNT_METRIC is 0, and Nsight
+Compute's average reads 0 then) prints as "none".
 """
 import json
 import re
@@ -27,6 +29,7 @@ FIELDS = {
     'metrics': 'metrics',            # {perfworks name: value}
 }
 BRANCH_METRIC = 'smsp__sass_average_branch_targets_threads_uniform.pct'
+BRANCH_COUNT_METRIC = 'smsp__sass_branch_targets.sum'
 
 # The lab programs' lines: "1 interleaved, divergent   1000.0 us ...", and
 # per launch "  KERNEL<<<GRID, BLOCK[, SMEM]>>> reads|moves BYTES B", with
@@ -105,6 +108,9 @@ def row_line(label, row, moved_bytes):
     time_ns = time_us * 1000 if time_us is not None else None
     gbps = moved_bytes / time_ns if moved_bytes and time_ns else None
     metrics = row.get(FIELDS['metrics']) or {}
+    branch = number(metrics.get(BRANCH_METRIC), 1, '%.1f')
+    if metrics.get(BRANCH_COUNT_METRIC) == 0:
+        branch = 'none'
     return '%-25s %6d %5s %5s %7s %8s %6s %6s' % (
         label[:25], volume(row[FIELDS['grid']]),
         number(row.get(FIELDS['theoretical']), 100, '%.1f'),
@@ -112,7 +118,7 @@ def row_line(label, row, moved_bytes):
         number(row.get(FIELDS['waves']), 1, '%.2f'),
         number(time_ns, 1e-3, '%.1f'),
         number(gbps, 1, '%.1f'),
-        number(metrics.get(BRANCH_METRIC), 1, '%.1f'))
+        branch)
 
 
 def variant_lines(label, paths):

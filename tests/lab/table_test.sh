@@ -4,8 +4,9 @@
 # program lines and JSON share one file, with rows out of order, a null
 # achieved occupancy, a missing metric and per-launch records nested in a
 # row; a transpose whose JSON is a separate file with a 2D grid; a run
-# with no kernel row. The expected table was checked by hand (e.g. 64 MiB
-# in 500 us = 134.2 GB/s). Skips (77) without python3.
+# with no kernel row; a kernel that executed no branch ("none"). The
+# expected table was checked by hand (e.g. 64 MiB in 500 us = 134.2
+# GB/s). Skips (77) without python3.
 command -v python3 >/dev/null || { echo "skipped: no python3"; exit 77; }
 fix=tests/lab/fixture
 tmp=$(mktemp)

@@ -75,7 +75,7 @@ expect 0 -- sh -c 'case $CUDA_INJECTION64_PATH in /*libocc_inject.so) ;; *) exit
 expect 0 --no-counters -- sh -c 'test "$OCCCALC_RUN_COUNTERS" = 0'
 expect 0 --metrics a,b -- sh -c 'test "$OCCCALC_RUN_METRICS" = a,b'
 # The launches of each configuration profiled: 0 (all) unless told.
-expect 0 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 0'
+expect 0 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 3'
 expect 0 --counter-launches 12 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 12'
 expect 0 --counter-launches all -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 0'
 
@@ -123,6 +123,19 @@ check '.rows[0].smem_executed_bytes == 233472 and .rows[0].launches[0].smem_exec
 check '[.rows[0].launches[].achieved_occupancy] == [0.4, 0.6, null]'
 check '.rows[1].achieved_occupancy == null and (.rows[1].achieved_null_reason | type) == "string"'
 check '.rows[0].launches[0].grid == [1024, 1, 1] and .rows[0].launches[0].duration_us == 20'
+
+# A child process whose counters were refused (its parent held them): its
+# row says why; the parent's rows keep their own reasons; the note names
+# the process, since the program was several.
+expect 0 --counter-launches all --json -- build/fake_launches 0 child
+check '.launch_count == 5 and (.rows | length) == 3'
+check '.rows[2].kernel.name == "child_kernel" and .rows[2].launches[0].pid == .rows[0].launches[0].pid + 1'
+check '.rows[2].achieved_null_reason == "cuptiRangeProfilerStart: CUPTI_ERROR_HARDWARE_BUSY"'
+check '.rows[1].achieved_null_reason == "no counters were recorded for this launch"'
+check '.note == "no counters in process \(.rows[2].launches[0].pid): cuptiRangeProfilerStart: CUPTI_ERROR_HARDWARE_BUSY"'
+expect 0 -- build/fake_launches 0 child
+grep -q "^occcalc: note: no counters in process [0-9]*: cuptiRangeProfilerStart: CUPTI_ERROR_HARDWARE_BUSY$" "$tmp/err" ||
+  no "text: the note names the process without counters"
 
 expect 0 --jsonl -- build/fake_launches
 [ "$(wc -l <"$tmp/out")" -eq 4 ] || no "jsonl: $(wc -l <"$tmp/out") lines, not 4"

@@ -2,11 +2,13 @@
  * machines without a GPU: it writes, as the injection library would, the
  * records of launches into $OCCCALC_RUN_OUT, so the report's path (join
  * of counters, grouping, every format) is tested without a driver.
- * Usage: fake_launches STATUS: 3 launches of one configuration (two with
- * counters: 40% and 60%, one joined by the runtime call's correlation id,
- * one by the driver call's; the first profiled one, as under the profiler,
- * without the SM's shared-memory configuration), 1 of another, then exit
- * STATUS. */
+ * Usage: fake_launches STATUS [child]: 3 launches of one configuration
+ * (two with counters: 40% and 60%, one joined by the runtime call's
+ * correlation id, one by the driver call's; the first profiled one, as
+ * under the profiler, without the SM's shared-memory configuration), 1 of
+ * another, then exit STATUS. With "child", also a launch of a child
+ * process (the next pid) whose counters were refused, as when its parent
+ * held them. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,17 @@ int main(int argc, char **argv) {
   put(fd, (occ_launch_record[]){counters(12, 60, 0)});
   put(fd, (occ_launch_record[]){launch(13, 1024, 256, reduce, 3000000)});
   put(fd, (occ_launch_record[]){launch(14, 8, 1024, "copy_kernel", 4000000)});
+  if (argc > 2 && strcmp(argv[2], "child") == 0) {
+    occ_launch_record child = launch(1, 1, 32, "child_kernel", 5000000);
+    child.pid++;
+    occ_launch_record refused = {.magic = OCC_RECORD_MAGIC,
+                                 .kind = OCC_RECORD_NO_COUNTERS,
+                                 .pid = child.pid};
+    snprintf(refused.why, sizeof refused.why,
+             "cuptiRangeProfilerStart: CUPTI_ERROR_HARDWARE_BUSY");
+    put(fd, &refused);
+    put(fd, &child);
+  }
   close(fd);
   return argc > 1 ? atoi(argv[1]) : 0;
 }

@@ -28,8 +28,9 @@ prog=build/run_launches
 rc=$?
 [ $rc -eq 0 ] || { no "status $rc: $(head -c 400 "$tmp/err")"; exit 1; }
 
-# The program's own kernels (cuobjdump): the runtime adds kernels of its
-# own to a graph launch (WaitNs on CUDA 13), which the report shows too.
+# The program's own kernels (cuobjdump). Under a profiled graph launch the
+# runtime adds kernels of its own (WaitNs on CUDA 13); occcalc profiles no
+# graph launch, so the report must show none.
 cuobjdump -res-usage $prog 2>/dev/null | awk '
   /Function/ { sub(/.*Function /, ""); sub(/:.*/, ""); name = $0 }
   /REG:/ { for (i = 1; i <= NF; i++) { split($i, kv, ":");
@@ -38,7 +39,7 @@ cuobjdump -res-usage $prog 2>/dev/null | awk '
 [ -s "$tmp/compiled" ] || { no "cuobjdump -res-usage $prog listed no kernel: $(cuobjdump -res-usage $prog 2>&1 | head -c 300)"; exit 1; }
 own=$(awk '{ printf "%s\"%s\"", (NR > 1 ? "," : "["), $1 } END { print "]" }' "$tmp/compiled")
 others=$(jq -r --argjson own "$own" '[.rows[].kernel.name] - $own | unique | join(" ")' "$tmp/run.json")
-[ -z "$others" ] || echo "gpu-run: note: kernels the runtime added: $others"
+[ -z "$others" ] || no "kernels the program did not launch: $others"
 
 # 2. Every record of the program's kernels is what was launched: name,
 # grid, block, dynamic shared memory, launch type, graph or not, process;
@@ -111,11 +112,25 @@ else
   done <"$tmp/ours"
 fi
 
-# 6. --counter-launches 1: in each process, the first launch of each
-# configuration is profiled and no other; a graph's launches never. Each
-# row counts what it measured, and the rows are the same as with every
-# launch profiled (a profiled record carries no SM configuration).
+# 6. --counter-launches all: every launch but a graph's is profiled, in
+# every process (the child's too: the parent's profiler is stopped while
+# it forks), and the rows are the default's. --counter-launches 1: in each
+# process, the first launch of each configuration is profiled and no
+# other. Each row counts what it measured; a profiled record carries no
+# SM configuration, yet the rows stay the same.
 if jq -e '[.rows[].achieved_occupancy] | any(. != null)' "$tmp/run.json" >/dev/null; then
+  ./occcalc run --counter-launches all --json --output "$tmp/all.json" -- $prog "$tmp/m6" \
+    >/dev/null 2>&1 || no "occcalc run --counter-launches all failed"
+  jq -r '.rows[] | .kernel.name as $n | .launches[]
+    | select((.graph_id == null) != (.achieved_occupancy != null))
+    | "\($n) (process \(.pid), graph \(.graph_id)): achieved \(.achieved_occupancy)"' \
+    "$tmp/all.json" >"$tmp/all.bad"
+  [ -s "$tmp/all.bad" ] && no "--counter-launches all: $(head -5 "$tmp/all.bad")"
+  [ "$(jq '.rows | length' "$tmp/all.json")" = "$(jq '.rows | length' "$tmp/run.json")" ] ||
+    no "--counter-launches all: $(jq '.rows | length' "$tmp/all.json") rows, $(jq '.rows | length' "$tmp/run.json") with the default"
+  jq -e '.note == null' "$tmp/all.json" >/dev/null || no "--counter-launches all: note $(jq .note "$tmp/all.json")"
+  echo "gpu-run: --counter-launches all profiled $(jq '[.rows[].counter_launch_count] | add' "$tmp/all.json") of $(jq .launch_count "$tmp/all.json") launches (all but the graph's), in $(jq '[.rows[].launches[].pid] | unique | length' "$tmp/all.json") processes"
+
   ./occcalc run --counter-launches 1 --json --output "$tmp/one.json" -- $prog "$tmp/m5" \
     >/dev/null 2>&1 || no "occcalc run --counter-launches 1 failed"
   jq -r '.rows[] | .kernel.name as $n

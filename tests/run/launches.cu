@@ -2,8 +2,8 @@
 // known kernels launched every way the injection library must record
 // (dynamic shared memory above 48 KB, 2D and 3D blocks, a cooperative
 // launch, a cluster launch on CC 9.0+, two streams, a CUDA graph, a child
-// process), each launch also written as one line of the manifest file
-// argv[1]:
+// process and a launch after it), each launch also written as one line of
+// the manifest file argv[1]:
 //   NAME GX GY GZ BX BY BZ DYN_SMEM TYPE GRAPH PID
 // TYPE is regular, cooperative or cluster; GRAPH is 1 for a graph's
 // kernel. The k_long_* kernels run well over 100 us, for the comparison of
@@ -67,6 +67,10 @@ extern "C" __global__ void k_graph(float *out) {
 }
 
 extern "C" __global__ void k_child(float *out) { out[threadIdx.x] = 2; }
+
+extern "C" __global__ void k_after_fork(float *out) {
+  out[blockIdx.x % 4096] = 3;
+}
 
 // Spins for about `cycles` clock cycles per block: long, even work.
 extern "C" __global__ void k_long_full(float *out, long long cycles) {
@@ -214,6 +218,9 @@ int main(int argc, char **argv) {
   long_kernels(out, sms, clock_khz);
   CHECK(cudaDeviceSynchronize());
   child(argv[0], argv[1]);
+  k_after_fork<<<sms, 128>>>(out);
+  note("k_after_fork", dim3(sms), dim3(128), 0, "regular", 0);
+  CHECK(cudaDeviceSynchronize());
   CHECK(cudaFree(out));
   return 0;
 }
