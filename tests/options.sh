@@ -42,5 +42,8 @@ while IFS= read -r line; do
   fi
 done <"$tmp/examples"
 [ $n -ge 3 ] || { echo "options: only $n man page examples found"; fail=1; }
+# --help is read in a terminal: 80 columns.
+wide=$(./occcalc --help | awk 'length > 80')
+[ -z "$wide" ] || { echo "options: --help over 80 columns: $wide"; fail=1; }
 echo "options: $count options agree, $n man page examples run"
 exit $fail

@@ -92,7 +92,7 @@ static const occ_option options[] = {
     {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,
      "run: also read these Perfworks metrics per kernel"},
     {"counter-launches", "N", OCC_ARG_NAME, 0, 0, AT(counter_launches),
-     RUN, "run: profile the first N (3; or all) launches per config"},
+     RUN, "run: profile the first N (3) or all launches per config"},
     {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
      "run: only launch records (no replay, no counter rights)"},
     {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
