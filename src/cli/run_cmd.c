@@ -24,10 +24,10 @@
 #define RAMP_UP_US 10.0
 #define MAX_DEVICES 64
 /* --counter-launches: the launches of each configuration whose counters
- * are read (each is replayed, about 3 ms on an H200; 0 reads every
+ * are read (each is replayed, about 4 ms on an H100; 0 reads every
  * launch's). A few by default: the lab's reduction, 22 launches of each
- * of 21 configurations, then costs 0.06x of Nsight Compute's overhead
- * rather than 0.20x (BENCHMARKS.md). */
+ * of 21 configurations, then costs 0.055x of Nsight Compute's overhead
+ * rather than 0.205x (BENCHMARKS.md). */
 #define DEFAULT_COUNTER_LAUNCHES 3
 #define MAX_COUNTER_LAUNCHES 1000000
 

@@ -348,14 +348,13 @@ static size_t config_hash(const launch_config *c) {
   return (size_t)((h ^ c->shared_mem_bytes) * 0x100000001b3u % CONFIGS);
 }
 
-/* Whether this launch is to be measured: never a graph launch; every
- * other launch by default; else the first launches_measured of each
+/* Whether this kernel launch (not a graph's) is to be measured: every
+ * launch by default; else the first launches_measured of each
  * configuration (counted here, with the lock held). A launch of no known
  * configuration (a deprecated call's), or past CONFIGS of them, always
  * is. */
-static bool to_measure(CUpti_CallbackId id, const void *params, bool graph) {
+static bool to_measure(CUpti_CallbackId id, const void *params) {
   launch_config key;
-  if (graph) return false;
   if (launches_measured == 0) return true;
   if (!config_of(id, params, &key)) return true;
   size_t at = config_hash(&key);
@@ -379,7 +378,7 @@ static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   if (capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
-    launch_enter(cb->context, to_measure(id, cb->functionParams, graph));
+    launch_enter(cb->context, !graph && to_measure(id, cb->functionParams));
   else
     launch_exit(cb);
   pthread_mutex_unlock(&lock);
