@@ -2,7 +2,8 @@
 # layers.sh: src/ is one folder per layer and includes point down only:
 # core <- db <- ptxas <- live <- out <- cli (a layer includes its own
 # folder and those before it, never one after), no include cycle between
-# files, and the core includes no stdio, cJSON or CUDA header.
+# files, the core includes no stdio, cJSON or CUDA header, and only the
+# database loader includes cJSON.
 set -u
 fail=0
 order="core db ptxas live out cli"
@@ -19,6 +20,12 @@ for f in src/*/*.[ch]; do
 done
 if grep -n '#include <\(stdio\.h\|cjson/\|cuda\|cupti\)' src/core/*.[ch]; then
   echo "layers: the core includes I/O, cJSON or CUDA (above)"
+  fail=1
+fi
+# cJSON is the database loader's alone (opened with dlopen, db/cjson_rt.c):
+# a writer that used it would bring libcjson back into every run.
+if grep -ln '#include <cjson/' src/*/*.[ch] | grep -v '^src/db/'; then
+  echo "layers: cJSON used outside src/db/ (above); writers build out/json_tree.h trees"
   fail=1
 fi
 # Cycles: follow each file's includes depth-first.

@@ -36,17 +36,17 @@ build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 
-build/json_compact_test: tests/ptxas/json_compact_test.c src/out/json_compact.c src/out/json_compact.h
+build/json_tree_test: tests/ptxas/json_tree_test.c src/out/json_tree.c src/out/json_tree.h
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_compact_test.c src/out/json_compact.c -lcriterion -lcjson -lm
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_tree_test.c src/out/json_tree.c -lcriterion -lcjson -lm
 
-build/json_compact_test_san: tests/ptxas/json_compact_test.c src/out/json_compact.c src/out/json_compact.h
+build/json_tree_test_san: tests/ptxas/json_tree_test.c src/out/json_tree.c src/out/json_tree.h
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_compact_test.c src/out/json_compact.c -lcriterion -lcjson -lm
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_tree_test.c src/out/json_tree.c -lcriterion -lcjson -lm
 
-test-ptxas-unit: build/ptxas_unit build/json_compact_test
+test-ptxas-unit: build/ptxas_unit build/json_tree_test
 	./build/ptxas_unit
-	./build/json_compact_test
+	./build/json_tree_test
 
 # Reports of nvcc 13.0 and cuobjdump 13.0 kept from the GPU machine: ptxas'
 # numbers must agree with cuobjdump's on this machine too, which has none.
@@ -63,10 +63,10 @@ test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
 	   tests/kernels/*.cu $(wildcard kernels/*.cu)
 
-test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_compact_test_san
+test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_tree_test_san
 	sh tests/ptxas/golden.sh build/ptxas_dump_san tests/ptxas/golden
 	./build/ptxas_unit_san
-	./build/json_compact_test_san
+	./build/json_tree_test_san
 
 build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS)
 	@mkdir -p build

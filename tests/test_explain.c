@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "json_parsed.h"
 #include "core/explain.h"
 #include "db_fixture.h"
 #include "out/explain_out.h"
@@ -267,7 +268,7 @@ Test(explain, json_steps) {
   occ_result r;
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
   occ_report rep = {&d, &k, NULL, &r, NULL};
-  cJSON *array = occ_json_explain(&rep);
+  cJSON *array = json_parsed(occ_json_explain(&rep));
   cr_assert(cJSON_IsArray(array));
   occ_step steps[OCC_EXPLAIN_MAX_STEPS];
   size_t n = occ_explain(&d, &k, &r, NULL, steps, OCC_EXPLAIN_MAX_STEPS);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_parsed.h"
 #include "out/chart_out.h"
 #include "db_fixture.h"
 #include "db/gpudb.h"
@@ -410,7 +411,7 @@ Test(suggest, cannot_launch_has_steps_but_no_headroom) {
   cr_assert_geq(s.reg_step_count, 1);
   cr_expect_eq(s.reg_steps[0].value, 64); /* 64 x 1024 = the 64K per block */
   cr_expect_eq(s.reg_steps[0].active_blocks_per_sm, 1);
-  cJSON *j = occ_suggest_json(&s);
+  cJSON *j = json_parsed(occ_suggest_json(&s));
   cr_assert_not_null(j);
   cr_expect(cJSON_IsNull(cJSON_GetObjectItem(j, "headroom")));
   cJSON_Delete(j);

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "json_parsed.h"
 #include "db/gpudb.h"
 #include "core/occ.h"
 #include "live/timeline.h"
@@ -155,7 +156,7 @@ Test(config_check, the_summary_counts_it) {
   memset(&s, 0, sizeof s);
   s.cases = 9;
   s.checks[OCC_CHECK_CONFIG] = 7;
-  cJSON *j = occ_json_sweep_summary(&s, 1);
+  cJSON *j = json_parsed(occ_json_sweep_summary(&s, 1));
   cr_assert_not_null(j);
   cJSON *config = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "checks"), "config");
   cr_assert(cJSON_IsNumber(config));
@@ -171,14 +172,14 @@ Test(config_check, a_module_has_the_keys_unread) {
   occ_result p;
   memset(&p, 0, sizeof p);
   p.launch_smem_config_bytes = 102400;
-  cJSON *j = occ_json_module_check(&mk, &p);
+  cJSON *j = json_parsed(occ_json_module_check(&mk, &p));
   cr_assert_not_null(j);
   cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "smem_config_executed_bytes")));
   cJSON *predicted = cJSON_GetObjectItem(j, "predicted_smem_config_bytes");
   cr_assert(cJSON_IsNumber(predicted) && predicted->valuedouble == 102400);
   cJSON_Delete(j);
   p.launch_smem_config_bytes = 0;
-  j = occ_json_module_check(&mk, &p);
+  j = json_parsed(occ_json_module_check(&mk, &p));
   cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "predicted_smem_config_bytes")));
   cJSON_Delete(j);
 }

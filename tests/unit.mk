@@ -11,13 +11,13 @@ CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tes
 
 UNIT_OUT_OBJS = $(filter-out build/out/verify_out.o,$(OUT_OBJS))
 
-build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h $(UNIT_OUT_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_OUT_OBJS) $(CORE_DB_LIBS) -lcriterion
+build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(UNIT_OUT_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_OUT_OBJS) $(CORE_DB_LIBS) -lcjson -lcriterion
 
 PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c
 
-build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(PROGRAM_UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcriterion
+build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(PROGRAM_UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcjson -lcriterion
 
 # The injection library's counters logic against a fake Range Profiler
 # (tests/test_inject_counters.c).

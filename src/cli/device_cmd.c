@@ -142,7 +142,7 @@ int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
 }
 
 typedef struct sweep_out {
-  cJSON *cases; /* NULL for the human output */
+  occ_jnode *cases; /* NULL for the human output */
   const occ_gpu *gpu;
   bool failed;
 } sweep_out;
@@ -153,22 +153,24 @@ static void on_case(void *context, int index, const occ_verify *v) {
     if (!v->agree) occ_print_sweep_case(stdout, index, v);
     return;
   }
-  cJSON *c = occ_json_sweep_case(out->gpu, index, v);
-  if (!c || !cJSON_AddItemToArray(out->cases, c)) {
-    cJSON_Delete(c);
+  occ_jnode *c = occ_json_sweep_case(out->gpu, index, v);
+  if (!c || !occ_jappend(out->cases, c)) {
+    occ_jfree(c);
     out->failed = true;
   }
 }
 
-static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
+/* Takes cases (root owns them once added). */
+static int write_sweep_json(const occ_gpu *gpu, occ_jnode *cases,
                             const occ_sweep_summary *sum, uint64_t seed) {
-  cJSON *root = occ_json_sweep(gpu, sum, seed);
-  if (root && !cJSON_AddItemReferenceToObject(root, "cases", cases)) {
-    cJSON_Delete(root);
+  occ_jnode *root = occ_json_sweep(gpu, sum, seed);
+  if (!occ_jadd(root, "cases", cases)) {
+    occ_jfree(cases);
+    occ_jfree(root);
     root = NULL;
   }
   int rc = occ_exit_of_write(occ_print_json(stdout, root));
-  cJSON_Delete(root);
+  occ_jfree(root);
   return rc;
 }
 
@@ -179,7 +181,7 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   occ_gpu *gpu;
   occ_gpu_status s = occ_gpu_open(ordinal, db, &gpu, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
-  sweep_out out = {cli->json ? cJSON_CreateArray() : NULL, gpu, false};
+  sweep_out out = {cli->json ? occ_jarray() : NULL, gpu, false};
   occ_verify_options opt = {cli->counter, occ_gpu_now_s() + SWEEP_TIME_LIMIT_S};
   occ_sweep_summary sum;
   s = occ_verify_sweep(gpu, (int)cli->sweep, (uint64_t)cli->seed, &opt, on_case, &out, &sum,
@@ -190,13 +192,15 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
     occ_msg(stderr, "out of memory writing JSON");
     rc = OCC_EXIT_FAILURE;
   } else {
-    if (cli->json)
+    if (cli->json) {
       rc = write_sweep_json(gpu, out.cases, &sum, (uint64_t)cli->seed);
-    else
+      out.cases = NULL;
+    } else {
       occ_print_sweep_summary(stdout, gpu, (int)cli->sweep, (uint64_t)cli->seed, &sum);
+    }
     if (rc == OCC_EXIT_OK && sum.agree != sum.cases) rc = OCC_EXIT_DISAGREE;
   }
-  cJSON_Delete(out.cases);
+  occ_jfree(out.cases);
   occ_gpu_close(gpu);
   return rc;
 }

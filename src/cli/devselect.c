@@ -79,9 +79,9 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
 }
 
 static int list_json(const occ_gpudb *db, FILE *out) {
-  cJSON *root = occ_json_gpu_list(db);
+  occ_jnode *root = occ_json_gpu_list(db);
   int rc = occ_exit_of_write(occ_print_json(out, root));
-  cJSON_Delete(root);
+  occ_jfree(root);
   return rc;
 }
 

@@ -1,11 +1,11 @@
 /* run_out.c - the writers of `occcalc run` (see run_out.h). */
 #include "out/run_out.h"
 
-#include <cjson/cJSON.h>
+#include "out/json_tree.h"
 #include <inttypes.h>
 #include <string.h>
 
-#include "out/json_compact.h"
+#include "out/json_tree.h"
 #include "out/report.h"
 #include "out/vocab.h"
 
@@ -153,48 +153,48 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   if (rep->note) fprintf(out, "occcalc: note: %s\n", rep->note);
 }
 
-static void add_dims(cJSON *obj, const char *key, const int32_t d[3]) {
+static void add_dims(occ_jnode *obj, const char *key, const int32_t d[3]) {
   int v[3] = {d[0], d[1], d[2]};
-  cJSON_AddItemToObject(obj, key, cJSON_CreateIntArray(v, 3));
+  occ_jadd(obj, key, occ_jint_array(v, 3));
 }
 
-static void add_number_or_null(cJSON *obj, const char *key, double v,
+static void add_number_or_null(occ_jnode *obj, const char *key, double v,
                                bool known) {
   if (known)
-    cJSON_AddNumberToObject(obj, key, v);
+    occ_jadd_number(obj, key, v);
   else
-    cJSON_AddNullToObject(obj, key);
+    occ_jadd_null(obj, key);
 }
 
 /* "metrics": each name's value, null past the known ones. */
-static void add_metrics(cJSON *obj, const double *values, int known,
+static void add_metrics(occ_jnode *obj, const double *values, int known,
                         const char *const *names, int count) {
-  cJSON *m = cJSON_AddObjectToObject(obj, "metrics");
+  occ_jnode *m = occ_jadd_object(obj, "metrics");
   for (int i = 0; m && i < count; i++)
     add_number_or_null(m, names[i], i < known ? values[i] : 0, i < known);
 }
 
 /* One launch: the record's fields, as --jsonl writes and as each JSON
  * row's "launches" holds. */
-static cJSON *launch_json(const occ_launch_record *l,
+static occ_jnode *launch_json(const occ_launch_record *l,
                           const occ_launch_record *counters,
                           const char *const *names, int count) {
-  cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "pid", l->pid);
-  cJSON_AddNumberToObject(o, "device", l->device);
-  cJSON_AddNumberToObject(o, "context", l->context);
-  cJSON_AddNumberToObject(o, "stream", l->stream);
-  cJSON_AddNumberToObject(o, "correlation_id", l->correlation);
+  occ_jnode *o = occ_jobject();
+  occ_jadd_number(o, "pid", l->pid);
+  occ_jadd_number(o, "device", l->device);
+  occ_jadd_number(o, "context", l->context);
+  occ_jadd_number(o, "stream", l->stream);
+  occ_jadd_number(o, "correlation_id", l->correlation);
   add_dims(o, "grid", l->grid);
   add_dims(o, "cluster", l->cluster);
-  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
+  occ_jadd_number(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", l->smem_executed_bytes);
-  cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
+  occ_jadd_number(o, "smem_executed_bytes", l->smem_executed_bytes);
+  occ_jadd_string(o, "launch_type", launch_type_name(l->launch_type));
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
-  cJSON_AddNumberToObject(o, "start_ns", (double)l->start_ns);
-  cJSON_AddNumberToObject(o, "end_ns", (double)l->end_ns);
-  cJSON_AddNumberToObject(o, "duration_us", occ_launch_duration_us(l, counters));
+  occ_jadd_number(o, "start_ns", (double)l->start_ns);
+  occ_jadd_number(o, "end_ns", (double)l->end_ns);
+  occ_jadd_number(o, "duration_us", occ_launch_duration_us(l, counters));
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
   add_metrics(o, counters ? counters->values + OCC_RECORD_FIRST_METRIC : NULL,
@@ -218,25 +218,25 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
                          const char *readable,
                          const occ_launch_record *counters,
                          const char *const *names, int count) {
-  cJSON *o = launch_json(l, counters, names, count);
+  occ_jnode *o = launch_json(l, counters, names, count);
   occ_kernel k = record_kernel(l);
-  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&k, readable));
-  cJSON_AddStringToObject(o, "mangled_name", l->name);
+  occ_jadd(o, "kernel", occ_json_kernel(&k, readable));
+  occ_jadd_string(o, "mangled_name", l->name);
   occ_json_write_compact(out, o);
   fputc('\n', out);
-  cJSON_Delete(o);
+  occ_jfree(o);
 }
 
-static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
+static void row_occupancy_json(occ_jnode *o, const occ_run_row *row) {
   bool dev = row->device != NULL;
   char keys[96];
   add_number_or_null(o, "theoretical_occupancy", row->result.occupancy, dev);
   if (dev)
-    cJSON_AddStringToObject(o, "limited_by",
+    occ_jadd_string(o, "limited_by",
                             occ_limiters_keys(row->result.limited_by, keys,
                                               sizeof keys));
   else
-    cJSON_AddNullToObject(o, "limited_by");
+    occ_jadd_null(o, "limited_by");
   add_number_or_null(o, "active_blocks_per_sm",
                      row->result.active_blocks_per_sm, dev);
   add_number_or_null(o, "launch_occupancy", row->launch_occupancy, dev);
@@ -244,62 +244,62 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->waves), dev);
   add_number_or_null(o, "achieved_occupancy", row->achieved,
                      row->achieved_known);
-  cJSON_AddNumberToObject(o, "counter_launch_count",
+  occ_jadd_number(o, "counter_launch_count",
                           (double)row->counter_launch_count);
   if (row->achieved_why)
-    cJSON_AddStringToObject(o, "achieved_null_reason", row->achieved_why);
+    occ_jadd_string(o, "achieved_null_reason", row->achieved_why);
   else
-    cJSON_AddNullToObject(o, "achieved_null_reason");
+    occ_jadd_null(o, "achieved_null_reason");
   if (row->cause[0])
-    cJSON_AddStringToObject(o, "cause", row->cause);
+    occ_jadd_string(o, "cause", row->cause);
   else
-    cJSON_AddNullToObject(o, "cause");
+    occ_jadd_null(o, "cause");
 }
 
-static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
-  cJSON *o = cJSON_CreateObject();
+static occ_jnode *row_json(const occ_run_report *rep, const occ_run_row *row) {
+  occ_jnode *o = occ_jobject();
   const occ_launch_record *l = row->first;
-  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&row->kernel,
+  occ_jadd(o, "kernel", occ_json_kernel(&row->kernel,
                                                      row->readable));
-  cJSON_AddStringToObject(o, "mangled_name", l->name);
-  cJSON_AddNumberToObject(o, "device", l->device);
+  occ_jadd_string(o, "mangled_name", l->name);
+  occ_jadd_number(o, "device", l->device);
   add_dims(o, "grid", l->grid);
   add_dims(o, "cluster", l->cluster);
-  cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
-  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
+  occ_jadd_string(o, "launch_type", launch_type_name(l->launch_type));
+  occ_jadd_number(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->smem_executed_bytes);
-  cJSON_AddNumberToObject(o, "launch_count", (double)row->launch_count);
-  cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
-  cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);
+  occ_jadd_number(o, "smem_executed_bytes", row->smem_executed_bytes);
+  occ_jadd_number(o, "launch_count", (double)row->launch_count);
+  occ_jadd_number(o, "total_time_us", row->total_us);
+  occ_jadd_number(o, "mean_time_us", row->mean_us);
   row_occupancy_json(o, row);
   add_metrics(o, row->metric_values,
               row->achieved_known ? rep->metric_count : 0, rep->metric_names,
               rep->metric_count);
-  cJSON *launches = cJSON_AddArrayToObject(o, "launches");
+  occ_jnode *launches = occ_jadd_array(o, "launches");
   for (size_t i = 0; launches && i < row->launch_count; i++)
-    cJSON_AddItemToArray(launches,
+    occ_jappend(launches,
                          launch_json(row->launches[i], row->counters[i],
                                      rep->metric_names, rep->metric_count));
   return o;
 }
 
 int occ_run_print_json(FILE *out, const occ_run_report *rep) {
-  cJSON *root = occ_json_root();
+  occ_jnode *root = occ_json_root();
   if (root) {
-    cJSON_AddStringToObject(root, "program", rep->program);
-    cJSON_AddNumberToObject(root, "exit_status", rep->status);
-    cJSON_AddNumberToObject(root, "launch_count", (double)rep->launch_count);
-    cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+    occ_jadd_string(root, "program", rep->program);
+    occ_jadd_number(root, "exit_status", rep->status);
+    occ_jadd_number(root, "launch_count", (double)rep->launch_count);
+    occ_jnode *rows = occ_jadd_array(root, "rows");
     for (size_t i = 0; rows && i < rep->row_count; i++)
-      cJSON_AddItemToArray(rows, row_json(rep, &rep->rows[i]));
+      occ_jappend(rows, row_json(rep, &rep->rows[i]));
     if (rep->note)
-      cJSON_AddStringToObject(root, "note", rep->note);
+      occ_jadd_string(root, "note", rep->note);
     else
-      cJSON_AddNullToObject(root, "note");
+      occ_jadd_null(root, "note");
   }
   int rc = occ_print_json(out, root);
-  cJSON_Delete(root);
+  occ_jfree(root);
   return rc;
 }
 
