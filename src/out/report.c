@@ -114,9 +114,10 @@ static void print_waves(FILE *out, const occ_waves *w, const occ_device *d) {
   fprintf(out, "\nGrid\n");
   fprintf(out, "  blocks          %6" PRId64 " (%" PRId64 " per wave on %d SMs)\n",
           w->grid_blocks, w->blocks_per_wave, d->sm_count);
+  char words[80];
   if (w->blocks_per_wave > 0)
-    fprintf(out, "  waves           %6.2f (%" PRId64 " full, then a tail of %" PRId64 " blocks)\n",
-            w->waves, w->full_waves, w->tail_blocks);
+    fprintf(out, "  waves           %6.2f (%s)\n", w->waves,
+            occ_waves_words(w, words, sizeof words));
 }
 
 void occ_print_report(FILE *out, const occ_report *rep) {

@@ -113,11 +113,13 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
   if (row->achieved_known && row->counter_launch_count < row->launch_count)
     n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches)",
                           row->counter_launch_count, row->launch_count);
-  if (row->device && row->waves.blocks_per_wave && n < sizeof line)
-    snprintf(line + n, sizeof line - n, ", waves %.2f (%" PRId64 " blocks "
-             "each), the last %.0f%% full", row->waves.waves,
-             row->waves.blocks_per_wave, 100 * last_wave_fill(&row->waves));
   text_wrapped(out, line);
+  /* A line of its own: after "achieved" it wrapped inside a phrase. */
+  if (row->device && row->waves.blocks_per_wave) {
+    snprintf(line, sizeof line, "waves %.2f of %" PRId64 " blocks (%s)", row->waves.waves,
+             row->waves.blocks_per_wave, occ_waves_words(&row->waves, words, sizeof words));
+    text_wrapped(out, line);
+  }
   if (row->cause[0]) {
     snprintf(line, sizeof line, "why lower: %s", row->cause);
     text_wrapped(out, line);

@@ -1,6 +1,7 @@
 /* vocab.c - the limiters' names, one row each (see vocab.h). */
 #include "out/vocab.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,5 +76,14 @@ const char *occ_limiters_words(unsigned limited_by, char *out, size_t size) {
     used = append(out, size, append(out, size, used, sep), words[i].label);
     count++;
   }
+  return out;
+}
+
+const char *occ_waves_words(const occ_waves *w, char *out, size_t size) {
+  if (w->tail_blocks == 0)
+    snprintf(out, size, "%" PRId64 " full, no tail", w->full_waves);
+  else
+    snprintf(out, size, "%" PRId64 " full, then a tail of %" PRId64 " block%s",
+             w->full_waves, w->tail_blocks, w->tail_blocks == 1 ? "" : "s");
   return out;
 }

@@ -34,6 +34,11 @@ const char *occ_limiters_keys(unsigned limited_by, char *out, size_t size);
  * Returns out. */
 const char *occ_limiters_words(unsigned limited_by, char *out, size_t size);
 
+/* How a grid splits into waves, for the report and occcalc run: "62 full,
+ * then a tail of 64 blocks", "0 full, then a tail of 1 block", "4 full,
+ * no tail". Returns out. */
+const char *occ_waves_words(const occ_waves *waves, char *out, size_t size);
+
 /* "threads_per_block", "regs_per_thread", "smem_bytes": the key of the
  * input a chart varies, as JSON's "x" and a CSV column. */
 const char *occ_chart_x_key(occ_chart_kind kind);
