@@ -1,6 +1,9 @@
 /* Unit tests of the live verifier's pure parts: residency from a timeline,
  * the sweep's random configurations and the judge of the checks. */
 #include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_parsed.h"
@@ -162,6 +165,24 @@ Test(config_check, the_summary_counts_it) {
   cr_assert(cJSON_IsNumber(config));
   cr_assert_eq(config->valueint, 7);
   cJSON_Delete(j);
+}
+
+/* The seed a sweep reports is the one to give --seed again: exact up to
+ * INT64_MAX, where a double would round it. */
+Test(config_check, the_seed_is_exact) {
+  occ_sweep_summary s;
+  memset(&s, 0, sizeof s);
+  occ_jnode *j = occ_json_sweep_summary(&s, INT64_MAX);
+  cr_assert_not_null(j);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  cr_assert_not_null(out);
+  occ_json_write_compact(out, j);
+  fclose(out);
+  cr_expect(strstr(text, "\"seed\":9223372036854775807,") != NULL, "%s", text);
+  free(text);
+  occ_jfree(j);
 }
 
 /* A module kernel is not launched: nothing was read, the prediction is

@@ -20,7 +20,7 @@
  * keep building and the final check catches it. */
 static void add_int_or_null(occ_jnode *obj, const char *key, int64_t value, bool present) {
   if (present)
-    occ_jadd_number(obj, key, (double)value);
+    occ_jadd_int(obj, key, value);
   else
     occ_jadd_null(obj, key);
 }

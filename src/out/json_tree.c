@@ -14,7 +14,7 @@
 
 #include "out/utf8.h"
 
-typedef enum jtype { J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT } jtype;
+typedef enum jtype { J_NULL, J_FALSE, J_TRUE, J_NUMBER, J_INT, J_STRING, J_ARRAY, J_OBJECT } jtype;
 
 /* A value; a string's text is allocated with its node. Containers keep
  * their last child so that appending is O(1). */
@@ -24,6 +24,7 @@ struct occ_jnode {
   char *key; /* the member's name (its own allocation), NULL in an array */
   const char *text;
   double number;
+  int64_t integer;
   jtype type;
 };
 
@@ -41,6 +42,12 @@ occ_jnode *occ_jbool(bool value) { return new_node(value ? J_TRUE : J_FALSE, 0);
 occ_jnode *occ_jnumber(double value) {
   occ_jnode *n = new_node(J_NUMBER, 0);
   if (n) n->number = value;
+  return n;
+}
+
+occ_jnode *occ_jint(int64_t value) {
+  occ_jnode *n = new_node(J_INT, 0);
+  if (n) n->integer = value;
   return n;
 }
 
@@ -91,6 +98,10 @@ occ_jnode *occ_jadd_bool(occ_jnode *obj, const char *key, bool value) {
 
 occ_jnode *occ_jadd_number(occ_jnode *obj, const char *key, double value) {
   return obj ? add_new(obj, key, occ_jnumber(value)) : NULL;
+}
+
+occ_jnode *occ_jadd_int(occ_jnode *obj, const char *key, int64_t value) {
+  return obj ? add_new(obj, key, occ_jint(value)) : NULL;
 }
 
 occ_jnode *occ_jadd_string(occ_jnode *obj, const char *key, const char *text) {
@@ -238,6 +249,15 @@ static void write_string(sink *s, const char *text) {
 /* Integers below 1e15 print the same with "%1.15g" as in decimal; others
  * go the way cJSON goes: 15 digits if they read back within an epsilon
  * (its compare_double), else 17. */
+static void write_int(sink *s, int64_t v) {
+  char buf[24], *p = buf + sizeof buf;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  *--p = '\0';
+  do *--p = (char)('0' + u % 10); while ((u /= 10) > 0);
+  if (v < 0) *--p = '-';
+  put_text(s, p);
+}
+
 static void write_number(sink *s, double d) {
   if (isnan(d) || isinf(d)) {
     put_text(s, "null");
@@ -245,12 +265,7 @@ static void write_number(sink *s, double d) {
   }
   char buf[32];
   if (d == floor(d) && fabs(d) < 1e15) {
-    char *p = buf + sizeof buf;
-    int64_t v = (int64_t)fabs(d);
-    *--p = '\0';
-    do *--p = (char)('0' + v % 10); while ((v /= 10) > 0);
-    if (d < 0) *--p = '-';
-    put_text(s, p);
+    write_int(s, (int64_t)d);
     return;
   }
   snprintf(buf, sizeof buf, "%1.15g", d);
@@ -274,6 +289,7 @@ static void write_item(sink *s, const occ_jnode *item, bool format, int depth) {
   case J_FALSE: put_text(s, "false"); return;
   case J_TRUE: put_text(s, "true"); return;
   case J_NUMBER: write_number(s, item->number); return;
+  case J_INT: write_int(s, item->integer); return;
   case J_STRING: write_string(s, item->text); return;
   case J_ARRAY:
   case J_OBJECT: {

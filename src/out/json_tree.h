@@ -19,6 +19,7 @@
 #define OCC_JSON_TREE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct occ_jnode occ_jnode;
@@ -29,6 +30,9 @@ occ_jnode *occ_jnull(void);
 occ_jnode *occ_jbool(bool value);
 /* NaN and infinities print as null, as in cJSON. */
 occ_jnode *occ_jnumber(double value);
+/* An integer printed exactly: doubles hold integers exactly only up to
+ * 2^53, and a timestamp in ns since 1970 is near 2^61. */
+occ_jnode *occ_jint(int64_t value);
 /* Copies text; NULL prints as "". */
 occ_jnode *occ_jstring(const char *text);
 occ_jnode *occ_jint_array(const int *values, int count);
@@ -45,6 +49,7 @@ bool occ_jappend(occ_jnode *array, occ_jnode *item);
 occ_jnode *occ_jadd_null(occ_jnode *obj, const char *key);
 occ_jnode *occ_jadd_bool(occ_jnode *obj, const char *key, bool value);
 occ_jnode *occ_jadd_number(occ_jnode *obj, const char *key, double value);
+occ_jnode *occ_jadd_int(occ_jnode *obj, const char *key, int64_t value);
 occ_jnode *occ_jadd_string(occ_jnode *obj, const char *key, const char *text);
 occ_jnode *occ_jadd_object(occ_jnode *obj, const char *key);
 occ_jnode *occ_jadd_array(occ_jnode *obj, const char *key);

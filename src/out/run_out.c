@@ -194,8 +194,8 @@ static occ_jnode *launch_json(const occ_launch_record *l,
   occ_jadd_number(o, "smem_executed_bytes", l->smem_executed_bytes);
   occ_jadd_string(o, "launch_type", launch_type_name(l->launch_type));
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
-  occ_jadd_number(o, "start_ns", (double)l->start_ns);
-  occ_jadd_number(o, "end_ns", (double)l->end_ns);
+  occ_jadd_int(o, "start_ns", (int64_t)l->start_ns);
+  occ_jadd_int(o, "end_ns", (int64_t)l->end_ns);
   occ_jadd_number(o, "duration_us", occ_launch_duration_us(l, counters));
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);

@@ -316,7 +316,7 @@ occ_jnode *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
 occ_jnode *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
   occ_jnode *o = occ_jobject();
   if (!o) return NULL;
-  occ_jadd_number(o, "seed", (double)seed);
+  occ_jadd_int(o, "seed", (int64_t)seed);
   occ_jadd_number(o, "cases", s->cases);
   occ_jadd_number(o, "agree", s->agree);
   occ_jnode *c = add_object(o, "checks");

@@ -6,6 +6,7 @@
  * through the tree's calls. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,4 +216,29 @@ Test(json_tree, invalid_utf8_replaced) {
     cr_assert_str_eq(got, cases[i].want, "case %zu", i);
     free(got);
   }
+}
+
+/* occ_jint prints every int64_t exactly, where a double would round (a
+ * timestamp in ns is near 2^61); small ones as cJSON prints the number. */
+Test(json_tree, integers_exact) {
+  static const struct { int64_t value; const char *want; } cases[] = {
+      {0, "0"},
+      {-1, "-1"},
+      {9007199254740993, "9007199254740993"}, /* 2^53 + 1 */
+      {1795279669160074501, "1795279669160074501"},
+      {INT64_MAX, "9223372036854775807"},
+      {INT64_MIN, "-9223372036854775808"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    occ_jnode *n = occ_jint(cases[i].value);
+    char *got = printed(occ_json_write_compact, n);
+    cr_expect_str_eq(got, cases[i].want, "case %zu", i);
+    free(got);
+    occ_jfree(n);
+  }
+  occ_jnode *small = occ_jint(233472);
+  cJSON *same = cJSON_CreateNumber(233472);
+  prints_as(small, same);
+  occ_jfree(small);
+  cJSON_Delete(same);
 }

@@ -123,6 +123,10 @@ check '.rows[0].smem_executed_bytes == 233472 and .rows[0].launches[0].smem_exec
 check '[.rows[0].launches[].achieved_occupancy] == [0.4, 0.6, null]'
 check '.rows[1].achieved_occupancy == null and (.rows[1].achieved_null_reason | type) == "string"'
 check '.rows[0].launches[0].grid == [1024, 1, 1] and .rows[0].launches[0].duration_us == 20'
+# Timestamps exact (jq would read them as doubles): the fake's first
+# launch starts 1 ms after 1795279669160074501 ns.
+grep -q '"start_ns":	1795279669161074501,$' "$tmp/out" || no "json: start_ns not exact"
+grep -q '"end_ns":	1795279669161094501,$' "$tmp/out" || no "json: end_ns not exact"
 
 # A child process whose counters were refused (its parent held them): its
 # row says why; the parent's rows keep their own reasons; the note names

@@ -23,8 +23,13 @@ static void put(int fd, const occ_launch_record *r) {
   if (write(fd, block, sizeof block) != (ssize_t)sizeof block) exit(99);
 }
 
+/* Launch times as CUPTI gives them, ns since 1970: beyond 2^53, where a
+ * double would round them. */
+#define EPOCH_NS 1795279669160074501ull
+
 static occ_launch_record launch(unsigned correlation, int grid, int block,
-                                const char *name, unsigned long start) {
+                                const char *name, unsigned long long after_ns) {
+  unsigned long long start = EPOCH_NS + after_ns;
   occ_launch_record r = {.magic = OCC_RECORD_MAGIC, .kind = OCC_RECORD_LAUNCH,
                          .pid = (int)getpid(), .correlation = correlation,
                          .grid = {grid, 1, 1}, .block = {block, 1, 1},
