@@ -4,7 +4,7 @@
 # `occcalc --ptxas` (the table, and --jsonl) to /dev/null, and prints
 # throughput and peak RSS of each. Targets (the table, issue 4): >= 200
 # MB/s and a peak RSS under 16 MiB at any size. --jsonl is shown beside it:
-# it builds and prints the calculator's whole cJSON object per kernel.
+# it builds and prints the calculator's whole JSON object per kernel.
 bin=$1 dir=$2
 here=$(dirname "$0")
 mkdir -p "$dir"
