@@ -36,11 +36,11 @@ build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 
-build/json_tree_test: tests/ptxas/json_tree_test.c src/out/json_tree.c src/out/json_tree.h
+build/json_tree_test: tests/ptxas/json_tree_test.c tests/json_parsed.h src/out/json_tree.c src/out/json_tree.h
 	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_tree_test.c src/out/json_tree.c -lcriterion -lcjson -lm
 
-build/json_tree_test_san: tests/ptxas/json_tree_test.c src/out/json_tree.c src/out/json_tree.h
+build/json_tree_test_san: tests/ptxas/json_tree_test.c tests/json_parsed.h src/out/json_tree.c src/out/json_tree.h
 	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_tree_test.c src/out/json_tree.c -lcriterion -lcjson -lm
 

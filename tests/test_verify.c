@@ -174,12 +174,8 @@ Test(config_check, the_seed_is_exact) {
   memset(&s, 0, sizeof s);
   occ_jnode *j = occ_json_sweep_summary(&s, INT64_MAX);
   cr_assert_not_null(j);
-  char *text = NULL;
-  size_t len = 0;
-  FILE *out = open_memstream(&text, &len);
-  cr_assert_not_null(out);
-  occ_json_write_compact(out, j);
-  fclose(out);
+  char *text = json_printed(occ_json_write_compact, j);
+  cr_assert_not_null(text);
   cr_expect(strstr(text, "\"seed\":9223372036854775807,") != NULL, "%s", text);
   free(text);
   occ_jfree(j);

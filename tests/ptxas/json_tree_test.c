@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "out/json_tree.h"
+#include "../json_parsed.h"
 
 /* The same document built with out/json_tree.h's calls. */
 static occ_jnode *from_cjson(const cJSON *item) {
@@ -37,12 +38,8 @@ static occ_jnode *from_cjson(const cJSON *item) {
 }
 
 static char *printed(void (*write)(FILE *, const occ_jnode *), const occ_jnode *node) {
-  char *got = NULL;
-  size_t len = 0;
-  FILE *out = open_memstream(&got, &len);
-  cr_assert_not_null(out);
-  write(out, node);
-  fclose(out);
+  char *got = json_printed(write, node);
+  cr_assert_not_null(got);
   return got;
 }
 
