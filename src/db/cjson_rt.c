@@ -12,7 +12,7 @@ static pthread_once_t opened = PTHREAD_ONCE_INIT;
 
 /* dlsym returns an object pointer; POSIX guarantees it converts to a
  * function pointer, which ISO C spells through memcpy. */
-static bool bind(void *lib, const char *name, void *slot, size_t slot_size) {
+static bool find_call(void *lib, const char *name, void *slot, size_t slot_size) {
   void *p = dlsym(lib, name);
   if (!p) {
     snprintf(open_error_text, sizeof open_error_text,
@@ -32,9 +32,9 @@ static void open_library(void) {
     open_error = open_error_text;
     return;
   }
-  if (!bind(lib, "cJSON_ParseWithLengthOpts", &api.parse, sizeof api.parse) ||
-      !bind(lib, "cJSON_GetErrorPtr", &api.error_at, sizeof api.error_at) ||
-      !bind(lib, "cJSON_Delete", &api.free, sizeof api.free))
+  if (!find_call(lib, "cJSON_ParseWithLengthOpts", &api.parse, sizeof api.parse) ||
+      !find_call(lib, "cJSON_GetErrorPtr", &api.error_at, sizeof api.error_at) ||
+      !find_call(lib, "cJSON_Delete", &api.free, sizeof api.free))
     return;
   open_error = NULL;
 }
