@@ -13,17 +13,6 @@
 
 TestSuite(config, .init = load_db, .fini = free_db);
 
-static occ_kernel survey_kernel(int st, int regs, int block, int dyn, int carve) {
-  occ_kernel k;
-  occ_kernel_init(&k);
-  k.regs_per_thread = regs;
-  k.block[0] = block;
-  k.smem_static_bytes = st;
-  k.smem_dynamic_bytes = dyn;
-  k.carveout_pct = carve;
-  return k;
-}
-
 /* Every launchable row: the API rule's blocks and the configuration. */
 static int check_survey(const char *path, const char *gpu) {
   occ_device d = board(gpu);
@@ -37,7 +26,7 @@ static int check_survey(const char *path, const char *gpu) {
     if (sscanf(line, "%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d", &st, &regs, &block,
                &dyn, &carve, &api, &lo, &hi, &executed, &err) != 10 || api == 0)
       continue; /* the comment, the header, what cannot launch */
-    occ_kernel k = survey_kernel(st, regs, block, dyn, carve);
+    occ_kernel k = test_kernel(regs, st, dyn, block, carve);
     occ_result r;
     cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
     cr_expect_eq(r.active_blocks_per_sm, api, "%s", line);
@@ -65,7 +54,7 @@ Test(config, driver_choice_matches_h200_block_sizes) {
 
 Test(config, mission_example_is_configured_100_kb) {
   occ_device d = board("H100 SXM");
-  occ_kernel k = survey_kernel(4096, 48, 128, 0, OCC_CARVEOUT_DEFAULT);
+  occ_kernel k = test_kernel(48, 4096, 0, 128, OCC_CARVEOUT_DEFAULT);
   occ_result r;
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
   cr_expect_eq(r.smem_config_bytes, 233472); /* what the API assumes */
@@ -74,7 +63,7 @@ Test(config, mission_example_is_configured_100_kb) {
 
 Test(config, unmeasured_architectures_keep_the_api_assumption) {
   occ_device d = board("A100");
-  occ_kernel k = survey_kernel(4096, 48, 128, 0, OCC_CARVEOUT_DEFAULT);
+  occ_kernel k = test_kernel(48, 4096, 0, 128, OCC_CARVEOUT_DEFAULT);
   occ_result r;
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
   cr_expect_eq(d.launch_default_smem_cap_bytes, 0);
@@ -104,7 +93,7 @@ Test(config, ncu_values_match_nsight_compute) {
                &lsmem, &lwarps, &lblocks, &lbar, &nregs, &pst, &pdyn, &pdrv, &pct,
                &waves, &grid, &nblock) != 21)
       continue;
-    occ_kernel k = survey_kernel(st, regs, block, dyn, carve);
+    occ_kernel k = test_kernel(regs, st, dyn, block, carve);
     occ_result r;
     cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
     occ_waves w;

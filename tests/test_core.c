@@ -231,13 +231,7 @@ Test(core, launch_rule_matches_h100_survey) {
                &carve, &api, &lo, &hi, &err) != 9)
       continue; /* the comment and the header */
     cr_assert_eq(err, 0, "row %d was not measured", rows + 1);
-    occ_kernel k;
-    occ_kernel_init(&k);
-    k.regs_per_thread = regs;
-    k.block[0] = block;
-    k.smem_static_bytes = st;
-    k.smem_dynamic_bytes = dyn;
-    k.carveout_pct = carve;
+    occ_kernel k = test_kernel(regs, st, dyn, block, carve);
     occ_result r;
     cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
     cr_expect_eq(r.active_blocks_per_sm, api, "%s: API rule %d, API %d", line,

@@ -15,13 +15,7 @@
 
 static occ_kernel kernel(int regs, int64_t static_smem, int64_t dynamic_smem,
                          int threads) {
-  occ_kernel k;
-  occ_kernel_init(&k);
-  k.regs_per_thread = regs;
-  k.smem_static_bytes = static_smem;
-  k.smem_dynamic_bytes = dynamic_smem;
-  k.block[0] = threads;
-  return k;
+  return test_kernel(regs, static_smem, dynamic_smem, threads, OCC_CARVEOUT_DEFAULT);
 }
 
 static occ_sweep *sweep_of(const occ_device *d, const occ_kernel *k) {

@@ -156,10 +156,9 @@ bool occ_jreplace(occ_jnode *obj, const char *key, occ_jnode *item) {
   while (*link && strcmp((*link)->key, key) != 0) link = &(*link)->next;
   occ_jnode *old = *link;
   if (!old) return false;
-  char *copy = strdup(key);
-  if (!copy) return false;
-  free(item->key);
-  item->key = copy;
+  free(item->key); /* the member's name passes to item: nothing to allocate */
+  item->key = old->key;
+  old->key = NULL;
   item->next = old->next;
   *link = item;
   if (obj->last == old) obj->last = item;
