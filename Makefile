@@ -72,10 +72,17 @@ GPU_BENCH_TARGETS =
 
 all: occcalc
 
-# Installs the Debian packages the build needs when they are missing (as
-# root), or names them and stops. test-deps adds what only the tests need.
+# Installs the Debian packages this make needs when they are missing (as
+# root), or names them and stops, before anything compiles: every compile
+# and link waits on it (an order-only prerequisite), so the README's `make`
+# and `make test` are the whole set-up on a fresh machine. A goal that runs
+# tests or benchmarks on the CPU needs the suite's packages too; they are
+# installed in the same apt-get run (two at once would fight over dpkg's
+# lock). The GPU machine installs nothing: its runs carry the binaries.
+SUITE_GOALS = $(filter-out %gpu%,$(filter test test-% bench bench-% sanitize fuzz fuzz-%,$(MAKECMDGOALS)))
+DEPS_KIND = $(if $(SUITE_GOALS),test,build)
 deps:
-	@sh tests/deps.sh build
+	@sh tests/deps.sh $(DEPS_KIND)
 
 test-deps:
 	@sh tests/deps.sh test
@@ -83,7 +90,7 @@ test-deps:
 occcalc: $(CLI_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ build/cli/main.o $(LIB_OBJS) $(LDFLAGS) $(LIBS)
 
-build/%.o: src/%.c $(HDRS) Makefile
+build/%.o: src/%.c $(HDRS) Makefile | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -93,7 +100,7 @@ $(CORE_LIB): $(CORE_OBJS)
 # The generator links the loader but not gpudb_builtin.o, which needs the
 # tables it makes. A gpus.json the loader refuses fails here, with its
 # message, and leaves no table behind.
-build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/cjson_rt.o build/db/devfields.o $(CORE_LIB)
+build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/cjson_rt.o build/db/devfields.o $(CORE_LIB) | deps
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) build/db/gpudb.o \
 	  build/db/cjson_rt.o build/db/devfields.o $(CORE_LIB) -lm -ldl
 
@@ -101,7 +108,7 @@ build/gpus_table.c: data/gpus.json build/gpus_gen
 	./build/gpus_gen data/gpus.json > $@.tmp || { rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
-build/gpus_table.o: build/gpus_table.c $(HDRS)
+build/gpus_table.o: build/gpus_table.c $(HDRS) | deps
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Only the live backend sees CUDA's headers.
@@ -123,7 +130,7 @@ build/probe.ptx: kernels/probe.cu
 build/probe_ptx.c: build/probe.ptx src/live/embed.sh
 	sh src/live/embed.sh build/probe.ptx occ_probe_ptx > $@
 
-build/probe_ptx.o: build/probe_ptx.c
+build/probe_ptx.o: build/probe_ptx.c | deps
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # ---- occcalc run: the injection library -------------------------------
@@ -138,7 +145,7 @@ INJECT_LIB  = build/libocc_inject.so
 all: $(INJECT_LIB)
 INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c)
 
-build/inject/%.o: src/%.c $(HDRS) Makefile build/cshim/string
+build/inject/%.o: src/%.c $(HDRS) Makefile build/cshim/string | deps
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
 	  -fPIC -fvisibility=hidden -c -o $@ $<
@@ -149,13 +156,13 @@ $(INJECT_LIB): $(INJECT_OBJS)
 
 include $(wildcard tests/*.mk)
 
-test: all test-deps
+test: all
 	@sh tests/run_targets.sh "$(MAKE)" $(TEST_TARGETS)
 
 test-gpu: all
 	@sh tests/run_targets.sh "$(MAKE)" $(GPU_TEST_TARGETS)
 
-bench: all test-deps
+bench: all
 	@sh tests/run_targets.sh "$(MAKE)" $(BENCH_TARGETS)
 
 bench-gpu: all

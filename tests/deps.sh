@@ -1,8 +1,9 @@
 #!/bin/sh
 # deps.sh build|test: makes sure the Debian packages occcalc needs are
 # installed: "build" what `make` needs (cJSON; the CUDA toolkit is at
-# $CUDA), "test" what only the suite needs (Criterion, jq, GNU time,
-# xmllint, valgrind for the instruction count). As root it installs what is
+# $CUDA), "test" what only the suite needs as well (Criterion, jq, GNU
+# time, xmllint, valgrind for the instruction count, clang for the
+# fuzzers). The Makefile runs it before anything compiles. As root it installs what is
 # missing with apt-get; otherwise it names the packages and fails.
 set -eu
 missing=""
@@ -13,6 +14,7 @@ if [ "${1:-build}" = test ]; then
   [ -x /usr/bin/time ] || missing="$missing time"
   command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
   command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+  command -v clang >/dev/null 2>&1 || missing="$missing clang"
 fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
