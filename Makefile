@@ -46,10 +46,12 @@ DB_DATA_OBJ = build/gpus_table.o
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
            $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
-# The product's link: libc alone. No CUDA library (src/live/gpu.c opens the
-# driver with dlopen when a live command runs, so ./occcalc starts on
-# machines without an NVIDIA driver and no run pays for the CUDA runtime's
-# start-up); no libcjson (the writers build their own tree,
+# The product's link: libc alone. No CUDA library: src/live/gpu.c opens the
+# driver, and src/live/cudart.c the CUDA runtime (libcudart.so.13, whose
+# occupancy API verify asks), with dlopen when a live command runs, so
+# ./occcalc starts on machines without an NVIDIA driver or CUDA and no run
+# pays for them (the static runtime cost every run ~34,000 instructions
+# and ~85 us; see BENCHMARKS.md); no libcjson (the writers build their own tree,
 # src/out/json_tree.c, and --data opens cJSON's parser with dlopen,
 # src/db/cjson_rt.c: mapping a shared library costs every run 40-60 us);
 # the C++ runtime's demangler linked statically (a dynamic libstdc++ costs
@@ -113,6 +115,9 @@ build/gpus_table.o: build/gpus_table.c $(HDRS) | deps
 
 # Only the live backend sees CUDA's headers.
 $(call obj,$(wildcard src/live/*.c)): ALL_CPPFLAGS += -I$(CUDA)/include
+# Where the toolkit keeps libcudart, off the loader's path: cudart.c looks
+# there after the loader's path.
+build/live/cudart.o: ALL_CPPFLAGS += -DOCC_CUDA_LIB_DIR='"$(CUDA)/lib64"'
 
 # cupti_profiler_host.h includes C++'s <string> without using it; an empty
 # one lets the C compiler read the header unchanged.

@@ -1,5 +1,6 @@
 /* Unit tests of the live verifier's pure parts: residency from a timeline,
- * the sweep's random configurations and the judge of the checks. */
+ * the sweep's random configurations, the judge of the checks, the writers
+ * of the occupancy API's answers and the opening of the CUDA runtime. */
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -113,6 +114,7 @@ static occ_verify agreeing_run(int64_t executed, int64_t predicted) {
   v.prediction.launch_active_blocks_per_sm = 10;
   v.prediction.launch_smem_config_bytes = predicted;
   v.run.api_blocks_per_sm = 10;
+  v.run.driver_api_blocks_per_sm = 10;
   v.run.measured_min = v.run.measured_max = 10;
   v.run.cooperative_max_blocks = -1;
   v.run.smem_config_executed_bytes = executed;
@@ -199,4 +201,165 @@ Test(config_check, a_module_has_the_keys_unread) {
   j = json_parsed(occ_json_module_check(&mk, &p));
   cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "predicted_smem_config_bytes")));
   cJSON_Delete(j);
+}
+
+/* ---- The CUDA occupancy API: cudart's, the driver's beside it ---- */
+
+static const unsigned api_bit = 1u << OCC_CHECK_API;
+static const unsigned driver_bit = 1u << OCC_CHECK_DRIVER_API;
+
+/* The driver's answer is checked against cudart's; a difference is shown
+ * but the verdict stays the prediction's against cudart and the GPU. */
+Test(occupancy_api, the_drivers_answer_is_checked_against_cudarts) {
+  occ_device d = h100();
+  occ_verify same = agreeing_run(102400, 102400);
+  occ_verify differs = same;
+  differs.run.driver_api_blocks_per_sm = 9;
+  occ_verify_judge(&d, &same);
+  occ_verify_judge(&d, &differs);
+  cr_assert(same.made & driver_bit);
+  cr_assert_eq(same.failed, 0u);
+  cr_assert_eq(differs.failed, driver_bit);
+  cr_assert(differs.agree);
+}
+
+static occ_module_kernel module_answers(int api, int driver) {
+  occ_module_kernel mk;
+  memset(&mk, 0, sizeof mk);
+  mk.regs_per_thread = 32;
+  mk.api_blocks_per_sm = api;
+  mk.driver_api_blocks_per_sm = driver;
+  return mk;
+}
+
+static occ_result predicted(int blocks) {
+  occ_result p;
+  memset(&p, 0, sizeof p);
+  p.active_blocks_per_sm = p.launch_active_blocks_per_sm = blocks;
+  return p;
+}
+
+static char *module_text(const occ_module_kernel *mk, const occ_result *p) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  cr_assert_not_null(out);
+  occ_print_module_check(out, mk, p);
+  fclose(out);
+  return text;
+}
+
+/* Every line of text fits 80 columns. */
+static void assert_80_columns(const char *text) {
+  for (const char *line = text; *line;) {
+    size_t n = strcspn(line, "\n");
+    cr_assert_leq(n, 80, "%.*s", (int)n, line);
+    line += n + (line[n] == '\n');
+  }
+}
+
+static const char *string_item(cJSON *j, const char *key) {
+  cJSON *item = cJSON_GetObjectItem(j, key);
+  return cJSON_IsString(item) ? item->valuestring : NULL;
+}
+
+static cJSON *differences(cJSON *j) {
+  cJSON *list = cJSON_GetObjectItem(j, "differences");
+  cr_assert(cJSON_IsArray(list));
+  return list;
+}
+
+/* JSON names the functions that were called, beside their answers. */
+Test(occupancy_api, a_module_names_the_functions_called) {
+  occ_module_kernel mk = module_answers(10, 10);
+  occ_result p = predicted(10);
+  cJSON *j = json_parsed(occ_json_module_check(&mk, &p));
+  cr_assert_not_null(j);
+  cr_assert_str_eq(string_item(j, "api_function"),
+                   "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  cr_assert_str_eq(string_item(j, "driver_api_function"),
+                   "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  cr_assert_eq(cJSON_GetObjectItem(j, "api_blocks_per_sm")->valueint, 10);
+  cr_assert_eq(cJSON_GetObjectItem(j, "driver_api_blocks_per_sm")->valueint, 10);
+  cr_assert_eq(cJSON_GetArraySize(differences(j)), 0);
+  cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "agree")));
+  cJSON_Delete(j);
+}
+
+/* Where the two answers agree the text names cudart's function alone. */
+Test(occupancy_api, the_text_names_cudarts_function) {
+  occ_module_kernel mk = module_answers(10, 10);
+  occ_result p = predicted(10);
+  char *text = module_text(&mk, &p);
+  cr_assert(strstr(text, "CUDA occupancy API         10       cudart's answer"),
+            "%s", text);
+  cr_assert(strstr(text, "\n    cudaOccupancyMaxActiveBlocksPerMultiprocessor\n"),
+            "%s", text);
+  cr_assert_null(strstr(text, "cuOccupancy"), "%s", text);
+  assert_80_columns(text);
+  free(text);
+}
+
+/* Where the driver's answer differs, both are shown, in text and JSON,
+ * and the verdict is still cudart's against the prediction. */
+Test(occupancy_api, a_driver_that_differs_is_shown_beside_cudart) {
+  occ_module_kernel mk = module_answers(10, 9);
+  occ_result p = predicted(10);
+  char *text = module_text(&mk, &p);
+  cr_assert(strstr(text, "CUDA occupancy API         10 "), "%s", text);
+  cr_assert(strstr(text, "driver's occupancy API     9 "), "%s", text);
+  cr_assert(strstr(text, "\n    cuOccupancyMaxActiveBlocksPerMultiprocessor\n"),
+            "%s", text);
+  cr_assert(strstr(text, "verdict: agree"), "%s", text);
+  assert_80_columns(text);
+  free(text);
+  cJSON *j = json_parsed(occ_json_module_check(&mk, &p));
+  cr_assert_not_null(j);
+  cr_assert_eq(cJSON_GetObjectItem(j, "driver_api_blocks_per_sm")->valueint, 9);
+  cJSON *list = differences(j);
+  cr_assert_eq(cJSON_GetArraySize(list), 1);
+  cr_assert_str_eq(cJSON_GetArrayItem(list, 0)->valuestring, "driver_api");
+  cr_assert(cJSON_IsTrue(cJSON_GetObjectItem(j, "agree")));
+  cJSON_Delete(j);
+}
+
+Test(occupancy_api, a_module_is_judged_by_cudarts_answer) {
+  occ_module_kernel mk = module_answers(9, 10);
+  occ_result p = predicted(10);
+  cr_assert_not(occ_module_agrees(&mk, &p));
+  cr_assert_eq(occ_module_failed(&mk, &p), api_bit | driver_bit);
+  mk = module_answers(10, 9);
+  cr_assert(occ_module_agrees(&mk, &p));
+  cr_assert_eq(occ_module_failed(&mk, &p), driver_bit);
+}
+
+/* The sweep summary counts the new check under its key. */
+Test(occupancy_api, the_summary_counts_the_drivers_agreement) {
+  occ_sweep_summary s;
+  memset(&s, 0, sizeof s);
+  s.cases = 5;
+  s.checks[OCC_CHECK_DRIVER_API] = 4;
+  cJSON *j = json_parsed(occ_json_sweep_summary(&s, 1));
+  cr_assert_not_null(j);
+  cJSON *driver = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "checks"), "driver_api");
+  cr_assert(cJSON_IsNumber(driver));
+  cr_assert_eq(driver->valueint, 4);
+  cJSON_Delete(j);
+}
+
+/* A runtime that cannot be opened is named, with the reason (each
+ * Criterion test runs in its own process: nothing was opened before). */
+Test(occupancy_api, a_missing_runtime_is_named) {
+  setenv("OCCCALC_CUDART", "/nonexistent/libcudart.so.13", 1);
+  char err[1024];
+  cr_assert_eq(occ_gpu_runtime_open(err, sizeof err), OCC_GPU_ERR_CUDA);
+  cr_assert(strstr(err, "no CUDA runtime") &&
+            strstr(err, "/nonexistent/libcudart.so.13: cannot open"), "%s", err);
+}
+
+Test(occupancy_api, a_library_without_the_api_is_refused) {
+  setenv("OCCCALC_CUDART", "libc.so.6", 1);
+  char err[1024];
+  cr_assert_eq(occ_gpu_runtime_open(err, sizeof err), OCC_GPU_ERR_CUDA);
+  cr_assert(strstr(err, "libc.so.6 has no cudaGetErrorName"), "%s", err);
 }

@@ -23,6 +23,14 @@ static int gpu_error(const char *what, occ_gpu_status s, const char *err) {
 
 static int worst(int a, int b) { return a > b ? a : b; }
 
+/* The CUDA runtime, whose occupancy API verify and --module ask, opened
+ * before the driver, so that where it is missing the one line says so. */
+static int open_runtime(const char *what) {
+  char err[1024];
+  occ_gpu_status s = occ_gpu_runtime_open(err, sizeof err);
+  return s == OCC_GPU_OK ? OCC_EXIT_OK : gpu_error(what, s, err);
+}
+
 /* "all", or one ordinal (its syntax was checked with the options). */
 static int device_range(const char *text, int *first, int *last) {
   char err[512];
@@ -134,6 +142,10 @@ int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
   bool all = strcmp(cli->device, "all") == 0;
   occ_pipeline p;
   int rc = occ_pipeline_init(&p, cli, all, stdout, stderr);
+  char what[32];
+  snprintf(what, sizeof what, "--device %s", cli->device);
+  if (rc == OCC_EXIT_OK && (cli->module || !cli->no_verify))
+    rc = open_runtime(what);
   int first, last;
   if (rc == OCC_EXIT_OK) rc = device_range(cli->device, &first, &last);
   if (rc != OCC_EXIT_OK) return rc;
@@ -178,6 +190,7 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   int ordinal = cli->device ? atoi(cli->device) : 0, rc = OCC_EXIT_OK;
   char what[32], err[1024];
   snprintf(what, sizeof what, "--device %d", ordinal);
+  if ((rc = open_runtime(what)) != OCC_EXIT_OK) return rc;
   occ_gpu *gpu;
   occ_gpu_status s = occ_gpu_open(ordinal, db, &gpu, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);

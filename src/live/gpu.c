@@ -12,6 +12,7 @@
 
 #include "live/activity.h"
 #include "live/counter.h"
+#include "live/cudart.h"
 #include "live/timeline.h"
 
 /* The probe's PTX, built from kernels/probe.cu and embedded by embed.sh. */
@@ -50,25 +51,22 @@ typedef struct driver_api {
   PFN_cuDevicePrimaryCtxRetain_v7000 cuDevicePrimaryCtxRetain;
   PFN_cuDevicePrimaryCtxRelease_v11000 cuDevicePrimaryCtxRelease;
   PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent;
+  PFN_cuCtxGetCurrent_v4000 cuCtxGetCurrent;
   PFN_cuMemAlloc_v3020 cuMemAlloc;
   PFN_cuMemFree_v3020 cuMemFree;
   PFN_cuMemcpyHtoD_v3020 cuMemcpyHtoD;
   PFN_cuMemcpyDtoH_v3020 cuMemcpyDtoH;
   PFN_cuMemsetD8Async_v3020 cuMemsetD8Async;
   PFN_cuStreamQuery_v2000 cuStreamQuery;
-  PFN_cuModuleLoadDataEx_v2010 cuModuleLoadDataEx;
-  PFN_cuModuleUnload_v2000 cuModuleUnload;
-  PFN_cuModuleGetFunction_v2000 cuModuleGetFunction;
+  PFN_cuKernelGetFunction_v12000 cuKernelGetFunction;
   PFN_cuFuncGetAttribute_v2020 cuFuncGetAttribute;
   PFN_cuFuncSetAttribute_v9000 cuFuncSetAttribute;
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050
       cuOccupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuLaunchKernel_v4000 cuLaunchKernel;
   PFN_cuLaunchCooperativeKernel_v9000 cuLaunchCooperativeKernel;
-  /* Optional: only to list a module's kernels. */
-  PFN_cuModuleGetFunctionCount_v12040 cuModuleGetFunctionCount;
-  PFN_cuModuleEnumerateFunctions_v12040 cuModuleEnumerateFunctions;
-  PFN_cuFuncGetName_v12030 cuFuncGetName;
+  /* Optional: only to name a module's kernels. */
+  PFN_cuKernelGetName_v12030 cuKernelGetName;
 } driver_api;
 
 /* The driver, loaded by the first live command (occcalc has one thread):
@@ -76,10 +74,25 @@ typedef struct driver_api {
  * pays nothing for CUDA, where no live command runs or no driver exists. */
 static driver_api drv;
 static bool drv_ready;
+/* The CUDA runtime, opened by occ_gpu_runtime_open (NULL until then). */
+static const occ_cudart *rt;
+
+const char occ_gpu_api_function[] =
+    "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
+const char occ_gpu_driver_api_function[] =
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor";
+
+/* One kernel as both APIs see it: the runtime's handle, which its
+ * occupancy API is asked about, and the function it is in the device's
+ * context, which the driver launches and reads attributes from. */
+typedef struct kernel_handles {
+  cudaKernel_t kernel;
+  CUfunction function;
+} kernel_handles;
 
 typedef struct probe_module {
-  CUmodule module;
-  CUfunction function;
+  cudaLibrary_t library; /* the probe's PTX, JIT-compiled with one cap */
+  kernel_handles k;
 } probe_module;
 
 struct occ_gpu {
@@ -88,7 +101,11 @@ struct occ_gpu {
   occ_device device;
   bool coop_supported;
   CUcontext context; /* the device's primary context, retained */
+  bool runtime_ready; /* cudart's current device is this one */
   probe_module probes[MAX_CAP + 1]; /* by register cap */
+  /* The JIT's error log: the driver may compile a library when a context
+   * first needs it, so the buffer lives as long as the libraries. */
+  char jit_log[1024];
   CUdeviceptr records_dev;
   probe_record *records_host;
   int64_t records_cap;
@@ -151,6 +168,23 @@ static occ_gpu_status drv_fail(CUresult r, const char *call, const char *file,
     CUresult drv_r_ = (call);                                               \
     if (drv_r_ != CUDA_SUCCESS)                                             \
       return drv_fail(drv_r_, #call, __FILE__, __LINE__, err, err_size);    \
+  } while (0)
+
+static occ_gpu_status rt_fail(cudaError_t e, const char *call, const char *file,
+                              int line, char *err, size_t err_size) {
+  char name[64];
+  call_name(call, name, sizeof name);
+  snprintf(err, err_size, "%s (%s:%d): %s: %s", name, file, line,
+           rt->cudaGetErrorName(e), rt->cudaGetErrorString(e));
+  return OCC_GPU_ERR_CUDA;
+}
+
+/* A runtime call, checked as DRV checks a driver call. */
+#define RT(call)                                                            \
+  do {                                                                      \
+    cudaError_t rt_e_ = (call);                                             \
+    if (rt_e_ != cudaSuccess)                                               \
+      return rt_fail(rt_e_, #call, __FILE__, __LINE__, err, err_size);      \
   } while (0)
 
 /* The ABI of each entry point as of this CUDA version: it matches the PFN
@@ -233,23 +267,20 @@ static occ_gpu_status load_entries(char *err, size_t err_size) {
   ENTRY(cuDevicePrimaryCtxRetain, false);
   ENTRY(cuDevicePrimaryCtxRelease, false);
   ENTRY(cuCtxSetCurrent, false);
+  ENTRY(cuCtxGetCurrent, false);
   ENTRY(cuMemAlloc, false);
   ENTRY(cuMemFree, false);
   ENTRY(cuMemcpyHtoD, false);
   ENTRY(cuMemcpyDtoH, false);
   ENTRY(cuMemsetD8Async, false);
   ENTRY(cuStreamQuery, false);
-  ENTRY(cuModuleLoadDataEx, false);
-  ENTRY(cuModuleUnload, false);
-  ENTRY(cuModuleGetFunction, false);
+  ENTRY(cuKernelGetFunction, false);
   ENTRY(cuFuncGetAttribute, false);
   ENTRY(cuFuncSetAttribute, false);
   ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor, false);
   ENTRY(cuLaunchKernel, false);
   ENTRY(cuLaunchCooperativeKernel, false);
-  ENTRY(cuModuleGetFunctionCount, true);
-  ENTRY(cuModuleEnumerateFunctions, true);
-  ENTRY(cuFuncGetName, true);
+  ENTRY(cuKernelGetName, true);
   return OCC_GPU_OK;
 }
 
@@ -264,6 +295,11 @@ static occ_gpu_status load_driver(char *err, size_t err_size) {
   DRV(drv.cuInit(0));
   drv_ready = true;
   return OCC_GPU_OK;
+}
+
+occ_gpu_status occ_gpu_runtime_open(char *err, size_t err_size) {
+  if (!rt) rt = occ_cudart_open(err, err_size);
+  return rt ? OCC_GPU_OK : OCC_GPU_ERR_CUDA;
 }
 
 /* Without a visible device cuInit fails with CUDA_ERROR_NO_DEVICE; a count
@@ -402,13 +438,14 @@ occ_gpu_status occ_gpu_open(int ordinal, const occ_gpudb *db, occ_gpu **out,
   return OCC_GPU_OK;
 }
 
-/* Modules and memory exist only in a retained context. */
+/* Libraries were loaded only where the runtime was open; memory exists
+ * only in a retained context. */
 void occ_gpu_close(occ_gpu *gpu) {
   if (!gpu) return;
   occ_counter_close(gpu->counter);
+  for (int i = 0; rt && i <= MAX_CAP; i++)
+    if (gpu->probes[i].library) rt->cudaLibraryUnload(gpu->probes[i].library);
   if (gpu->context) {
-    for (int i = 0; i <= MAX_CAP; i++)
-      if (gpu->probes[i].module) drv.cuModuleUnload(gpu->probes[i].module);
     if (gpu->records_dev) drv.cuMemFree(gpu->records_dev);
     if (gpu->seed_dev) drv.cuMemFree(gpu->seed_dev);
     if (gpu->sink_dev) drv.cuMemFree(gpu->sink_dev);
@@ -423,30 +460,78 @@ int occ_gpu_ordinal(const occ_gpu *gpu) { return gpu->ordinal; }
 
 static double ms_since(double t0) { return (occ_gpu_now_s() - t0) * 1e3; }
 
-/* JIT-compiles the probe with max-registers cap, once per cap. */
-static occ_gpu_status probe_function(occ_gpu *gpu, int cap, CUfunction *fn,
-                                     bool *cached, char *err,
-                                     size_t err_size) {
+/* The runtime's current device made this one, once per device: the
+ * runtime then works in the primary context the driver calls use, which
+ * is checked, not assumed (ordinals could differ between the two only if
+ * the environment changed between their initializations). */
+static occ_gpu_status runtime_device(occ_gpu *gpu, char *err, size_t err_size) {
+  if (gpu->runtime_ready) return OCC_GPU_OK;
+  occ_gpu_status s = occ_gpu_runtime_open(err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  RT(rt->cudaSetDevice(gpu->ordinal));
+  CUcontext current = NULL;
+  DRV(drv.cuCtxGetCurrent(&current));
+  if (current != gpu->context) {
+    snprintf(err, err_size, "cudaSetDevice (%s:%d): the runtime's device %d "
+             "is not in the driver's context for device %d", __FILE__,
+             __LINE__, gpu->ordinal, gpu->ordinal);
+    return OCC_GPU_ERR_DEVICE;
+  }
+  gpu->runtime_ready = true;
+  return OCC_GPU_OK;
+}
+
+/* The kernel's function in the device's context; under lazy loading (the
+ * default) this is what loads the library there, JIT-compiling PTX. */
+static occ_gpu_status kernel_function(kernel_handles *k, char *err,
+                                      size_t err_size) {
+  DRV(drv.cuKernelGetFunction(&k->function, (CUkernel)k->kernel));
+  return OCC_GPU_OK;
+}
+
+static occ_gpu_status probe_handles(probe_module *p, char *err,
+                                    size_t err_size) {
+  RT(rt->cudaLibraryGetKernel(&p->k.kernel, p->library, "occ_probe"));
+  return kernel_function(&p->k, err, err_size);
+}
+
+/* Appends " (LOG)" to err when the JIT left a log. */
+static void append_log(const char *log, char *err, size_t err_size) {
+  size_t used = strlen(err);
+  if (log[0]) snprintf(err + used, err_size - used, " (%s)", log);
+}
+
+/* Loads the probe with the runtime, the JIT's max-registers option set to
+ * cap, once per cap: the probe keeps more live values than any cap, so it
+ * gets exactly cap registers (read back by the caller). */
+static occ_gpu_status probe_kernel(occ_gpu *gpu, int cap, kernel_handles *k,
+                                   bool *cached, char *err, size_t err_size) {
   probe_module *p = &gpu->probes[cap];
-  *cached = p->module != NULL;
-  if (!p->module) {
-    char log[1024] = "";
-    CUjit_option opts[] = {CU_JIT_MAX_REGISTERS, CU_JIT_ERROR_LOG_BUFFER,
-                           CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void *vals[] = {(void *)(uintptr_t)cap, log, (void *)(uintptr_t)sizeof log};
-    CUresult r =
-        drv.cuModuleLoadDataEx(&p->module, occ_probe_ptx, 3, opts, vals);
-    if (r != CUDA_SUCCESS) {
-      p->module = NULL;
-      occ_gpu_status s = drv_fail(r, "cuModuleLoadDataEx", __FILE__, __LINE__,
-                                  err, err_size);
-      size_t used = strlen(err);
-      if (log[0]) snprintf(err + used, err_size - used, " (%s)", log);
+  *cached = p->library != NULL;
+  if (!p->library) {
+    gpu->jit_log[0] = '\0';
+    enum cudaJitOption opts[] = {cudaJitMaxRegisters, cudaJitErrorLogBuffer,
+                                 cudaJitErrorLogBufferSizeBytes};
+    void *vals[] = {(void *)(uintptr_t)cap, gpu->jit_log,
+                    (void *)(uintptr_t)sizeof gpu->jit_log};
+    cudaError_t e = rt->cudaLibraryLoadData(&p->library, occ_probe_ptx, opts,
+                                            vals, 3, NULL, NULL, 0);
+    if (e != cudaSuccess) {
+      p->library = NULL;
+      occ_gpu_status s = rt_fail(e, "cudaLibraryLoadData", __FILE__, __LINE__,
+                                 err, err_size);
+      append_log(gpu->jit_log, err, err_size);
       return s;
     }
-    DRV(drv.cuModuleGetFunction(&p->function, p->module, "occ_probe"));
+    occ_gpu_status s = probe_handles(p, err, err_size);
+    if (s != OCC_GPU_OK) {
+      append_log(gpu->jit_log, err, err_size);
+      rt->cudaLibraryUnload(p->library);
+      p->library = NULL;
+      return s;
+    }
   }
-  *fn = p->function;
+  *k = p->k;
   return OCC_GPU_OK;
 }
 
@@ -456,21 +541,43 @@ static occ_gpu_status func_attr(CUfunction fn, CUfunction_attribute attr,
   return OCC_GPU_OK;
 }
 
-/* Sets what the occupancy API and the launch read from the function: the
+/* Sets what the occupancy API and the launch read from the kernel: the
  * dynamic shared-memory opt-in (reset below the default cap, since the
- * module is reused) and the carveout preference. */
-static occ_gpu_status set_smem_attrs(occ_gpu *gpu, CUfunction fn,
+ * probe is reused) and the carveout preference. Set through the runtime,
+ * as a program using cudart would, and on the context's function, which
+ * the driver launches and answers for, so both APIs see the same kernel
+ * whatever the runtime does with a cudaKernel_t's attributes. */
+static occ_gpu_status set_smem_attrs(occ_gpu *gpu, const kernel_handles *k,
                                      int64_t smem_dynamic, int64_t smem_static,
                                      int carveout, char *err,
                                      size_t err_size) {
   int64_t max_dyn = gpu->device.smem_per_block_bytes - smem_static;
   if (smem_dynamic > max_dyn) max_dyn = smem_dynamic;
   if (max_dyn < 0) max_dyn = 0;
+  int pref = carveout < 0 ? cudaSharedmemCarveoutDefault : carveout;
+  RT(rt->cudaFuncSetAttribute((const void *)k->kernel,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              (int)max_dyn));
+  RT(rt->cudaFuncSetAttribute((const void *)k->kernel,
+                              cudaFuncAttributePreferredSharedMemoryCarveout,
+                              pref));
   DRV(drv.cuFuncSetAttribute(
-      fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)max_dyn));
+      k->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+      (int)max_dyn));
   DRV(drv.cuFuncSetAttribute(
-      fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-      carveout < 0 ? CU_SHAREDMEM_CARVEOUT_DEFAULT : carveout));
+      k->function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, pref));
+  return OCC_GPU_OK;
+}
+
+/* The CUDA occupancy API's answer (cudart's, given the cudaKernel_t) and
+ * the driver's for the same kernel and launch. */
+static occ_gpu_status ask_occupancy(const kernel_handles *k, int block_threads,
+                                    int64_t smem_dynamic, int *api, int *driver,
+                                    char *err, size_t err_size) {
+  RT(rt->cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      api, (const void *)k->kernel, block_threads, (size_t)smem_dynamic));
+  DRV(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+      driver, k->function, block_threads, (size_t)smem_dynamic));
   return OCC_GPU_OK;
 }
 
@@ -723,21 +830,23 @@ occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
   int cap = cfg->regs_per_thread < 1 ? 1
             : cfg->regs_per_thread > MAX_CAP ? MAX_CAP
                                              : cfg->regs_per_thread;
-  CUfunction fn;
+  occ_gpu_status s = runtime_device(gpu, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  kernel_handles k;
   double t0 = occ_gpu_now_s();
-  occ_gpu_status s = probe_function(gpu, cap, &fn, &run->jit_cached, err, err_size);
+  s = probe_kernel(gpu, cap, &k, &run->jit_cached, err, err_size);
   run->jit_ms = ms_since(t0);
   if (s != OCC_GPU_OK) return s;
-  if ((s = probe_attrs(fn, run, err, err_size)) != OCC_GPU_OK) return s;
-  s = set_smem_attrs(gpu, fn, cfg->smem_dynamic_bytes, run->smem_static_bytes,
+  if ((s = probe_attrs(k.function, run, err, err_size)) != OCC_GPU_OK) return s;
+  s = set_smem_attrs(gpu, &k, cfg->smem_dynamic_bytes, run->smem_static_bytes,
                      cfg->carveout_pct, err, err_size);
+  if (s == OCC_GPU_OK)
+    s = ask_occupancy(&k, cfg->block_threads, cfg->smem_dynamic_bytes,
+                      &run->api_blocks_per_sm, &run->driver_api_blocks_per_sm,
+                      err, err_size);
+  if (s == OCC_GPU_OK) s = timeline_run(gpu, k.function, cfg, run, err, err_size);
   if (s != OCC_GPU_OK) return s;
-  DRV(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-      &run->api_blocks_per_sm, fn, cfg->block_threads,
-      (size_t)cfg->smem_dynamic_bytes));
-  if ((s = timeline_run(gpu, fn, cfg, run, err, err_size)) != OCC_GPU_OK)
-    return s;
-  return coop_run(gpu, fn, cfg, run, err, err_size);
+  return coop_run(gpu, k.function, cfg, run, err, err_size);
 }
 
 static occ_gpu_status read_file(const char *path, char **data, size_t *len,
@@ -770,34 +879,37 @@ static occ_gpu_status read_file(const char *path, char **data, size_t *len,
   return OCC_GPU_OK;
 }
 
-/* The module's kernels, where the driver can list them (NULL otherwise;
- * the caller frees). */
-static CUfunction *module_functions(CUmodule mod, unsigned int *count) {
+/* The library's kernels (NULL where there are none or on an error; the
+ * caller frees). */
+static cudaKernel_t *library_kernels(cudaLibrary_t lib, unsigned int *count) {
   *count = 0;
-  if (!drv.cuModuleGetFunctionCount || !drv.cuModuleEnumerateFunctions ||
-      !drv.cuFuncGetName ||
-      drv.cuModuleGetFunctionCount(count, mod) != CUDA_SUCCESS || !*count)
+  if (rt->cudaLibraryGetKernelCount(count, lib) != cudaSuccess || !*count)
     return NULL;
-  CUfunction *fns = calloc(*count, sizeof *fns);
-  if (fns && drv.cuModuleEnumerateFunctions(fns, *count, mod) == CUDA_SUCCESS)
-    return fns;
-  free(fns);
+  cudaKernel_t *kernels = calloc(*count, sizeof *kernels);
+  if (kernels &&
+      rt->cudaLibraryEnumerateKernels(kernels, *count, lib) == cudaSuccess)
+    return kernels;
+  free(kernels);
   return NULL;
 }
 
-static const char *function_name(CUfunction fn) {
+/* A kernel's name in its module (mangled for C++), where the driver can
+ * say it (cuKernelGetName, CUDA 12.3). */
+static const char *kernel_name(cudaKernel_t kernel) {
   const char *name = NULL;
-  return drv.cuFuncGetName(&name, fn) == CUDA_SUCCESS ? name : NULL;
+  if (!drv.cuKernelGetName) return NULL;
+  return drv.cuKernelGetName(&name, (CUkernel)kernel) == CUDA_SUCCESS ? name
+                                                                      : NULL;
 }
 
 /* Appends " (kernels: a b c)" to err. */
-static void list_kernels(const CUfunction *fns, unsigned int count, char *err,
-                         size_t err_size) {
-  if (!fns) return;
+static void list_kernels(const cudaKernel_t *kernels, unsigned int count,
+                         char *err, size_t err_size) {
+  if (!kernels || !drv.cuKernelGetName) return;
   size_t used = strlen(err);
   snprintf(err + used, err_size - used, " (kernels:");
   for (unsigned int i = 0; i < count; i++) {
-    const char *name = function_name(fns[i]);
+    const char *name = kernel_name(kernels[i]);
     used = strlen(err);
     if (name) snprintf(err + used, err_size - used, " %s", name);
   }
@@ -805,58 +917,65 @@ static void list_kernels(const CUfunction *fns, unsigned int count, char *err,
   snprintf(err + used, err_size - used, ")");
 }
 
+/* What cudaLibraryGetKernel answers for a name the library lacks. */
+static bool no_such_kernel(cudaError_t e) {
+  return e == cudaErrorSymbolNotFound || e == cudaErrorInvalidDeviceFunction;
+}
+
 /* The kernel called name: by its name in the module (mangled for C++),
  * else the one kernel whose name match accepts (its readable name). */
-static occ_gpu_status find_function(CUmodule mod, const char *path,
-                                    const occ_name_match *match, CUfunction *fn,
-                                    char *err, size_t err_size) {
-  CUresult r = drv.cuModuleGetFunction(fn, mod, match->name);
-  if (r == CUDA_SUCCESS) return OCC_GPU_OK;
-  if (r != CUDA_ERROR_NOT_FOUND)
-    return drv_fail(r, "cuModuleGetFunction", __FILE__, __LINE__, err,
-                    err_size);
+static occ_gpu_status find_kernel(cudaLibrary_t lib, const char *path,
+                                  const occ_name_match *match,
+                                  cudaKernel_t *kernel, char *err,
+                                  size_t err_size) {
+  cudaError_t e = rt->cudaLibraryGetKernel(kernel, lib, match->name);
+  if (e == cudaSuccess) return OCC_GPU_OK;
+  if (!no_such_kernel(e))
+    return rt_fail(e, "cudaLibraryGetKernel", __FILE__, __LINE__, err,
+                   err_size);
   unsigned int count, found = 0;
-  CUfunction *fns = module_functions(mod, &count);
+  cudaKernel_t *kernels = library_kernels(lib, &count);
   const char *mangled = NULL;
-  for (unsigned int i = 0; fns && i < count; i++) {
-    const char *name = function_name(fns[i]);
-    if (name && match->accepts(match->context, name) && found++ == 0) mangled = name;
+  for (unsigned int i = 0; kernels && i < count; i++) {
+    const char *name = kernel_name(kernels[i]);
+    if (name && match->accepts(match->context, name) && found++ == 0)
+      mangled = name;
   }
-  /* An enumerated handle is not loaded under lazy module loading (the
-   * default): the kernel is fetched again by its name, which loads it. */
   if (found == 1) {
-    r = drv.cuModuleGetFunction(fn, mod, mangled);
-    free(fns);
-    if (r == CUDA_SUCCESS) return OCC_GPU_OK;
-    return drv_fail(r, "cuModuleGetFunction", __FILE__, __LINE__, err, err_size);
+    e = rt->cudaLibraryGetKernel(kernel, lib, mangled);
+    free(kernels);
+    if (e == cudaSuccess) return OCC_GPU_OK;
+    return rt_fail(e, "cudaLibraryGetKernel", __FILE__, __LINE__, err,
+                   err_size);
   }
   snprintf(err, err_size, found ? "%s: '%s' names %u kernels; give one's "
                                   "mangled name"
                                 : "%s: no kernel named '%s'",
            path, match->name, found);
-  list_kernels(fns, count, err, err_size);
-  free(fns);
+  list_kernels(kernels, count, err, err_size);
+  free(kernels);
   return OCC_GPU_ERR_MODULE;
 }
 
-static occ_gpu_status module_query(occ_gpu *gpu, CUmodule mod, const char *path,
-                                   const occ_name_match *match, int block_threads,
-                                   int64_t smem_dynamic, int carveout,
-                                   occ_module_kernel *out, char *err,
-                                   size_t err_size) {
-  CUfunction fn;
-  occ_gpu_status s = find_function(mod, path, match, &fn, err, err_size);
+static occ_gpu_status module_query(occ_gpu *gpu, cudaLibrary_t lib,
+                                   const char *path,
+                                   const occ_name_match *match,
+                                   int block_threads, int64_t smem_dynamic,
+                                   int carveout, occ_module_kernel *out,
+                                   char *err, size_t err_size) {
+  kernel_handles k;
+  occ_gpu_status s = find_kernel(lib, path, match, &k.kernel, err, err_size);
   if (s != OCC_GPU_OK) return s;
-  const char *found = function_name(fn);
+  if ((s = kernel_function(&k, err, err_size)) != OCC_GPU_OK) return s;
+  const char *found = kernel_name(k.kernel);
   snprintf(out->name, sizeof out->name, "%s", found ? found : match->name);
-  s = module_attrs(fn, out, err, err_size);
+  s = module_attrs(k.function, out, err, err_size);
   if (s != OCC_GPU_OK) return s;
-  s = set_smem_attrs(gpu, fn, smem_dynamic, out->smem_static_bytes, carveout,
+  s = set_smem_attrs(gpu, &k, smem_dynamic, out->smem_static_bytes, carveout,
                      err, err_size);
   if (s != OCC_GPU_OK) return s;
-  DRV(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
-      &out->api_blocks_per_sm, fn, block_threads, (size_t)smem_dynamic));
-  return OCC_GPU_OK;
+  return ask_occupancy(&k, block_threads, smem_dynamic, &out->api_blocks_per_sm,
+                       &out->driver_api_blocks_per_sm, err, err_size);
 }
 
 occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
@@ -865,22 +984,26 @@ occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
                                      int carveout_pct, occ_module_kernel *out,
                                      char *err, size_t err_size) {
   memset(out, 0, sizeof *out);
+  occ_gpu_status s = runtime_device(gpu, err, err_size);
+  if (s != OCC_GPU_OK) return s;
   char *data;
   size_t len;
-  occ_gpu_status s = read_file(path, &data, &len, err, err_size);
-  if (s != OCC_GPU_OK) return s;
-  CUmodule mod;
-  CUresult r = drv.cuModuleLoadDataEx(&mod, data, 0, NULL, NULL);
-  free(data);
-  if (r != CUDA_SUCCESS) {
-    char text[160];
-    drv_error_text(r, text, sizeof text);
-    snprintf(err, err_size, "cuModuleLoadDataEx (%s:%d): %s: %s", __FILE__,
-             __LINE__, path, text);
+  if ((s = read_file(path, &data, &len, err, err_size)) != OCC_GPU_OK) return s;
+  /* The image stays with the library until it is unloaded: under lazy
+   * loading the driver reads it when the kernel is first used. */
+  cudaLibrary_t lib;
+  cudaError_t e = rt->cudaLibraryLoadData(&lib, data, NULL, NULL, 0, NULL,
+                                          NULL, 0);
+  if (e != cudaSuccess) {
+    free(data);
+    snprintf(err, err_size, "cudaLibraryLoadData (%s:%d): %s: %s: %s",
+             __FILE__, __LINE__, path, rt->cudaGetErrorName(e),
+             rt->cudaGetErrorString(e));
     return OCC_GPU_ERR_MODULE;
   }
-  s = module_query(gpu, mod, path, match, block_threads, smem_dynamic_bytes,
+  s = module_query(gpu, lib, path, match, block_threads, smem_dynamic_bytes,
                    carveout_pct, out, err, err_size);
-  drv.cuModuleUnload(mod);
+  rt->cudaLibraryUnload(lib);
+  free(data);
   return s;
 }

@@ -5,9 +5,13 @@
  * The binary links no CUDA library (never -lcuda, nor the CUDA runtime), so
  * it starts on machines without an NVIDIA driver and no run pays for CUDA's
  * start-up; the first live call opens libcuda.so.1 with dlopen and fetches
- * the driver API through cuGetProcAddress. Every failing CUDA call is
- * reported in err as "CALL (FILE:LINE): ERROR_NAME: text" and returned as a
- * status; nothing here prints or exits.
+ * the driver API through cuGetProcAddress, and the calls that ask the CUDA
+ * occupancy API open the CUDA runtime (cudart.h). Kernels are loaded with
+ * the runtime (cudaLibraryLoadData), asked about with the runtime's
+ * occupancy API and launched with the driver, in the device's primary
+ * context, which both share. Every failing CUDA call is reported in err as
+ * "CALL (FILE:LINE): ERROR_NAME: text" and returned as a status; nothing
+ * here prints or exits.
  */
 #ifndef OCC_GPU_H
 #define OCC_GPU_H
@@ -30,6 +34,17 @@ typedef enum occ_gpu_status {
 
 /* Returns a static description of a status. */
 const char *occ_gpu_strerror(occ_gpu_status status);
+
+/* The functions whose answers a probe run and a module kernel carry:
+ * the CUDA occupancy API (cudart's), and the driver's beside it. */
+extern const char occ_gpu_api_function[];        /* cudaOccupancy... */
+extern const char occ_gpu_driver_api_function[]; /* cuOccupancy... */
+
+/* Opens the CUDA runtime (once per process). The live commands that ask
+ * the occupancy API call it before anything else, so a missing runtime is
+ * named as such: OCC_GPU_ERR_CUDA with err naming the library looked for
+ * (see cudart.h). */
+occ_gpu_status occ_gpu_runtime_open(char *err, size_t err_size);
 
 /* The number of CUDA devices into *count. Fails (OCC_GPU_ERR_CUDA, naming
  * dlopen without a driver, else the driver's error name) when there are
@@ -69,7 +84,8 @@ typedef struct occ_probe_run {
   int64_t smem_static_bytes;  /* the probe's own: expected 0 */
   int64_t local_bytes_per_thread;
   int max_threads_per_block;  /* of the compiled probe */
-  int api_blocks_per_sm;      /* cuOccupancyMaxActiveBlocksPerMultiprocessor */
+  int api_blocks_per_sm;      /* occ_gpu_api_function's answer (cudart) */
+  int driver_api_blocks_per_sm; /* occ_gpu_driver_api_function's answer */
 
   int64_t grid_blocks;        /* blocks launched for the timeline */
   bool launched;              /* false: the launch was refused */
@@ -98,15 +114,17 @@ typedef struct occ_probe_run {
   bool jit_cached;            /* the module came from this process' cache */
 } occ_probe_run;
 
-/* Runs the probe once with cfg: JIT (cached per register cap), the
- * occupancy API, a timeline launch of 4 x api x SMs blocks (one block,
+/* Runs the probe once with cfg: JIT (cudaLibraryLoadData with the
+ * register cap, cached per cap), the occupancy API of the runtime and of
+ * the driver, a timeline launch of 4 x api x SMs blocks (one block,
  * expected to be refused, when the API says 0) with the configuration the
  * driver chose for it, the counter if asked and the cooperative bound. */
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size);
 
 /* The attributes of a kernel in a user's cubin, fatbin or PTX file, and
- * the occupancy API's answer for it. The kernel is not launched. */
+ * the occupancy API's answers for it (the runtime's and the driver's).
+ * The kernel is not launched. */
 typedef struct occ_module_kernel {
   char name[256];        /* the kernel's name in the module (mangled) */
   int regs_per_thread;
@@ -115,7 +133,8 @@ typedef struct occ_module_kernel {
   int64_t const_bytes;
   int max_threads_per_block;
   int ptx_version, binary_version; /* e.g. 90 for 9.0 */
-  int api_blocks_per_sm;
+  int api_blocks_per_sm;        /* occ_gpu_api_function's answer (cudart) */
+  int driver_api_blocks_per_sm; /* occ_gpu_driver_api_function's answer */
 } occ_module_kernel;
 
 /* How a kernel is named on the command line: its name in the module
@@ -127,9 +146,10 @@ typedef struct occ_name_match {
   const void *context;
 } occ_name_match;
 
-/* Loads path, finds the kernel match names (exactly one; a message lists
- * the kernels otherwise), reads its attributes, then asks the occupancy
- * API with block_threads, dynamic shared memory and carveout. */
+/* Loads path with the runtime (cudaLibraryLoadData), finds the kernel
+ * match names (exactly one; a message lists the kernels otherwise), reads
+ * its attributes, then asks the occupancy API with block_threads, dynamic
+ * shared memory and carveout. */
 occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
                                      const occ_name_match *match, int block_threads,
                                      int64_t smem_dynamic_bytes,

@@ -72,6 +72,18 @@ static bool judge_config(const occ_device *d, const occ_verify *v,
   return *got >= 0 && *want > 0;
 }
 
+/* The driver's occupancy API for the same kernel, attributes and launch:
+ * NVIDIA's two libraries should agree; where they do not, both answers
+ * are shown. Counted, not part of the verdict, which judges the
+ * prediction against the CUDA occupancy API (cudart's) and the GPU. */
+static bool judge_driver_api(const occ_device *d, const occ_verify *v,
+                             int64_t *got, int64_t *want) {
+  (void)d;
+  *got = v->run.driver_api_blocks_per_sm;
+  *want = v->run.api_blocks_per_sm;
+  return true;
+}
+
 const occ_check occ_checks[OCC_CHECK_COUNT] = {
     [OCC_CHECK_API] = {"api", "API == prediction", "the API says",
                        "the prediction", true, judge_api},
@@ -89,6 +101,9 @@ const occ_check occ_checks[OCC_CHECK_COUNT] = {
     [OCC_CHECK_CONFIG] = {"config", "SM config == pred",
                           "the driver configured (B)",
                           "the prediction at launch", false, judge_config},
+    [OCC_CHECK_DRIVER_API] = {"driver_api", "driver API == API",
+                              "the driver's API says", "cudart's API", false,
+                              judge_driver_api},
 };
 
 void occ_verify_judge(const occ_device *d, occ_verify *v) {
@@ -106,6 +121,15 @@ void occ_verify_judge(const occ_device *d, occ_verify *v) {
 
 bool occ_module_agrees(const occ_module_kernel *mk, const occ_result *prediction) {
   return mk->api_blocks_per_sm == prediction->active_blocks_per_sm;
+}
+
+unsigned occ_module_failed(const occ_module_kernel *mk,
+                           const occ_result *prediction) {
+  unsigned failed = 0;
+  if (!occ_module_agrees(mk, prediction)) failed |= 1u << OCC_CHECK_API;
+  if (mk->driver_api_blocks_per_sm != mk->api_blocks_per_sm)
+    failed |= 1u << OCC_CHECK_DRIVER_API;
+  return failed;
 }
 
 occ_gpu_status occ_verify_kernel(occ_gpu *gpu, const occ_kernel *kernel,

@@ -1,5 +1,6 @@
 /* verify.h - the live verifier: a prediction checked against the CUDA
- * occupancy API, the measured residency and the achieved occupancy of a
+ * occupancy API (cudart's cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+ * with the driver's answer beside it), the measured residency and the achieved occupancy of a
  * probe kernel with the same resources, and the random sweep that measures
  * the calculator's accuracy. The GPU work is in gpu.c; this file decides
  * what to run and whether the numbers agree; verify_out.c writes them. */
@@ -25,6 +26,7 @@ typedef enum occ_check_index {
   OCC_CHECK_MEASURED_MAX, /* max resident == prediction at launch */
   OCC_CHECK_COOPERATIVE,  /* coop bound == prediction x SMs */
   OCC_CHECK_CONFIG,       /* SM configuration == prediction at launch */
+  OCC_CHECK_DRIVER_API,   /* the driver's occupancy API == cudart's */
   OCC_CHECK_COUNT
 } occ_check_index;
 
@@ -65,10 +67,15 @@ typedef struct occ_verify {
 void occ_verify_judge(const occ_device *device, occ_verify *v);
 
 /* --module: true when the occupancy API's answer for the module's kernel
- * is the prediction (OCC_CHECK_API, the only check made without a
- * launch). */
+ * is the prediction (OCC_CHECK_API, the only check of the verdict made
+ * without a launch). */
 bool occ_module_agrees(const occ_module_kernel *module,
                        const occ_result *prediction);
+
+/* --module: the bits (as occ_verify.failed) of the checks made without a
+ * launch that disagree: OCC_CHECK_API and OCC_CHECK_DRIVER_API. */
+unsigned occ_module_failed(const occ_module_kernel *module,
+                           const occ_result *prediction);
 
 /* Verifies kernel on gpu. A disagreement is not an error: it is
  * v->agree == false. */
