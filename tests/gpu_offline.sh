@@ -27,12 +27,27 @@ hide="env CUDA_VISIBLE_DEVICES=-1"
 expect 5 1 "no device" -- $hide ./occcalc --regs 48 --smem 4096 --block 128 --device 0
 [ -s "$tmp/out" ] && { echo "gpu-offline: no device: wrote to stdout"; fail=1; }
 # Without a driver dlopen names libcuda.so.1; with one, the hidden GPU
-# makes cuInit (or the count) fail with CUDA_ERROR_NO_DEVICE.
-grep -Eq -- '--device 0: (dlopen \(src/live/gpu\.c:[0-9]+\): no NVIDIA driver: libcuda\.so\.1|cu(Init|DeviceGetCount) \(src/live/gpu\.c:[0-9]+\): CUDA_ERROR_NO_DEVICE: )' "$tmp/err" ||
+# makes cuInit (or the count) fail with CUDA_ERROR_NO_DEVICE; without the
+# CUDA runtime (opened first), dlopen says so.
+grep -Eq -- '--device 0: (dlopen \(src/live/gpu\.c:[0-9]+\): no NVIDIA driver: libcuda\.so\.1|cu(Init|DeviceGetCount) \(src/live/gpu\.c:[0-9]+\): CUDA_ERROR_NO_DEVICE: |dlopen \(src/live/cudart\.c:[0-9]+\): no CUDA runtime: )' "$tmp/err" ||
   { echo "gpu-offline: the error does not name the CUDA call:"; cat "$tmp/err"; fail=1; }
 expect 5 1 "no device, all" -- $hide ./occcalc --regs 48 --block 128 --device all --json
 expect 5 1 "no device, sweep" -- $hide ./occcalc verify --sweep 10
 expect 5 1 "no device, module" -- $hide ./occcalc --block 128 --device 0 --module x.cubin --kernel k
+# The CUDA runtime (whose occupancy API verify and --module ask) missing:
+# one line naming it, before anything else is tried, and only where it is
+# needed (--no-verify reads the device without it).
+nocudart="env OCCCALC_CUDART=$tmp/no/libcudart.so.13"
+for args in "--regs 48 --block 128 --device 0" "--regs 48 --block 128 --device all" \
+    "verify --sweep 10" "--block 128 --device 0 --module x.cubin --kernel k"; do
+  expect 5 1 "no CUDA runtime: $args" -- $nocudart ./occcalc $args
+  grep -q "^occcalc: --device [0-9a-z]*: dlopen (src/live/cudart\.c:[0-9]*): no CUDA runtime: OCCCALC_CUDART: $tmp/no/libcudart\.so\.13: cannot open" "$tmp/err" ||
+    { echo "gpu-offline: no CUDA runtime: $args: not named:"; cat "$tmp/err"; fail=1; }
+done
+$nocudart ./occcalc --regs 48 --block 128 --device 0 --no-verify >/dev/null 2>"$tmp/err"
+if grep -q "CUDA runtime" "$tmp/err"; then
+  echo "gpu-offline: --no-verify needs the CUDA runtime:"; cat "$tmp/err"; fail=1
+fi
 expect 2 2 "bad device index" -- ./occcalc --regs 48 --block 128 --device x
 expect 2 2 "--no-verify alone" -- ./occcalc --regs 48 --block 128 --no-verify
 expect 2 2 "--module without --kernel" -- ./occcalc --block 128 --device 0 --module x.cubin

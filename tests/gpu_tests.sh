@@ -55,6 +55,15 @@ PY
   fi
 }
 
+# The functions whose answers verify shows (JSON: api_function and
+# driver_api_function; text: the line under each number).
+cudart_fn=cudaOccupancyMaxActiveBlocksPerMultiprocessor
+driver_fn=cuOccupancyMaxActiveBlocksPerMultiprocessor
+names_functions="j['verify']['api_function'] == '$cudart_fn' and j['verify']['driver_api_function'] == '$driver_fn'"
+# A CUDA runtime whose occupancy API answers one block more than the real
+# one (tests/gpu/cudart_shim.c, built by tests/gpu.mk).
+shim=$PWD/build/cudart_shim.so
+
 run() { # run STATUS ARGS...: runs occcalc, keeps stdout in $tmp/out
   want=$1
   shift
@@ -76,6 +85,8 @@ mission)
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter
   cat "$tmp/out"
   grep -q "SM configuration .*driver's choice (CUPTI); predicted" "$tmp/out" || { echo "gpu-mission: FAILED: no SM configuration line with a prediction"; exit 1; }
+  grep -q "^    $cudart_fn\$" "$tmp/out" || { echo "gpu-mission: FAILED: the text does not name $cudart_fn"; exit 1; }
+  if grep -q "driver's occupancy API" "$tmp/out"; then echo "gpu-mission: FAILED: the driver's answer differs from cudart's"; exit 1; fi
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter --json
   f=$tmp/out
   schema2 "$f"
@@ -83,6 +94,7 @@ mission)
   check "$f" "j['verify']['agree'] and j['verify']['differences'] == []" "no agreement"
   v="j['verify']"
   check "$f" "$v['api_blocks_per_sm'] == j['active_blocks_per_sm'] == $v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max']" "the four numbers differ"
+  check "$f" "$names_functions and $v['driver_api_blocks_per_sm'] == $v['api_blocks_per_sm']" "cudart's and the driver's answers are not both given, or differ"
   check "$f" "$v['probe']['regs_exact'] and $v['probe']['regs_per_thread'] == 48" "the probe did not use 48 registers"
   check "$f" "$v['probe']['block'] == [128, 1, 1] and j['kernel']['block'] == [128, 1, 1]" "the probe's block is not [128, 1, 1]"
   check "$f" "$v['smem_config_executed_bytes'] is not None" "the configuration was not read: $(python3 -c "import json; print(json.load(open('$f'))['verify']['smem_config_executed_error'])")"
@@ -91,14 +103,29 @@ mission)
     check "$f" "j['active_blocks_per_sm'] == 10 and j['occupancy'] == 0.625 and 'registers' in j['limited_by']" "not 10 blocks/SM, 62.5 %, registers"
     check "$f" "$v['smem_config_executed_bytes'] == 102400" "the driver did not configure 100 KB"
   fi
-  echo "gpu-mission: the four numbers agree"
+  # The number shown is cudart's: a runtime that answers one more is shown
+  # as it answers, the driver's answer beside it, and the verdict follows
+  # cudart's (exit 4) while the GPU holds what the driver says.
+  OCCCALC_CUDART=$shim
+  export OCCCALC_CUDART
+  run 4 --regs 48 --smem 4096 --block 128 --device 0 --json
+  check "$f" "$names_functions and $v['api_blocks_per_sm'] == $v['driver_api_blocks_per_sm'] + 1 == j['active_blocks_per_sm'] + 1" "with the shim, the API's number is not cudart's answer"
+  check "$f" "$v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max'] == $v['driver_api_blocks_per_sm']" "with the shim, the GPU does not hold the driver's answer"
+  check "$f" "'api' in $v['differences'] and 'driver_api' in $v['differences'] and not $v['agree']" "with the shim, the differences are not api and driver_api"
+  run 4 --regs 48 --smem 4096 --block 128 --device 0
+  grep -q "^  driver's occupancy API  *[0-9]" "$tmp/out" && grep -q "^    $driver_fn\$" "$tmp/out" || { echo "gpu-mission: FAILED: with the shim, the text does not show the driver's answer"; cat "$tmp/out"; exit 1; }
+  grep -A1 "CUDA occupancy API" "$tmp/out"
+  grep -A1 "driver's occupancy API" "$tmp/out"
+  unset OCCCALC_CUDART
+  echo "gpu-mission: the four numbers agree; the API's is cudart's"
   ;;
 sweep)
   run 0 verify --sweep 300 --seed 1 --json
   schema2 "$tmp/out"
   check "$tmp/out" "len(j['cases']) == 300 and all(c['kernel']['block'] == c['verify']['probe']['block'] for c in j['cases'])" "a case's kernel is not the probe's block"
   check "$tmp/out" "j['summary']['cases'] == 300 and j['summary']['agree'] == 300" "not 300 agreements"
-  check "$tmp/out" "all(j['summary']['checks'][c] == 300 for c in ('api', 'measured_min', 'measured_max', 'cooperative'))" "a check has fewer than 300 agreements"
+  check "$tmp/out" "all(j['summary']['checks'][c] == 300 for c in ('api', 'measured_min', 'measured_max', 'cooperative', 'driver_api'))" "a check has fewer than 300 agreements"
+  check "$tmp/out" "all(c['verify']['api_function'] == '$cudart_fn' for c in j['cases'])" "a case's API is not $cudart_fn"
   # The configuration check: made where CUPTI read the configuration and
   # the core predicted one, and agreeing wherever it was made.
   made="sum(c['verify']['smem_config_executed_bytes'] is not None and c['verify']['predicted_smem_config_bytes'] is not None for c in j['cases'])"
@@ -119,10 +146,18 @@ module)
     schema2 "$tmp/out"
     check "$tmp/out" "j['verify']['agree'] and j['verify']['differences'] == [] and j['verify']['module']['launched'] is False" "$file: no agreement"
     check "$tmp/out" "j['kernel']['smem_static_bytes'] == 4096 and j['kernel']['regs_per_thread'] == j['verify']['module']['regs_per_thread'] > 0" "$file: attributes not used"
+    check "$tmp/out" "$names_functions and j['verify']['driver_api_blocks_per_sm'] == j['verify']['api_blocks_per_sm']" "$file: cudart's and the driver's answers are not both given, or differ"
   done
+  # --module asks the same cudart function: the shim's answer is shown.
+  OCCCALC_CUDART=$shim
+  export OCCCALC_CUDART
+  run 4 --block 256 --dyn-smem 8K --device 0 --module "$tmp/k.cubin" --kernel module_test_kernel --json
+  unset OCCCALC_CUDART
+  check "$tmp/out" "j['verify']['api_blocks_per_sm'] == j['verify']['driver_api_blocks_per_sm'] + 1 == j['active_blocks_per_sm'] + 1 and sorted(j['verify']['differences']) == ['api', 'driver_api']" "with the shim, --module does not show cudart's answer"
   run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/k.cubin" --kernel module_test_kernel
   cat "$tmp/out"
   grep -q 'not launched' "$tmp/out" || { echo "gpu-module: FAILED: does not say it was not launched"; exit 1; }
+  grep -q "^    $cudart_fn\$" "$tmp/out" || { echo "gpu-module: FAILED: the text does not name $cudart_fn"; exit 1; }
   # A C++ kernel by its readable name: the report names it by its mangled one.
   run 0 --block 128 --device 0 --module "$tmp/k.cubin" --kernel 'scaled<4>' --json
   check "$tmp/out" "j['kernel']['name'] == '_Z6scaledILi4EEvPfi' and j['verify']['agree']" "scaled<4> not found by its readable name"
