@@ -46,12 +46,12 @@ DB_DATA_OBJ = build/gpus_table.o
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
            $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
-# The product's link: libc alone. No CUDA library: src/live/gpu.c opens the
-# driver, and src/live/cudart.c the CUDA runtime (libcudart.so.13, whose
-# occupancy API verify asks), with dlopen when a live command runs, so
-# ./occcalc starts on machines without an NVIDIA driver or CUDA and no run
-# pays for them (the static runtime cost every run ~34,000 instructions
-# and ~85 us; see BENCHMARKS.md); no libcjson (the writers build their own tree,
+# The product's link: libc alone. No CUDA library (src/live/gpu.c opens the
+# driver, and src/live/cudart.c the CUDA runtime whose occupancy API verify
+# asks, with dlopen when a live command runs, so ./occcalc starts on
+# machines without an NVIDIA driver or CUDA, and no other run pays for the
+# driver's or the runtime's (static: ~34,000 instructions, ~80 us a run)
+# start-up); no libcjson (the writers build their own tree,
 # src/out/json_tree.c, and --data opens cJSON's parser with dlopen,
 # src/db/cjson_rt.c: mapping a shared library costs every run 40-60 us);
 # the C++ runtime's demangler linked statically (a dynamic libstdc++ costs
