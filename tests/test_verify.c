@@ -154,18 +154,25 @@ Test(config_check, not_made_without_a_reading_or_a_prediction) {
   cr_assert(unread.agree && unpredicted.agree);
 }
 
-/* The sweep summary's JSON counts the check under its key, from the
- * table like every other row. */
-Test(config_check, the_summary_counts_it) {
+/* The sweep summary's JSON counts every check under its key, from the
+ * table: the configuration's and the driver's API among them. */
+Test(config_check, the_summary_counts_every_check) {
   occ_sweep_summary s;
   memset(&s, 0, sizeof s);
-  s.cases = 9;
-  s.checks[OCC_CHECK_CONFIG] = 7;
+  s.cases = 20;
+  for (int i = 0; i < OCC_CHECK_COUNT; i++) s.checks[i] = 10 + i;
   cJSON *j = json_parsed(occ_json_sweep_summary(&s, 1));
   cr_assert_not_null(j);
-  cJSON *config = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "checks"), "config");
-  cr_assert(cJSON_IsNumber(config));
-  cr_assert_eq(config->valueint, 7);
+  cJSON *checks = cJSON_GetObjectItem(j, "checks");
+  for (int i = 0; i < OCC_CHECK_COUNT; i++) {
+    cJSON *count = cJSON_GetObjectItem(checks, occ_checks[i].key);
+    cr_assert(cJSON_IsNumber(count), "%s", occ_checks[i].key);
+    cr_assert_eq(count->valueint, 10 + i, "%s", occ_checks[i].key);
+  }
+  cr_assert_eq(cJSON_GetObjectItem(checks, "config")->valueint,
+               10 + OCC_CHECK_CONFIG);
+  cr_assert_eq(cJSON_GetObjectItem(checks, "driver_api")->valueint,
+               10 + OCC_CHECK_DRIVER_API);
   cJSON_Delete(j);
 }
 
@@ -331,20 +338,6 @@ Test(occupancy_api, a_module_is_judged_by_cudarts_answer) {
   mk = module_answers(10, 9);
   cr_assert(occ_module_agrees(&mk, &p));
   cr_assert_eq(occ_module_failed(&mk, &p), driver_bit);
-}
-
-/* The sweep summary counts the new check under its key. */
-Test(occupancy_api, the_summary_counts_the_drivers_agreement) {
-  occ_sweep_summary s;
-  memset(&s, 0, sizeof s);
-  s.cases = 5;
-  s.checks[OCC_CHECK_DRIVER_API] = 4;
-  cJSON *j = json_parsed(occ_json_sweep_summary(&s, 1));
-  cr_assert_not_null(j);
-  cJSON *driver = cJSON_GetObjectItem(cJSON_GetObjectItem(j, "checks"), "driver_api");
-  cr_assert(cJSON_IsNumber(driver));
-  cr_assert_eq(driver->valueint, 4);
-  cJSON_Delete(j);
 }
 
 /* A runtime that cannot be opened is named, with the reason (each
