@@ -941,6 +941,7 @@ static occ_gpu_status find_kernel(cudaLibrary_t lib, const char *path,
     if (name && match->accepts(match->context, name) && found++ == 0)
       mangled = name;
   }
+  /* The one match is fetched by its name, as a kernel named exactly is. */
   if (found == 1) {
     e = rt->cudaLibraryGetKernel(kernel, lib, mangled);
     free(kernels);

@@ -262,8 +262,8 @@ void occ_print_sweep_case(FILE *out, int index, const occ_verify *v) {
   const occ_kernel *k = &v->requested;
   const occ_probe_run *r = &v->run;
   fprintf(out, "case %d: regs %d (probe %d) block %d smem %" PRId64 "+%" PRId64
-          " carveout %d: predicted %d (at launch %d), api %d (driver %d), measured "
-          "%d..%d, coop %" PRId64 ", config %" PRId64 " (predicted %" PRId64
+          " carveout %d: predicted %d (at launch %d), api %d (driver %d), "
+          "measured %d..%d, coop %" PRId64 ", config %" PRId64 " (predicted %" PRId64
           "), timeline %.3f, counter %.3f%s\n", index, k->regs_per_thread,
           r->regs_per_thread, k->block[0], k->smem_static_bytes,
           k->smem_dynamic_bytes, k->carveout_pct,
