@@ -25,13 +25,16 @@ char *cJSON_Print(const void *item) { (void)item; return strdup("\"via cJSON_Pri
 char *cJSON_PrintUnformatted(const void *item) { (void)item; return strdup("\"via cJSON_PrintUnformatted\""); }
 SHIM
 ${CC:-cc} -shared -fPIC -o "$dir/shim.so" "$dir/shim.c" || exit 1
+# An ASan build (make sanitize) needs its runtime first in LD_PRELOAD.
+asan=$(ldd "$occ" | awk '/libasan/ {print $3}')
+preload="${asan:+$asan }$dir/shim.so"
 args="--gpu h100 --regs 32 --block 128"
-got=$(LD_PRELOAD=$dir/shim.so "$occ" $args --json)
+got=$(LD_PRELOAD=$preload "$occ" $args --json)
 if [ "$got" != '"via cJSON_Print"' ]; then
   echo "links_cjson: --json did not go through cJSON_Print: $(echo "$got" | head -c 60)"
   fail=1
 fi
-got=$(LD_PRELOAD=$dir/shim.so "$occ" $args --jsonl)
+got=$(LD_PRELOAD=$preload "$occ" $args --jsonl)
 if [ "$got" != '"via cJSON_PrintUnformatted"' ]; then
   echo "links_cjson: --jsonl did not go through cJSON_PrintUnformatted: $(echo "$got" | head -c 60)"
   fail=1
