@@ -46,20 +46,21 @@ DB_DATA_OBJ = build/gpus_table.o
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
            $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
-# The product's link: libc alone. No CUDA library (src/live/gpu.c opens the
-# driver, and src/live/cudart.c the CUDA runtime whose occupancy API verify
-# asks, with dlopen when a live command runs, so ./occcalc starts on
-# machines without an NVIDIA driver or CUDA, and no other run pays for the
-# driver's or the runtime's (static: ~34,000 instructions, ~80 us a run)
-# start-up); no libcjson (the writers build their own tree,
-# src/out/json_tree.c, and --data opens cJSON's parser with dlopen,
-# src/db/cjson_rt.c: mapping a shared library costs every run 40-60 us);
-# the C++ runtime's demangler linked statically (a dynamic libstdc++ costs
-# every run ~0.7 ms of loading). The build still needs cJSON's header.
-CUDA_LIBS = -ldl
-LIBS      = -lm $(CUDA_LIBS) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+# The product's link: libc and libcjson, a normal shared library (cJSON
+# writes every JSON document, src/out/json_write.h, and reads --data,
+# src/db/gpudb.c; Debian packages no static libcjson). No CUDA library
+# (src/live/gpu.c opens the driver, and src/live/cudart.c the CUDA runtime
+# whose occupancy API verify asks, with dlopen when a live command runs, so
+# ./occcalc starts on machines without an NVIDIA driver or CUDA, and no
+# other run pays for the driver's or the runtime's (static: ~34,000
+# instructions, ~80 us a run) start-up); the C++ runtime's demangler linked
+# statically (a dynamic libstdc++ costs every run ~0.7 ms of loading).
+# tests/hostile-db/links_cjson.sh checks that libcjson is NEEDED.
+CJSON_LIBS = -lcjson
+CUDA_LIBS  = -ldl
+LIBS       = $(CJSON_LIBS) -lm $(CUDA_LIBS) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
 # What a test of the core and the database links: no CUDA.
-CORE_DB_LIBS = $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB) -lm -ldl
+CORE_DB_LIBS = $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB) $(CJSON_LIBS) -lm -ldl
 
 .PHONY: all deps test-deps test bench bench-gpu test-gpu clean install sanitize fuzz
 
@@ -102,9 +103,9 @@ $(CORE_LIB): $(CORE_OBJS)
 # The generator links the loader but not gpudb_builtin.o, which needs the
 # tables it makes. A gpus.json the loader refuses fails here, with its
 # message, and leaves no table behind.
-build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/cjson_rt.o build/db/devfields.o $(CORE_LIB) | deps
+build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/devfields.o $(CORE_LIB) | deps
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) build/db/gpudb.o \
-	  build/db/cjson_rt.o build/db/devfields.o $(CORE_LIB) -lm -ldl
+	  build/db/devfields.o $(CORE_LIB) $(CJSON_LIBS) -lm
 
 build/gpus_table.c: data/gpus.json build/gpus_gen
 	./build/gpus_gen data/gpus.json > $@.tmp || { rm -f $@.tmp; exit 1; }

@@ -5,10 +5,11 @@
 # with /bin/true beside them. All four alternate in one loop
 # (build/bench_spawn: spawn to reap, stdout to /dev/null), so they see the
 # same machine; medians of 200 runs each. Fails if a report takes more than
-# 1.2x the floor or more than 8 MiB of peak RSS.
+# 1.3x the floor or more than 8 MiB of peak RSS (1.3x since cJSON, a shared
+# library, writes the JSON: issue 17).
 set -eu
 runs=200
-max_ratio=1.2
+max_ratio=1.3
 max_rss_mib=8
 args="--gpu h100 --regs 48 --smem 4096 --block 128"
 medians=$(./build/bench_spawn $runs floor ./build/bench_floor_calc \

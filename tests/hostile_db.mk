@@ -1,8 +1,8 @@
 # Hostile databases (issue 10): golden cases of databases the loader must
 # refuse (tests/hostile-db/*.case, the format of tests/golden.sh), the
 # bound on what an accepted one can cost (bounds.sh on the corners of the
-# accepted ranges), the loader's cJSON opened only for --data and its
-# absence reported (no_cjson.sh), and the libFuzzer target of the loader.
+# accepted ranges), libcjson linked as a shared library (links_cjson.sh),
+# and the libFuzzer target of the loader.
 # `make fuzz-db`
 # runs it for FUZZ_SECONDS (default 60, see tests/ptxas.mk).
 TEST_TARGETS += test-hostile-db test-fuzz-db
@@ -12,7 +12,7 @@ TEST_TARGETS += test-hostile-db test-fuzz-db
 test-hostile-db: occcalc
 	sh tests/golden.sh tests/hostile-db/*.case
 	sh tests/hostile-db/bounds.sh ./occcalc tests/hostile-db/corners.json
-	sh tests/hostile-db/no_cjson.sh ./occcalc
+	sh tests/hostile-db/links_cjson.sh ./occcalc
 
 # The loader, the core and the writers, built with the fuzzer and the
 # sanitizers (not the compiled-in tables: the input is the database).
@@ -20,7 +20,7 @@ test-hostile-db: occcalc
 # thousands of occ_compute calls, and tracing their comparisons made a run
 # ten times slower; the loader's keys are found through libFuzzer's
 # strcmp hooks all the same.
-DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb.c src/db/cjson_rt.c src/db/devfields.c \
+DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb.c src/db/devfields.c \
                $(wildcard src/core/*.c) \
                $(filter-out src/out/verify_out.c,$(wildcard src/out/*.c))
 
@@ -28,7 +28,7 @@ build/fuzz_db: $(DB_FUZZ_SRCS) $(HDRS)
 	@mkdir -p build
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -fno-sanitize-coverage=trace-cmp -o $@ $(DB_FUZZ_SRCS) -lm -ldl
+	  -fno-sanitize-coverage=trace-cmp -o $@ $(DB_FUZZ_SRCS) -lcjson -lm
 
 # Seeded from tests/fuzz/db-seeds (data/gpus.json and small variants);
 # the corpus grows in build/fuzz_db_corpus. Fails on any crash, leak or

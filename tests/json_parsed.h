@@ -8,27 +8,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 
 /* The text write (occ_json_write_compact or _formatted) gives doc, in a
  * string the caller frees; NULL when out of memory. */
-static inline char *json_printed(void (*write)(FILE *, const occ_jnode *),
-                                 const occ_jnode *doc) {
+static inline char *json_printed(bool (*write)(FILE *, const cJSON *),
+                                 const cJSON *doc) {
   char *text = NULL;
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
   if (!out) return NULL;
-  if (doc) write(out, doc);
+  bool written = doc && write(out, doc);
   fclose(out);
+  if (!written) {
+    free(text);
+    return NULL;
+  }
   return text;
 }
 
 /* doc printed by occcalc's printer (--json's layout) and parsed with
  * cJSON; frees doc. NULL if cJSON refuses the text; the caller frees the
  * result with cJSON_Delete. */
-static inline cJSON *json_parsed(occ_jnode *doc) {
+static inline cJSON *json_parsed(cJSON *doc) {
   char *text = json_printed(occ_json_write_formatted, doc);
-  occ_jfree(doc);
+  cJSON_Delete(doc);
   cJSON *parsed = text ? cJSON_Parse(text) : NULL;
   free(text);
   return parsed;

@@ -36,17 +36,22 @@ build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 
-build/json_tree_test: tests/ptxas/json_tree_test.c tests/json_parsed.h src/out/json_tree.c src/out/json_tree.h
-	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_tree_test.c src/out/json_tree.c -lcriterion -lcjson -lm
+# What out/json_write.h adds to cJSON: exact integers, U+FFFD for invalid
+# UTF-8, cJSON's own text otherwise.
+JSON_WRITE_DEPS = tests/ptxas/json_write_test.c tests/json_parsed.h \
+                  src/out/json_write.c src/out/json_write.h src/out/utf8.h
 
-build/json_tree_test_san: tests/ptxas/json_tree_test.c tests/json_parsed.h src/out/json_tree.c src/out/json_tree.h
+build/json_write_test: $(JSON_WRITE_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_tree_test.c src/out/json_tree.c -lcriterion -lcjson -lm
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_write_test.c src/out/json_write.c -lcriterion -lcjson
 
-test-ptxas-unit: build/ptxas_unit build/json_tree_test
+build/json_write_test_san: $(JSON_WRITE_DEPS)
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_write_test.c src/out/json_write.c -lcriterion -lcjson
+
+test-ptxas-unit: build/ptxas_unit build/json_write_test
 	./build/ptxas_unit
-	./build/json_tree_test
+	./build/json_write_test
 
 # Reports of nvcc 13.0 and cuobjdump 13.0 kept from the GPU machine: ptxas'
 # numbers must agree with cuobjdump's on this machine too, which has none.
@@ -63,10 +68,10 @@ test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
 	   tests/kernels/*.cu $(wildcard kernels/*.cu)
 
-test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_tree_test_san
+test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_write_test_san
 	sh tests/ptxas/golden.sh build/ptxas_dump_san tests/ptxas/golden
 	./build/ptxas_unit_san
-	./build/json_tree_test_san
+	./build/json_write_test_san
 
 build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS)
 	@mkdir -p build

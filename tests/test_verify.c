@@ -181,13 +181,13 @@ Test(config_check, the_summary_counts_every_check) {
 Test(config_check, the_seed_is_exact) {
   occ_sweep_summary s;
   memset(&s, 0, sizeof s);
-  occ_jnode *j = occ_json_sweep_summary(&s, INT64_MAX);
+  cJSON *j = occ_json_sweep_summary(&s, INT64_MAX);
   cr_assert_not_null(j);
   char *text = json_printed(occ_json_write_compact, j);
   cr_assert_not_null(text);
   cr_expect(strstr(text, "\"seed\":9223372036854775807,") != NULL, "%s", text);
   free(text);
-  occ_jfree(j);
+  cJSON_Delete(j);
 }
 
 /* A module kernel is not launched: nothing was read, the prediction is

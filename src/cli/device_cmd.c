@@ -154,7 +154,7 @@ int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
 }
 
 typedef struct sweep_out {
-  occ_jnode *cases; /* NULL for the human output */
+  cJSON *cases; /* NULL for the human output */
   const occ_gpu *gpu;
   bool failed;
 } sweep_out;
@@ -165,24 +165,24 @@ static void on_case(void *context, int index, const occ_verify *v) {
     if (!v->agree) occ_print_sweep_case(stdout, index, v);
     return;
   }
-  occ_jnode *c = occ_json_sweep_case(out->gpu, index, v);
-  if (!c || !occ_jappend(out->cases, c)) {
-    occ_jfree(c);
+  cJSON *c = occ_json_sweep_case(out->gpu, index, v);
+  if (!c || !cJSON_AddItemToArray(out->cases, c)) {
+    cJSON_Delete(c);
     out->failed = true;
   }
 }
 
 /* Takes cases (root owns them once added). */
-static int write_sweep_json(const occ_gpu *gpu, occ_jnode *cases,
+static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
                             const occ_sweep_summary *sum, uint64_t seed) {
-  occ_jnode *root = occ_json_sweep(gpu, sum, seed);
-  if (!occ_jadd(root, "cases", cases)) {
-    occ_jfree(cases);
-    occ_jfree(root);
+  cJSON *root = occ_json_sweep(gpu, sum, seed);
+  if (!cJSON_AddItemToObject(root, "cases", cases)) {
+    cJSON_Delete(cases);
+    cJSON_Delete(root);
     root = NULL;
   }
   int rc = occ_exit_of_write(occ_print_json(stdout, root));
-  occ_jfree(root);
+  cJSON_Delete(root);
   return rc;
 }
 
@@ -194,7 +194,7 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   occ_gpu *gpu;
   occ_gpu_status s = occ_gpu_open(ordinal, db, &gpu, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
-  sweep_out out = {cli->json ? occ_jarray() : NULL, gpu, false};
+  sweep_out out = {cli->json ? cJSON_CreateArray() : NULL, gpu, false};
   occ_verify_options opt = {cli->counter, occ_gpu_now_s() + SWEEP_TIME_LIMIT_S};
   occ_sweep_summary sum;
   s = occ_verify_sweep(gpu, (int)cli->sweep, (uint64_t)cli->seed, &opt, on_case, &out, &sum,
@@ -213,7 +213,7 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
     }
     if (rc == OCC_EXIT_OK && sum.agree != sum.cases) rc = OCC_EXIT_DISAGREE;
   }
-  occ_jfree(out.cases);
+  cJSON_Delete(out.cases);
   occ_gpu_close(gpu);
   return rc;
 }

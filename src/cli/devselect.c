@@ -79,9 +79,9 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
 }
 
 static int list_json(const occ_gpudb *db, FILE *out) {
-  occ_jnode *root = occ_json_gpu_list(db);
+  cJSON *root = occ_json_gpu_list(db);
   int rc = occ_exit_of_write(occ_print_json(out, root));
-  occ_jfree(root);
+  cJSON_Delete(root);
   return rc;
 }
 

@@ -15,7 +15,7 @@
 #include "db/gpudb.h"
 #include "out/chart_out.h"
 #include "out/explain_out.h"
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include "out/outfile.h"
 #include "out/ptxas_out.h"
 #include "out/report.h"
@@ -321,21 +321,21 @@ static int write_svg_stdout(const occ_pipeline *p, const occ_item *item) {
   return OCC_EXIT_OK;
 }
 
-static bool add_item(occ_jnode *obj, const char *key, occ_jnode *item) {
-  if (item && occ_jadd(obj, key, item)) return true;
-  occ_jfree(item);
+static bool add_item(cJSON *obj, const char *key, cJSON *item) {
+  if (item && cJSON_AddItemToObject(obj, key, item)) return true;
+  cJSON_Delete(item);
   return false;
 }
 
-static occ_jnode *live_json(const occ_item *item) {
+static cJSON *live_json(const occ_item *item) {
   if (item->verify) return occ_json_verify(item->gpu, item->verify);
   if (item->module) return occ_json_module_check(item->module, &item->result);
-  return occ_jnull();
+  return cJSON_CreateNull();
 }
 
 /* The sections the options ask for, added to the report's object. */
 static int add_sections(const occ_pipeline *p, const occ_item *item,
-                        occ_jnode *obj) {
+                        cJSON *obj) {
   const occ_cli *cli = p->cli;
   bool ok = true;
   if (cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE)
@@ -363,7 +363,7 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
   return OCC_EXIT_FAILURE;
 }
 
-static occ_jnode *item_json(const occ_pipeline *p, const occ_item *item) {
+static cJSON *item_json(const occ_pipeline *p, const occ_item *item) {
   occ_report rep = report_of(p, item, item->name);
   if (!item->ptxas) return occ_json_report(&rep);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
@@ -371,22 +371,27 @@ static occ_jnode *item_json(const occ_pipeline *p, const occ_item *item) {
 }
 
 static int write_json(occ_pipeline *p, const occ_item *item) {
-  occ_jnode *obj = item_json(p, item);
+  cJSON *obj = item_json(p, item);
   if (!obj) {
     occ_msg(p->err, "out of memory writing JSON");
     return OCC_EXIT_FAILURE;
   }
   int rc = add_sections(p, item, obj);
+  bool printed = true; /* printing allocates: it may run out of memory */
   if (rc == OCC_EXIT_OK && p->writer == OCC_WRITE_JSONL) {
-    occ_json_write_compact(p->out, obj);
-    putc('\n', p->out);
+    printed = occ_json_write_compact(p->out, obj);
+    if (printed) putc('\n', p->out);
     if (p->flush_each) fflush(p->out);
   } else if (rc == OCC_EXIT_OK) {
     fputs(!p->many ? "" : p->written == 0 ? "[\n" : ",\n", p->out);
-    occ_json_write_formatted(p->out, obj);
-    if (!p->many) fputc('\n', p->out);
+    printed = occ_json_write_formatted(p->out, obj);
+    if (printed && !p->many) fputc('\n', p->out);
   }
-  occ_jfree(obj);
+  if (!printed) {
+    occ_msg(p->err, "out of memory writing JSON");
+    rc = OCC_EXIT_FAILURE;
+  }
+  cJSON_Delete(obj);
   return rc;
 }
 

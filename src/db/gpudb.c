@@ -1,5 +1,4 @@
-/* gpudb.c - loads the GPU database with cJSON (opened at run time,
- * cjson_rt.h) into its tables
+/* gpudb.c - loads the GPU database with cJSON into its tables
  * (gpudb_tables.h) and answers from the tables; the rest of occcalc sees
  * only occ_device. */
 #include "db/gpudb.h"
@@ -13,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/cjson_rt.h"
+#include <cjson/cJSON.h>
 #include "db/devfields.h"
 #include "db/gpudb_tables.h"
 
@@ -215,7 +214,7 @@ static bool is_allowed(const char *key, const char *const *allowed,
 static int check_keys(const cJSON *obj, const char *const *allowed,
                       bool device_fields, const char *where, char *err,
                       size_t size) {
-  if (!occ_cjson_is(obj, cJSON_Object)) {
+  if (!cJSON_IsObject(obj)) {
     snprintf(err, size, "%s: must be an object", where);
     return -1;
   }
@@ -238,7 +237,7 @@ static int check_keys(const cJSON *obj, const char *const *allowed,
 
 /* A database's "cc" is exactly "M.m" or "MM.m" (no leading zero). */
 static int parse_cc_string(const cJSON *item, int *major, int *minor) {
-  if (!occ_cjson_is(item, cJSON_String)) return -1;
+  if (!cJSON_IsString(item)) return -1;
   const char *s = item->valuestring;
   size_t n = strlen(s);
   if ((n != 3 && n != 4) || s[0] < '1' || s[0] > '9' || !is_digit(s[n - 3]) ||
@@ -272,7 +271,7 @@ static int read_fields(const cJSON *obj, occ_device *dev, bool required,
   size_t count;
   const occ_device_field *fields = occ_device_fields(&count);
   for (size_t i = 0; i < count; i++) {
-    const cJSON *v = occ_cjson_get(obj, fields[i].key);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, fields[i].key);
     if (!v) {
       if (required && !fields[i].optional && strcmp(fields[i].key, "sm_count") != 0) {
         set_err(err, size, "%s: missing \"%s\"", where, fields[i].key);
@@ -280,7 +279,7 @@ static int read_fields(const cJSON *obj, occ_device *dev, bool required,
       }
       continue;
     }
-    if (!occ_cjson_is(v, cJSON_Number)) {
+    if (!cJSON_IsNumber(v)) {
       set_err(err, size, "%s: \"%s\" must be an integer", where, fields[i].key);
       return -1;
     }
@@ -293,7 +292,7 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
                           const char *where, const char *key, char *err,
                           size_t size) {
   if (!arr) return 0;
-  if (!occ_cjson_is(arr, cJSON_Array) || occ_cjson_size(arr) > max) {
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > max) {
     set_err(err, size, "%s: \"%s\" must be an array of at most %d integers",
             where, key, max);
     return -1;
@@ -301,7 +300,7 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
   int n = 0;
   const cJSON *v;
   cJSON_ArrayForEach(v, arr) {
-    if (!occ_cjson_is(v, cJSON_Number)) {
+    if (!cJSON_IsNumber(v)) {
       set_err(err, size, "%s: \"%s\"[%d] must be an integer", where, key, n);
       return -1;
     }
@@ -341,10 +340,10 @@ static int pool_add(occ_gpudb *db, const char *text, size_t max,
 static const char *read_text(const cJSON *obj, const char *key, size_t min,
                              size_t max, bool *ok, const char *where,
                              char *err, size_t size) {
-  const cJSON *v = occ_cjson_get(obj, key);
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!v && min == 0) return NULL;
-  size_t len = occ_cjson_is(v, cJSON_String) ? strlen(v->valuestring) : 0;
-  if (!occ_cjson_is(v, cJSON_String) || len < min || len > max ||
+  size_t len = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
+  if (!cJSON_IsString(v) || len < min || len > max ||
       !printable(v->valuestring)) {
     set_err(err, size, "%s: \"%s\" must be a string of %zu to %zu bytes of "
             "printable UTF-8", where, key, min, max);
@@ -364,8 +363,8 @@ static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
   const char *src = read_text(obj, "source", 1, SOURCE_MAX, &ok, where, err, size);
   const char *fam = ok ? read_text(obj, "family", 0, FAMILY_MAX, &ok, where, err, size)
                        : NULL;
-  const cJSON *comment = occ_cjson_get(obj, "comment");
-  if (ok && comment && !occ_cjson_is(comment, cJSON_String)) {
+  const cJSON *comment = cJSON_GetObjectItemCaseSensitive(obj, "comment");
+  if (ok && comment && !cJSON_IsString(comment)) {
     set_err(err, size, "%s: \"comment\" must be a string", where);
     ok = false;
   }
@@ -419,7 +418,7 @@ static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
 /* The architecture's compute capability, new to the database. */
 static int read_arch_cc(const occ_gpudb *db, const cJSON *obj, entry *e,
                         char *where, size_t where_size, char *err, size_t size) {
-  if (parse_cc_string(occ_cjson_get(obj, "cc"),
+  if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"),
                       &e->device.cc_major, &e->device.cc_minor) != 0) {
     set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return -1;
@@ -449,7 +448,7 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
     return -1;
   int64_t dims[3] = {0, 0, 0};
   int ndims = 0;
-  if (read_int_array(occ_cjson_get(obj, "max_block_dim"),
+  if (read_int_array(cJSON_GetObjectItemCaseSensitive(obj, "max_block_dim"),
                      dims, 3, &ndims, where, "max_block_dim", err, size))
     return -1;
   if (ndims != 3) {
@@ -460,7 +459,7 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
     e->device.max_block_dim[i] = (int)(dims[i] > INT32_MAX ? INT32_MAX
                                        : dims[i] < 0       ? -1
                                                            : dims[i]);
-  if (read_int_array(occ_cjson_get(obj, "smem_configs_bytes"),
+  if (read_int_array(cJSON_GetObjectItemCaseSensitive(obj, "smem_configs_bytes"),
                      e->device.smem_configs_bytes, OCC_MAX_SMEM_CONFIGS,
                      &e->device.smem_config_count, where, "smem_configs_bytes",
                      err, size))
@@ -490,14 +489,14 @@ static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
                            entry *e, const char *where, char *err, size_t size) {
   if (add_match_key(db, name, &e->match_keys[0], where, "\"name\"", err, size))
     return -1;
-  const cJSON *aliases = occ_cjson_get(obj, "aliases");
-  if (aliases && !occ_cjson_is(aliases, cJSON_Array)) {
+  const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
+  if (aliases && !cJSON_IsArray(aliases)) {
     set_err(err, size, "%s: \"aliases\" must be an array", where);
     return -1;
   }
   const cJSON *a;
   cJSON_ArrayForEach(a, aliases) {
-    if (!occ_cjson_is(a, cJSON_String) || e->alias_count >= ALIAS_MAX ||
+    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX ||
         strlen(a->valuestring) >= OCC_NAME_MAX || !printable(a->valuestring)) {
       set_err(err, size, "%s: \"aliases\" must be at most %d strings of at most "
               "%d bytes of printable UTF-8", where, ALIAS_MAX, OCC_NAME_MAX - 1);
@@ -521,7 +520,7 @@ static const entry *read_gpu_head(const occ_gpudb *db, const cJSON *obj,
   size_t len = strlen(where);
   snprintf(where + len, where_size - len, " (%s)", *name);
   int major, minor;
-  if (parse_cc_string(occ_cjson_get(obj, "cc"), &major,
+  if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"), &major,
                       &minor) != 0) {
     set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return NULL;
@@ -570,14 +569,14 @@ static void publish_tables(occ_gpudb *db) {
 static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
                       int max, entry **entries, size_t *count,
                       const char *origin, char *err, size_t size) {
-  const cJSON *arr = occ_cjson_get(root, key);
-  if (!occ_cjson_is(arr, cJSON_Array) || occ_cjson_size(arr) == 0 ||
-      occ_cjson_size(arr) > max) {
+  const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
+  if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0 ||
+      cJSON_GetArraySize(arr) > max) {
     set_err(err, size, "%s: \"%s\" must be an array of 1 to %d entries", origin,
             key, max);
     return -1;
   }
-  *count = (size_t)occ_cjson_size(arr);
+  *count = (size_t)cJSON_GetArraySize(arr);
   *entries = calloc(*count, sizeof **entries);
   if (!*entries) {
     *count = 0;
@@ -677,15 +676,15 @@ static int read_default(occ_gpudb *db, const cJSON *root, const char *origin,
 static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
                          char *err, size_t size) {
   if (check_keys(root, root_keys, false, origin, err, size)) return -1;
-  const cJSON *schema = occ_cjson_get(root, "schema");
-  const cJSON *comment = occ_cjson_get(root, "comment");
+  const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+  const cJSON *comment = cJSON_GetObjectItemCaseSensitive(root, "comment");
   uint32_t empty;
-  if (!occ_cjson_is(schema, cJSON_Number) || schema->valuedouble != 1) {
+  if (!cJSON_IsNumber(schema) || schema->valuedouble != 1) {
     set_err(err, size, "%s: \"schema\" must be 1 (the format this occcalc reads)",
             origin);
     return -1;
   }
-  if (comment && !occ_cjson_is(comment, cJSON_String)) {
+  if (comment && !cJSON_IsString(comment)) {
     set_err(err, size, "%s: \"comment\" must be a string", origin);
     return -1;
   }
@@ -700,29 +699,23 @@ static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
              : 0;
 }
 
-/* The document (freed with (*json)->free), or NULL with
+/* The document (freed with cJSON_Delete), or NULL with
  * "ORIGIN:LINE:COL: why" in err. */
 static cJSON *parse_document(const char *text, size_t len, const char *origin,
-                             const occ_cjson **json_out, char *err, size_t err_size) {
-  char why[300];
-  const occ_cjson *json = *json_out = occ_cjson_open(why, sizeof why);
-  if (!json) {
-    set_err(err, err_size, "%s: %s", origin, why);
-    return NULL;
-  }
+                             char *err, size_t err_size) {
   const char *end = NULL;
-  cJSON *root = json->parse(text, len, &end, false);
+  cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
   if (!root) {
     char at[300];
     size_t offset = end && end >= text && end <= text + len ? (size_t)(end - text) : 0;
-    const char *bad = json->error_at();
+    const char *bad = cJSON_GetErrorPtr();
     if (bad && bad >= text && bad <= text + len) offset = (size_t)(bad - text);
     locate(text, offset, origin, at, sizeof at);
     set_err(err, err_size, "%s: malformed JSON", at);
     return NULL;
   }
   if (check_syntax(text, len, (size_t)(end - text), origin, err, err_size)) {
-    json->free(root);
+    cJSON_Delete(root);
     return NULL;
   }
   return root;
@@ -734,13 +727,12 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
     set_err(err, err_size, "%s: larger than %d bytes", origin, DB_FILE_MAX);
     return NULL;
   }
-  const occ_cjson *json;
-  cJSON *root = parse_document(text, len, origin, &json, err, err_size);
+  cJSON *root = parse_document(text, len, origin, err, err_size);
   if (!root) return NULL;
   occ_gpudb *db = calloc(1, sizeof *db);
   bool ok = db && read_database(db, root, origin, err, err_size) == 0;
   if (!db) set_err(err, err_size, "%s: out of memory", origin);
-  json->free(root);
+  cJSON_Delete(root);
   if (!ok) {
     occ_gpudb_free(db);
     return NULL;

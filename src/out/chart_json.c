@@ -9,42 +9,42 @@
 #include "out/chart_out.h"
 #include "out/vocab.h"
 
-static occ_jnode *point_json(const occ_chart_point *p) {
+static cJSON *point_json(const occ_chart_point *p) {
   double values[4] = {(double)p->x, p->active_blocks_per_sm,
                       p->active_warps_per_sm, p->occupancy};
-  return occ_jdouble_array(values, 4);
+  return cJSON_CreateDoubleArray(values, 4);
 }
 
-static occ_jnode *chart_json(const occ_chart *c) {
-  occ_jnode *o = occ_jobject();
-  occ_jnode *points = NULL;
-  if (!o || !occ_jadd_string(o, "chart", occ_chart_kind_name(c->kind)) ||
-      !occ_jadd_string(o, "x", occ_chart_x_key(c->kind)) ||
-      !occ_jadd_number(o, "max_warps_per_sm", c->max_warps_per_sm) ||
-      !occ_jadd_number(o, "marked", (double)c->marked) ||
-      !occ_jadd_bool(o, "marked_launchable", c->marked_launchable) ||
-      !(points = occ_jadd_array(o, "points"))) {
-    occ_jfree(o);
+static cJSON *chart_json(const occ_chart *c) {
+  cJSON *o = cJSON_CreateObject();
+  cJSON *points = NULL;
+  if (!o || !cJSON_AddStringToObject(o, "chart", occ_chart_kind_name(c->kind)) ||
+      !cJSON_AddStringToObject(o, "x", occ_chart_x_key(c->kind)) ||
+      !cJSON_AddNumberToObject(o, "max_warps_per_sm", c->max_warps_per_sm) ||
+      !cJSON_AddNumberToObject(o, "marked", (double)c->marked) ||
+      !cJSON_AddBoolToObject(o, "marked_launchable", c->marked_launchable) ||
+      !(points = cJSON_AddArrayToObject(o, "points"))) {
+    cJSON_Delete(o);
     return NULL;
   }
   for (size_t i = 0; i < c->count; i++) {
-    occ_jnode *p = point_json(&c->points[i]);
-    if (!p || !occ_jappend(points, p)) {
-      occ_jfree(p);
-      occ_jfree(o);
+    cJSON *p = point_json(&c->points[i]);
+    if (!p || !cJSON_AddItemToArray(points, p)) {
+      cJSON_Delete(p);
+      cJSON_Delete(o);
       return NULL;
     }
   }
   return o;
 }
 
-occ_jnode *occ_chart_json(const occ_chart *const *charts, size_t count) {
-  occ_jnode *array = occ_jarray();
+cJSON *occ_chart_json(const occ_chart *const *charts, size_t count) {
+  cJSON *array = cJSON_CreateArray();
   for (size_t i = 0; array && i < count; i++) {
-    occ_jnode *c = chart_json(charts[i]);
-    if (!c || !occ_jappend(array, c)) {
-      occ_jfree(c);
-      occ_jfree(array);
+    cJSON *c = chart_json(charts[i]);
+    if (!c || !cJSON_AddItemToArray(array, c)) {
+      cJSON_Delete(c);
+      cJSON_Delete(array);
       return NULL;
     }
   }

@@ -3,7 +3,7 @@
 #ifndef OCC_CHART_OUT_H
 #define OCC_CHART_OUT_H
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -37,7 +37,7 @@ void occ_chart_write_svg(FILE *out, const occ_chart *const *charts,
                          size_t count);
 
 /* The JSON array of charts (documented in man/occcalc.1); the caller owns
- * it (occ_jfree). NULL when out of memory. */
-occ_jnode *occ_chart_json(const occ_chart *const *charts, size_t count);
+ * it (cJSON_Delete). NULL when out of memory. */
+cJSON *occ_chart_json(const occ_chart *const *charts, size_t count);
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef OCC_EXPLAIN_OUT_H
 #define OCC_EXPLAIN_OUT_H
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include <stddef.h>
 
 #include "core/explain.h"
@@ -22,7 +22,7 @@ void occ_explain_step_text(const occ_report *report, const occ_step *step,
  * text is the step's prose; joins_previous is null when it starts a line
  * of the worksheet, else the separator that joins it to the step before.
  * Occupancies are fractions; a limit that does not apply has value null.
- * The caller owns it (occ_jfree); NULL when out of memory. */
-occ_jnode *occ_json_explain(const occ_report *report);
+ * The caller owns it (cJSON_Delete); NULL when out of memory. */
+cJSON *occ_json_explain(const occ_report *report);
 
 #endif

@@ -9,43 +9,42 @@
 #include <stdlib.h>
 
 #include "db/devfields.h"
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include "out/report.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
 #include "core/ncu.h"
 #include "out/text_safe.h"
 
-/* The tree reports allocation failure by returning NULL; the helpers below
+/* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */
-static void add_int_or_null(occ_jnode *obj, const char *key, int64_t value, bool present) {
+static void add_int_or_null(cJSON *obj, const char *key, int64_t value, bool present) {
   if (present)
-    occ_jadd_int(obj, key, value);
+    occ_json_add_int(obj, key, value);
   else
-    occ_jadd_null(obj, key);
+    cJSON_AddNullToObject(obj, key);
 }
 
-static void add_limit(occ_jnode *obj, const char *key, int limit) {
+static void add_limit(cJSON *obj, const char *key, int limit) {
   add_int_or_null(obj, key, limit, limit != OCC_UNLIMITED);
 }
 
-int occ_print_json(FILE *out, const occ_jnode *obj) {
-  if (!obj) {
+int occ_print_json(FILE *out, const cJSON *obj) {
+  if (!occ_json_write_formatted(out, obj)) {
     occ_msg(stderr, "out of memory writing JSON");
     return -1;
   }
-  occ_json_write_formatted(out, obj);
   fputc('\n', out);
   return 0;
 }
 
-occ_jnode *occ_json_device(const occ_device *d) {
-  occ_jnode *obj = occ_jobject();
+cJSON *occ_json_device(const occ_device *d) {
+  cJSON *obj = cJSON_CreateObject();
   char cc[16];
   snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-  occ_jadd_string(obj, "name", d->name);
-  occ_jadd_string(obj, "source", d->source ? d->source : "database");
-  occ_jadd_string(obj, "cc", cc);
+  cJSON_AddStringToObject(obj, "name", d->name);
+  cJSON_AddStringToObject(obj, "source", d->source ? d->source : "database");
+  cJSON_AddStringToObject(obj, "cc", cc);
   size_t count;
   const occ_device_field *fields = occ_device_fields(&count);
   for (size_t i = 0; i < count; i++) {
@@ -54,61 +53,61 @@ occ_jnode *occ_json_device(const occ_device *d) {
     add_int_or_null(obj, fields[i].key, v, v != 0 || fields[i].offset !=
                                                          offsetof(occ_device, sm_count));
     if (fields[i].offset == offsetof(occ_device, max_threads_per_sm))
-      occ_jadd_number(obj, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
+      cJSON_AddNumberToObject(obj, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
   }
-  occ_jnode *dims = occ_jadd_array(obj, "max_block_dim");
-  for (int i = 0; i < 3; i++) occ_jappend(dims, occ_jnumber(d->max_block_dim[i]));
-  occ_jnode *configs = occ_jadd_array(obj, "smem_configs_bytes");
+  cJSON *dims = cJSON_AddArrayToObject(obj, "max_block_dim");
+  for (int i = 0; i < 3; i++) cJSON_AddItemToArray(dims, cJSON_CreateNumber(d->max_block_dim[i]));
+  cJSON *configs = cJSON_AddArrayToObject(obj, "smem_configs_bytes");
   for (int i = 0; i < d->smem_config_count; i++)
-    occ_jappend(configs, occ_jnumber((double)d->smem_configs_bytes[i]));
+    cJSON_AddItemToArray(configs, cJSON_CreateNumber((double)d->smem_configs_bytes[i]));
   return obj;
 }
 
-occ_jnode *occ_json_kernel(const occ_kernel *k, const char *name) {
-  occ_jnode *obj = occ_jobject();
+cJSON *occ_json_kernel(const occ_kernel *k, const char *name) {
+  cJSON *obj = cJSON_CreateObject();
   if (name)
-    occ_jadd_string(obj, "name", name);
+    cJSON_AddStringToObject(obj, "name", name);
   else
-    occ_jadd_null(obj, "name");
-  occ_jadd(obj, "block", occ_jint_array(k->block, 3));
-  occ_jadd_number(obj, "regs_per_thread", k->regs_per_thread);
-  occ_jadd_number(obj, "smem_static_bytes", (double)k->smem_static_bytes);
-  occ_jadd_number(obj, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
-  occ_jadd_number(obj, "barriers", k->barriers);
+    cJSON_AddNullToObject(obj, "name");
+  cJSON_AddItemToObject(obj, "block", cJSON_CreateIntArray(k->block, 3));
+  cJSON_AddNumberToObject(obj, "regs_per_thread", k->regs_per_thread);
+  cJSON_AddNumberToObject(obj, "smem_static_bytes", (double)k->smem_static_bytes);
+  cJSON_AddNumberToObject(obj, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
+  cJSON_AddNumberToObject(obj, "barriers", k->barriers);
   add_int_or_null(obj, "carveout_pct", k->carveout_pct,
                   k->carveout_pct != OCC_CARVEOUT_DEFAULT);
   /* The last key is missing only when an allocation failed. */
-  if (!occ_jget(obj, "carveout_pct") ||
-      !occ_jget(obj, "block")) {
-    occ_jfree(obj);
+  if (!cJSON_GetObjectItemCaseSensitive(obj, "carveout_pct") ||
+      !cJSON_GetObjectItemCaseSensitive(obj, "block")) {
+    cJSON_Delete(obj);
     return NULL;
   }
   return obj;
 }
 
-occ_jnode *occ_json_root(void) {
-  occ_jnode *root = occ_jobject();
-  if (!occ_jadd_number(root, "schema", OCC_JSON_SCHEMA) ||
-      !occ_jadd_string(root, "occcalc_version", OCC_VERSION)) {
-    occ_jfree(root);
+cJSON *occ_json_root(void) {
+  cJSON *root = cJSON_CreateObject();
+  if (!cJSON_AddNumberToObject(root, "schema", OCC_JSON_SCHEMA) ||
+      !cJSON_AddStringToObject(root, "occcalc_version", OCC_VERSION)) {
+    cJSON_Delete(root);
     return NULL;
   }
   return root;
 }
 
-static occ_jnode *json_allocated(const occ_result *r) {
-  occ_jnode *obj = occ_jobject();
-  occ_jadd_number(obj, "regs_per_warp", r->regs_per_warp);
-  occ_jadd_number(obj, "regs_per_block", r->regs_per_block);
-  occ_jadd_number(obj, "smem_per_block_bytes", (double)r->smem_per_block_bytes);
+static cJSON *json_allocated(const occ_result *r) {
+  cJSON *obj = cJSON_CreateObject();
+  cJSON_AddNumberToObject(obj, "regs_per_warp", r->regs_per_warp);
+  cJSON_AddNumberToObject(obj, "regs_per_block", r->regs_per_block);
+  cJSON_AddNumberToObject(obj, "smem_per_block_bytes", (double)r->smem_per_block_bytes);
   add_int_or_null(obj, "smem_config_bytes", r->smem_config_bytes, r->launchable || r->smem_config_bytes > 0);
   return obj;
 }
 
 /* What the SM holds when the kernel is launched: the same as the
  * occupancy API's answer except under a carveout preference (occ.h). */
-static occ_jnode *json_at_launch(const occ_device *d, const occ_result *r) {
-  occ_jnode *obj = occ_jobject();
+static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
+  cJSON *obj = cJSON_CreateObject();
   int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
   /* Null where it is not known: an architecture whose default choice was
    * not measured, for blocks with no shared memory of their own. */
@@ -116,122 +115,122 @@ static occ_jnode *json_at_launch(const occ_device *d, const occ_result *r) {
   add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes, known);
   add_int_or_null(obj, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
                   known && d->l1_smem_bytes > 0);
-  occ_jadd_number(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
-  occ_jadd_number(obj, "active_warps_per_sm", warps);
-  occ_jadd_number(obj, "occupancy", occ_launch_occupancy(r));
-  occ_jadd_bool(obj, "differs_from_api",
+  cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
+  cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
+  cJSON_AddNumberToObject(obj, "occupancy", occ_launch_occupancy(r));
+  cJSON_AddBoolToObject(obj, "differs_from_api",
                         r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
   return obj;
 }
 
-occ_jnode *occ_json_ncu(const occ_report *rep) {
+cJSON *occ_json_ncu(const occ_report *rep) {
   occ_ncu n;
   if (occ_ncu_values(rep->device, rep->kernel, rep->result, rep->waves, &n) != OCC_OK)
-    return occ_jnull();
-  occ_jnode *o = occ_jobject();
-  occ_jadd_number(o, "launch__occupancy_limit_registers", n.occupancy_limit_registers);
-  occ_jadd_number(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem);
-  occ_jadd_number(o, "launch__occupancy_limit_warps", n.occupancy_limit_warps);
-  occ_jadd_number(o, "launch__occupancy_limit_blocks", n.occupancy_limit_blocks);
-  occ_jadd_number(o, "launch__occupancy_limit_barriers", n.occupancy_limit_barriers);
-  occ_jadd_number(o, "launch__registers_per_thread", n.registers_per_thread);
+    return cJSON_CreateNull();
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_registers", n.occupancy_limit_registers);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_warps", n.occupancy_limit_warps);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_blocks", n.occupancy_limit_blocks);
+  cJSON_AddNumberToObject(o, "launch__occupancy_limit_barriers", n.occupancy_limit_barriers);
+  cJSON_AddNumberToObject(o, "launch__registers_per_thread", n.registers_per_thread);
   add_int_or_null(o, "launch__shared_mem_config_size", n.shared_mem_config_size,
                   n.shared_mem_config_size > 0);
-  occ_jadd_number(o, "launch__shared_mem_per_block_static",
+  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_static",
                           (double)n.shared_mem_per_block_static);
-  occ_jadd_number(o, "launch__shared_mem_per_block_dynamic",
+  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_dynamic",
                           (double)n.shared_mem_per_block_dynamic);
-  occ_jadd_number(o, "launch__shared_mem_per_block_driver",
+  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_driver",
                           (double)n.shared_mem_per_block_driver);
-  occ_jadd_number(o, "sm__maximum_warps_per_active_cycle_pct",
+  cJSON_AddNumberToObject(o, "sm__maximum_warps_per_active_cycle_pct",
                           n.maximum_warps_per_active_cycle_pct);
   if (n.has_waves)
-    occ_jadd_number(o, "launch__waves_per_multiprocessor",
+    cJSON_AddNumberToObject(o, "launch__waves_per_multiprocessor",
                             n.waves_per_multiprocessor);
   else
-    occ_jadd_null(o, "launch__waves_per_multiprocessor");
+    cJSON_AddNullToObject(o, "launch__waves_per_multiprocessor");
   return o;
 }
 
-static occ_jnode *json_waves(const occ_waves *w) {
-  occ_jnode *obj = occ_jobject();
-  occ_jadd_number(obj, "grid_blocks", (double)w->grid_blocks);
-  occ_jadd_number(obj, "blocks_per_wave", (double)w->blocks_per_wave);
-  occ_jadd_number(obj, "full_waves", (double)w->full_waves);
-  occ_jadd_number(obj, "tail_blocks", (double)w->tail_blocks);
-  occ_jadd_number(obj, "waves", w->waves);
+static cJSON *json_waves(const occ_waves *w) {
+  cJSON *obj = cJSON_CreateObject();
+  cJSON_AddNumberToObject(obj, "grid_blocks", (double)w->grid_blocks);
+  cJSON_AddNumberToObject(obj, "blocks_per_wave", (double)w->blocks_per_wave);
+  cJSON_AddNumberToObject(obj, "full_waves", (double)w->full_waves);
+  cJSON_AddNumberToObject(obj, "tail_blocks", (double)w->tail_blocks);
+  cJSON_AddNumberToObject(obj, "waves", w->waves);
   return obj;
 }
 
-occ_jnode *occ_json_report(const occ_report *rep) {
+cJSON *occ_json_report(const occ_report *rep) {
   const occ_result *r = rep->result;
-  occ_jnode *root = occ_json_root();
+  cJSON *root = occ_json_root();
   if (!root) return NULL;
-  occ_jadd(root, "device", occ_json_device(rep->device));
-  occ_jadd(root, "kernel", occ_json_kernel(rep->kernel, rep->kernel_name));
-  occ_jadd_number(root, "threads_per_block", r->threads_per_block);
-  occ_jadd_number(root, "warps_per_block", r->warps_per_block);
-  occ_jadd_number(root, "inactive_threads", r->inactive_threads);
-  occ_jadd(root, "allocated", json_allocated(r));
-  occ_jnode *limits = occ_jadd_object(root, "limits");
-  occ_jnode *limited_by = occ_jadd_array(root, "limited_by");
+  cJSON_AddItemToObject(root, "device", occ_json_device(rep->device));
+  cJSON_AddItemToObject(root, "kernel", occ_json_kernel(rep->kernel, rep->kernel_name));
+  cJSON_AddNumberToObject(root, "threads_per_block", r->threads_per_block);
+  cJSON_AddNumberToObject(root, "warps_per_block", r->warps_per_block);
+  cJSON_AddNumberToObject(root, "inactive_threads", r->inactive_threads);
+  cJSON_AddItemToObject(root, "allocated", json_allocated(r));
+  cJSON *limits = cJSON_AddObjectToObject(root, "limits");
+  cJSON *limited_by = cJSON_AddArrayToObject(root, "limited_by");
   for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
     add_limit(limits, occ_limiter_key(i), occ_result_limit(r, i));
     if ((r->limited_by >> i) & 1)
-      occ_jappend(limited_by, occ_jstring(occ_limiter_key(i)));
+      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
   }
-  occ_jadd_number(root, "active_blocks_per_sm", r->active_blocks_per_sm);
-  occ_jadd_number(root, "active_warps_per_sm", r->active_warps_per_sm);
-  occ_jadd_number(root, "active_threads_per_sm", r->active_threads_per_sm);
-  occ_jadd_number(root, "max_warps_per_sm", r->max_warps_per_sm);
-  occ_jadd_number(root, "occupancy", r->occupancy);
-  occ_jadd(root, "at_launch", json_at_launch(rep->device, r));
-  occ_jadd(root, "ncu", occ_json_ncu(rep));
-  occ_jadd_bool(root, "launchable", r->launchable);
+  cJSON_AddNumberToObject(root, "active_blocks_per_sm", r->active_blocks_per_sm);
+  cJSON_AddNumberToObject(root, "active_warps_per_sm", r->active_warps_per_sm);
+  cJSON_AddNumberToObject(root, "active_threads_per_sm", r->active_threads_per_sm);
+  cJSON_AddNumberToObject(root, "max_warps_per_sm", r->max_warps_per_sm);
+  cJSON_AddNumberToObject(root, "occupancy", r->occupancy);
+  cJSON_AddItemToObject(root, "at_launch", json_at_launch(rep->device, r));
+  cJSON_AddItemToObject(root, "ncu", occ_json_ncu(rep));
+  cJSON_AddBoolToObject(root, "launchable", r->launchable);
   if (r->launchable)
-    occ_jadd_null(root, "reason");
+    cJSON_AddNullToObject(root, "reason");
   else
   {
     char reason[160];
     occ_reason_detail(rep->device, rep->kernel, r, reason, sizeof reason);
-    occ_jadd_string(root, "reason", reason);
+    cJSON_AddStringToObject(root, "reason", reason);
   }
   if (rep->waves)
-    occ_jadd(root, "waves", json_waves(rep->waves));
+    cJSON_AddItemToObject(root, "waves", json_waves(rep->waves));
   else
-    occ_jadd_null(root, "waves");
+    cJSON_AddNullToObject(root, "waves");
   /* What a compiler report adds (occ_ptxas_json): null for other sources,
    * so every report has the same keys. */
-  occ_jadd_null(root, "compiler");
-  occ_jadd_null(root, "block_choice");
+  cJSON_AddNullToObject(root, "compiler");
+  cJSON_AddNullToObject(root, "block_choice");
   /* Any allocation failure above left a key out: report it whole or not at all. */
-  if (!occ_jget(root, "block_choice") ||
-      !occ_jget(root, "waves") ||
-      !occ_jget(root, "device") ||
-      !occ_jget(root, "kernel")) {
-    occ_jfree(root);
+  if (!cJSON_GetObjectItemCaseSensitive(root, "block_choice") ||
+      !cJSON_GetObjectItemCaseSensitive(root, "waves") ||
+      !cJSON_GetObjectItemCaseSensitive(root, "device") ||
+      !cJSON_GetObjectItemCaseSensitive(root, "kernel")) {
+    cJSON_Delete(root);
     return NULL;
   }
   return root;
 }
 
 /* One device of the list, with the database's family and reference. */
-static bool add_listed(occ_jnode *array, const occ_device *d, const char *family,
+static bool add_listed(cJSON *array, const occ_device *d, const char *family,
                        const char *reference) {
-  occ_jnode *obj = occ_json_device(d);
-  if (!obj || !occ_jadd_string(obj, "family", family) ||
-      !occ_jadd_string(obj, "reference", reference) ||
-      !occ_jappend(array, obj)) {
-    occ_jfree(obj);
+  cJSON *obj = occ_json_device(d);
+  if (!obj || !cJSON_AddStringToObject(obj, "family", family) ||
+      !cJSON_AddStringToObject(obj, "reference", reference) ||
+      !cJSON_AddItemToArray(array, obj)) {
+    cJSON_Delete(obj);
     return false;
   }
   return true;
 }
 
-occ_jnode *occ_json_gpu_list(const occ_gpudb *db) {
-  occ_jnode *root = occ_json_root();
-  occ_jnode *gpus = occ_jadd_array(root, "gpus");
-  occ_jnode *archs = occ_jadd_array(root, "architectures");
+cJSON *occ_json_gpu_list(const occ_gpudb *db) {
+  cJSON *root = occ_json_root();
+  cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
+  cJSON *archs = cJSON_AddArrayToObject(root, "architectures");
   bool ok = gpus && archs;
   for (size_t i = 0; ok && i < occ_gpudb_gpu_count(db); i++) {
     occ_device d;
@@ -246,7 +245,7 @@ occ_jnode *occ_json_gpu_list(const occ_gpudb *db) {
     ok = add_listed(archs, &d, family, reference);
   }
   if (!ok) {
-    occ_jfree(root);
+    cJSON_Delete(root);
     return NULL;
   }
   return root;

@@ -5,60 +5,60 @@
  * the report did not carry is null, never left out. */
 #include "out/ptxas_out.h"
 
-static void add_bytes_or_null(occ_jnode *obj, const char *key, int64_t bytes) {
+static void add_bytes_or_null(cJSON *obj, const char *key, int64_t bytes) {
   if (bytes == OCC_PTXAS_UNKNOWN)
-    occ_jadd_null(obj, key);
+    cJSON_AddNullToObject(obj, key);
   else
-    occ_jadd_number(obj, key, (double)bytes);
+    cJSON_AddNumberToObject(obj, key, (double)bytes);
 }
 
-static occ_jnode *compiler(const occ_ptxas_row *row) {
+static cJSON *compiler(const occ_ptxas_row *row) {
   const occ_ptxas_kernel *k = row->kernel;
-  occ_jnode *kernel = occ_jobject();
+  cJSON *kernel = cJSON_CreateObject();
   if (!kernel) return NULL;
-  occ_jadd_string(kernel, "demangled", row->demangled);
+  cJSON_AddStringToObject(kernel, "demangled", row->demangled);
   if (k->arch[0])
-    occ_jadd_string(kernel, "arch", k->arch);
+    cJSON_AddStringToObject(kernel, "arch", k->arch);
   else
-    occ_jadd_null(kernel, "arch");
-  occ_jadd_string(kernel, "source",
+    cJSON_AddNullToObject(kernel, "arch");
+  cJSON_AddStringToObject(kernel, "source",
                           k->source == OCC_PTXAS_FROM_PTXAS ? "ptxas"
                                                              : "cuobjdump");
-  occ_jadd_number(kernel, "line", (double)k->line);
+  cJSON_AddNumberToObject(kernel, "line", (double)k->line);
   add_bytes_or_null(kernel, "stack_bytes", k->stack_bytes);
   add_bytes_or_null(kernel, "local_bytes", k->local_bytes);
   add_bytes_or_null(kernel, "spill_stores_bytes", k->spill_stores_bytes);
   add_bytes_or_null(kernel, "spill_loads_bytes", k->spill_loads_bytes);
   add_bytes_or_null(kernel, "cmem_bytes", k->cmem_bytes);
-  occ_jadd_bool(kernel, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
+  cJSON_AddBoolToObject(kernel, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
   return kernel;
 }
 
 /* How the block size was chosen without --block: both answers, since
  * they differ (the smallest is shown; the CUDA runtime picks the
  * largest). */
-static occ_jnode *block_choice(const occ_block_choice *c) {
-  occ_jnode *obj = occ_jobject();
-  occ_jadd_string(obj, "rule", "smallest block size reaching the "
+static cJSON *block_choice(const occ_block_choice *c) {
+  cJSON *obj = cJSON_CreateObject();
+  cJSON_AddStringToObject(obj, "rule", "smallest block size reaching the "
                                        "highest occupancy");
-  occ_jadd_number(obj, "smallest_best_block_size", c->smallest_block_size);
-  occ_jadd_number(obj, "max_potential_block_size", c->block_size);
+  cJSON_AddNumberToObject(obj, "smallest_best_block_size", c->smallest_block_size);
+  cJSON_AddNumberToObject(obj, "max_potential_block_size", c->block_size);
   return obj;
 }
 
-occ_jnode *occ_ptxas_json(const occ_ptxas_row *row) {
-  occ_jnode *root = occ_json_report(row->report);
+cJSON *occ_ptxas_json(const occ_ptxas_row *row) {
+  cJSON *root = occ_json_report(row->report);
   if (!root) return NULL;
-  occ_jnode *from = compiler(row);
-  occ_jnode *choice = row->choice ? block_choice(row->choice) : occ_jnull();
-  bool ok = from && choice && occ_jget(from, "barriers_reported");
+  cJSON *from = compiler(row);
+  cJSON *choice = row->choice ? block_choice(row->choice) : cJSON_CreateNull();
+  bool ok = from && choice && cJSON_GetObjectItemCaseSensitive(from, "barriers_reported");
   /* A key whose allocation failed is missing: report whole or not at all. */
-  if (ok) ok = occ_jreplace(root, "compiler", from);
+  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "compiler", from);
   if (ok) from = NULL;
-  if (ok) ok = occ_jreplace(root, "block_choice", choice);
+  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "block_choice", choice);
   if (ok) return root;
-  occ_jfree(from);
-  occ_jfree(choice);
-  occ_jfree(root);
+  cJSON_Delete(from);
+  cJSON_Delete(choice);
+  cJSON_Delete(root);
   return NULL;
 }

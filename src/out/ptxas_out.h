@@ -5,7 +5,7 @@
 #ifndef OCC_PTXAS_OUT_H
 #define OCC_PTXAS_OUT_H
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -42,6 +42,6 @@ int occ_ptxas_table_fixed_width(void);
 /* The calculator's object (occ_json_report) with `kernel` filled from the
  * report: name (mangled), demangled, arch, source, line, the local-memory
  * sizes, and `block_choice`. The caller owns it; NULL when out of memory. */
-occ_jnode *occ_ptxas_json(const occ_ptxas_row *row);
+cJSON *occ_ptxas_json(const occ_ptxas_row *row);
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef OCC_REPORT_H
 #define OCC_REPORT_H
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include <stdio.h>
 
 #include "core/occ.h"
@@ -27,42 +27,42 @@ void occ_print_report(FILE *out, const occ_report *report);
 /* Writes the derivation step by step with this case's numbers. */
 void occ_print_explain(FILE *out, const occ_report *report);
 
-/* Builds the JSON object of one report; the caller owns it (occ_jfree).
+/* Builds the JSON object of one report; the caller owns it (cJSON_Delete).
  * NULL when out of memory. */
-occ_jnode *occ_json_report(const occ_report *report);
+cJSON *occ_json_report(const occ_report *report);
 
 /* Writes obj as indented JSON and a newline (obj stays the caller's; NULL
  * counts as out of memory). Returns 0, or -1 after
  * saying so on stderr. */
-int occ_print_json(FILE *out, const occ_jnode *obj);
+int occ_print_json(FILE *out, const cJSON *obj);
 
 /* Writes the values Nsight Compute reports for this launch (--ncu). */
 void occ_print_ncu(FILE *out, const occ_report *report);
 
 /* The values Nsight Compute reports for this launch, under its metric
  * names (core/ncu.h; null values where not known); the caller owns it. */
-occ_jnode *occ_json_ncu(const occ_report *report);
+cJSON *occ_json_ncu(const occ_report *report);
 
 /* Builds the JSON object of a device (the "device" key of a report). */
-occ_jnode *occ_json_device(const occ_device *device);
+cJSON *occ_json_device(const occ_device *device);
 
 /* The JSON schema every document of this version follows: its "schema". */
 #define OCC_JSON_SCHEMA 2
 
 /* A document's root object with "schema" and "occcalc_version"; the
  * caller owns it. NULL when out of memory. */
-occ_jnode *occ_json_root(void);
+cJSON *occ_json_root(void);
 
 /* The "kernel" object, the same wherever a kernel appears (a report, a
  * compiler report's row, a verify probe, a sweep case): name (null when
  * name is NULL), block [x, y, z], regs_per_thread, smem_static_bytes,
  * smem_dynamic_bytes, barriers, carveout_pct (null for the default). The
  * caller owns it; NULL when out of memory. */
-occ_jnode *occ_json_kernel(const occ_kernel *kernel, const char *name);
+cJSON *occ_json_kernel(const occ_kernel *kernel, const char *name);
 
 /* The document of --list-gpus: the root with "gpus" and "architectures",
  * each an array of device objects with "family" and "reference". The
  * caller owns it; NULL when out of memory. */
-occ_jnode *occ_json_gpu_list(const occ_gpudb *db);
+cJSON *occ_json_gpu_list(const occ_gpudb *db);
 
 #endif

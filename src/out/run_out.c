@@ -1,12 +1,12 @@
 /* run_out.c - the writers of `occcalc run` (see run_out.h). */
 #include "out/run_out.h"
 
-#include "out/json_tree.h"
 #include <inttypes.h>
 #include <string.h>
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include "out/report.h"
+#include "out/text_safe.h"
 #include "out/vocab.h"
 
 static const char *const launch_types[] = {"regular", "cooperative",
@@ -155,48 +155,48 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   if (rep->note) fprintf(out, "occcalc: note: %s\n", rep->note);
 }
 
-static void add_dims(occ_jnode *obj, const char *key, const int32_t d[3]) {
+static void add_dims(cJSON *obj, const char *key, const int32_t d[3]) {
   int v[3] = {d[0], d[1], d[2]};
-  occ_jadd(obj, key, occ_jint_array(v, 3));
+  cJSON_AddItemToObject(obj, key, cJSON_CreateIntArray(v, 3));
 }
 
-static void add_number_or_null(occ_jnode *obj, const char *key, double v,
+static void add_number_or_null(cJSON *obj, const char *key, double v,
                                bool known) {
   if (known)
-    occ_jadd_number(obj, key, v);
+    cJSON_AddNumberToObject(obj, key, v);
   else
-    occ_jadd_null(obj, key);
+    cJSON_AddNullToObject(obj, key);
 }
 
 /* "metrics": each name's value, null past the known ones. */
-static void add_metrics(occ_jnode *obj, const double *values, int known,
+static void add_metrics(cJSON *obj, const double *values, int known,
                         const char *const *names, int count) {
-  occ_jnode *m = occ_jadd_object(obj, "metrics");
+  cJSON *m = cJSON_AddObjectToObject(obj, "metrics");
   for (int i = 0; m && i < count; i++)
     add_number_or_null(m, names[i], i < known ? values[i] : 0, i < known);
 }
 
 /* One launch: the record's fields, as --jsonl writes and as each JSON
  * row's "launches" holds. */
-static occ_jnode *launch_json(const occ_launch_record *l,
+static cJSON *launch_json(const occ_launch_record *l,
                           const occ_launch_record *counters,
                           const char *const *names, int count) {
-  occ_jnode *o = occ_jobject();
-  occ_jadd_number(o, "pid", l->pid);
-  occ_jadd_number(o, "device", l->device);
-  occ_jadd_number(o, "context", l->context);
-  occ_jadd_number(o, "stream", l->stream);
-  occ_jadd_number(o, "correlation_id", l->correlation);
+  cJSON *o = cJSON_CreateObject();
+  cJSON_AddNumberToObject(o, "pid", l->pid);
+  cJSON_AddNumberToObject(o, "device", l->device);
+  cJSON_AddNumberToObject(o, "context", l->context);
+  cJSON_AddNumberToObject(o, "stream", l->stream);
+  cJSON_AddNumberToObject(o, "correlation_id", l->correlation);
   add_dims(o, "grid", l->grid);
   add_dims(o, "cluster", l->cluster);
-  occ_jadd_number(o, "local_bytes_per_thread",
+  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  occ_jadd_number(o, "smem_executed_bytes", l->smem_executed_bytes);
-  occ_jadd_string(o, "launch_type", launch_type_name(l->launch_type));
+  cJSON_AddNumberToObject(o, "smem_executed_bytes", l->smem_executed_bytes);
+  cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
-  occ_jadd_int(o, "start_ns", (int64_t)l->start_ns);
-  occ_jadd_int(o, "end_ns", (int64_t)l->end_ns);
-  occ_jadd_number(o, "duration_us", occ_launch_duration_us(l, counters));
+  occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
+  occ_json_add_int(o, "end_ns", (int64_t)l->end_ns);
+  cJSON_AddNumberToObject(o, "duration_us", occ_launch_duration_us(l, counters));
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
   add_metrics(o, counters ? counters->values + OCC_RECORD_FIRST_METRIC : NULL,
@@ -220,25 +220,27 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
                          const char *readable,
                          const occ_launch_record *counters,
                          const char *const *names, int count) {
-  occ_jnode *o = launch_json(l, counters, names, count);
+  cJSON *o = launch_json(l, counters, names, count);
   occ_kernel k = record_kernel(l);
-  occ_jadd(o, "kernel", occ_json_kernel(&k, readable));
-  occ_jadd_string(o, "mangled_name", l->name);
-  occ_json_write_compact(out, o);
-  fputc('\n', out);
-  occ_jfree(o);
+  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&k, readable));
+  cJSON_AddStringToObject(o, "mangled_name", l->name);
+  if (occ_json_write_compact(out, o))
+    fputc('\n', out);
+  else
+    occ_msg(stderr, "out of memory writing JSON");
+  cJSON_Delete(o);
 }
 
-static void row_occupancy_json(occ_jnode *o, const occ_run_row *row) {
+static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   bool dev = row->device != NULL;
   char keys[96];
   add_number_or_null(o, "theoretical_occupancy", row->result.occupancy, dev);
   if (dev)
-    occ_jadd_string(o, "limited_by",
+    cJSON_AddStringToObject(o, "limited_by",
                             occ_limiters_keys(row->result.limited_by, keys,
                                               sizeof keys));
   else
-    occ_jadd_null(o, "limited_by");
+    cJSON_AddNullToObject(o, "limited_by");
   add_number_or_null(o, "active_blocks_per_sm",
                      row->result.active_blocks_per_sm, dev);
   add_number_or_null(o, "launch_occupancy", row->launch_occupancy, dev);
@@ -246,62 +248,62 @@ static void row_occupancy_json(occ_jnode *o, const occ_run_row *row) {
   add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->waves), dev);
   add_number_or_null(o, "achieved_occupancy", row->achieved,
                      row->achieved_known);
-  occ_jadd_number(o, "counter_launch_count",
+  cJSON_AddNumberToObject(o, "counter_launch_count",
                           (double)row->counter_launch_count);
   if (row->achieved_why)
-    occ_jadd_string(o, "achieved_null_reason", row->achieved_why);
+    cJSON_AddStringToObject(o, "achieved_null_reason", row->achieved_why);
   else
-    occ_jadd_null(o, "achieved_null_reason");
+    cJSON_AddNullToObject(o, "achieved_null_reason");
   if (row->cause[0])
-    occ_jadd_string(o, "cause", row->cause);
+    cJSON_AddStringToObject(o, "cause", row->cause);
   else
-    occ_jadd_null(o, "cause");
+    cJSON_AddNullToObject(o, "cause");
 }
 
-static occ_jnode *row_json(const occ_run_report *rep, const occ_run_row *row) {
-  occ_jnode *o = occ_jobject();
+static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
+  cJSON *o = cJSON_CreateObject();
   const occ_launch_record *l = row->first;
-  occ_jadd(o, "kernel", occ_json_kernel(&row->kernel,
+  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&row->kernel,
                                                      row->readable));
-  occ_jadd_string(o, "mangled_name", l->name);
-  occ_jadd_number(o, "device", l->device);
+  cJSON_AddStringToObject(o, "mangled_name", l->name);
+  cJSON_AddNumberToObject(o, "device", l->device);
   add_dims(o, "grid", l->grid);
   add_dims(o, "cluster", l->cluster);
-  occ_jadd_string(o, "launch_type", launch_type_name(l->launch_type));
-  occ_jadd_number(o, "local_bytes_per_thread",
+  cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
+  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  occ_jadd_number(o, "smem_executed_bytes", row->smem_executed_bytes);
-  occ_jadd_number(o, "launch_count", (double)row->launch_count);
-  occ_jadd_number(o, "total_time_us", row->total_us);
-  occ_jadd_number(o, "mean_time_us", row->mean_us);
+  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->smem_executed_bytes);
+  cJSON_AddNumberToObject(o, "launch_count", (double)row->launch_count);
+  cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
+  cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);
   row_occupancy_json(o, row);
   add_metrics(o, row->metric_values,
               row->achieved_known ? rep->metric_count : 0, rep->metric_names,
               rep->metric_count);
-  occ_jnode *launches = occ_jadd_array(o, "launches");
+  cJSON *launches = cJSON_AddArrayToObject(o, "launches");
   for (size_t i = 0; launches && i < row->launch_count; i++)
-    occ_jappend(launches,
+    cJSON_AddItemToArray(launches,
                          launch_json(row->launches[i], row->counters[i],
                                      rep->metric_names, rep->metric_count));
   return o;
 }
 
 int occ_run_print_json(FILE *out, const occ_run_report *rep) {
-  occ_jnode *root = occ_json_root();
+  cJSON *root = occ_json_root();
   if (root) {
-    occ_jadd_string(root, "program", rep->program);
-    occ_jadd_number(root, "exit_status", rep->status);
-    occ_jadd_number(root, "launch_count", (double)rep->launch_count);
-    occ_jnode *rows = occ_jadd_array(root, "rows");
+    cJSON_AddStringToObject(root, "program", rep->program);
+    cJSON_AddNumberToObject(root, "exit_status", rep->status);
+    cJSON_AddNumberToObject(root, "launch_count", (double)rep->launch_count);
+    cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     for (size_t i = 0; rows && i < rep->row_count; i++)
-      occ_jappend(rows, row_json(rep, &rep->rows[i]));
+      cJSON_AddItemToArray(rows, row_json(rep, &rep->rows[i]));
     if (rep->note)
-      occ_jadd_string(root, "note", rep->note);
+      cJSON_AddStringToObject(root, "note", rep->note);
     else
-      occ_jadd_null(root, "note");
+      cJSON_AddNullToObject(root, "note");
   }
   int rc = occ_print_json(out, root);
-  occ_jfree(root);
+  cJSON_Delete(root);
   return rc;
 }
 

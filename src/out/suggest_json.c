@@ -24,22 +24,22 @@
 #include "out/suggest_out.h"
 
 /* Adds a number, or null when present is false. */
-static bool add_num(occ_jnode *o, const char *key, double value, bool present) {
-  return present ? occ_jadd_number(o, key, value) != NULL
-                 : occ_jadd_null(o, key) != NULL;
+static bool add_num(cJSON *o, const char *key, double value, bool present) {
+  return present ? cJSON_AddNumberToObject(o, key, value) != NULL
+                 : cJSON_AddNullToObject(o, key) != NULL;
 }
 
-static bool add_occupancy(occ_jnode *o, int blocks, int warps, double occupancy) {
+static bool add_occupancy(cJSON *o, int blocks, int warps, double occupancy) {
   return add_num(o, "active_blocks_per_sm", blocks, true) &&
          add_num(o, "active_warps_per_sm", warps, true) &&
          add_num(o, "occupancy", occupancy, true);
 }
 
-static bool add_best(occ_jnode *o, const occ_suggestion *s) {
+static bool add_best(cJSON *o, const occ_suggestion *s) {
   bool any = s->best_block_count > 0;
-  occ_jnode *sizes = occ_jint_array(s->best_block_sizes, s->best_block_count);
-  if (!sizes || !occ_jadd(o, "best_block_sizes", sizes)) {
-    occ_jfree(sizes);
+  cJSON *sizes = cJSON_CreateIntArray(s->best_block_sizes, s->best_block_count);
+  if (!sizes || !cJSON_AddItemToObject(o, "best_block_sizes", sizes)) {
+    cJSON_Delete(sizes);
     return false;
   }
   return add_num(o, "max_potential_block_size", s->best_block_size, any) &&
@@ -51,32 +51,32 @@ static bool add_best(occ_jnode *o, const occ_suggestion *s) {
                  any && s->sm_count > 0);
 }
 
-static bool add_reg_steps(occ_jnode *o, const occ_suggestion *s) {
-  occ_jnode *steps = occ_jadd_array(o, "register_steps");
+static bool add_reg_steps(cJSON *o, const occ_suggestion *s) {
+  cJSON *steps = cJSON_AddArrayToObject(o, "register_steps");
   for (int i = 0; steps && i < s->reg_step_count; i++) {
     const occ_suggest_step *st = &s->reg_steps[i];
     char bounds[64], maxrreg[32];
     snprintf(bounds, sizeof bounds, "__launch_bounds__(%d, %d)",
              s->threads_per_block, st->active_blocks_per_sm);
     snprintf(maxrreg, sizeof maxrreg, "-maxrregcount=%lld", (long long)st->value);
-    occ_jnode *e = occ_jobject();
-    if (!occ_jappend(steps, e) ||
+    cJSON *e = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(steps, e) ||
         !add_num(e, "regs_per_thread", (double)st->value, true) ||
         !add_occupancy(e, st->active_blocks_per_sm, st->active_warps_per_sm,
                        st->occupancy) ||
-        !occ_jadd_string(e, "launch_bounds", bounds) ||
-        !occ_jadd_string(e, "maxrregcount", maxrreg))
+        !cJSON_AddStringToObject(e, "launch_bounds", bounds) ||
+        !cJSON_AddStringToObject(e, "maxrregcount", maxrreg))
       return false; /* e, when created, belongs to steps already */
   }
   return steps != NULL;
 }
 
-static bool add_smem_steps(occ_jnode *o, const occ_suggestion *s) {
-  occ_jnode *steps = occ_jadd_array(o, "smem_steps");
+static bool add_smem_steps(cJSON *o, const occ_suggestion *s) {
+  cJSON *steps = cJSON_AddArrayToObject(o, "smem_steps");
   for (int i = 0; steps && i < s->smem_step_count; i++) {
     const occ_suggest_step *st = &s->smem_steps[i];
-    occ_jnode *e = occ_jobject();
-    if (!occ_jappend(steps, e) ||
+    cJSON *e = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(steps, e) ||
         !add_num(e, "smem_bytes", (double)st->value, true) ||
         !add_num(e, "smem_dynamic_bytes",
                  (double)(st->value - s->smem_static_bytes),
@@ -88,9 +88,9 @@ static bool add_smem_steps(occ_jnode *o, const occ_suggestion *s) {
   return steps != NULL;
 }
 
-static bool add_headroom(occ_jnode *o, const occ_suggestion *s) {
-  if (!s->launchable) return occ_jadd_null(o, "headroom") != NULL;
-  occ_jnode *h = occ_jadd_object(o, "headroom");
+static bool add_headroom(cJSON *o, const occ_suggestion *s) {
+  if (!s->launchable) return cJSON_AddNullToObject(o, "headroom") != NULL;
+  cJSON *h = cJSON_AddObjectToObject(o, "headroom");
   return h && add_num(h, "regs_per_thread_max", s->regs_per_thread_max, true) &&
          add_num(h, "extra_regs_per_thread",
                  s->regs_per_thread_max - s->regs_per_thread, true) &&
@@ -99,14 +99,14 @@ static bool add_headroom(occ_jnode *o, const occ_suggestion *s) {
                  true);
 }
 
-static bool add_carveout(occ_jnode *o, const occ_suggestion *s) {
-  occ_jnode *c = occ_jadd_object(o, "carveout");
-  occ_jnode *options = occ_jadd_array(c, "options");
+static bool add_carveout(cJSON *o, const occ_suggestion *s) {
+  cJSON *c = cJSON_AddObjectToObject(o, "carveout");
+  cJSON *options = cJSON_AddArrayToObject(c, "options");
   if (!c || !options) return false;
   for (int i = 0; i < s->carveout_count; i++) {
     const occ_carveout_option *op = &s->carveouts[i];
-    occ_jnode *e = occ_jobject();
-    if (!occ_jappend(options, e) ||
+    cJSON *e = cJSON_CreateObject();
+    if (!cJSON_AddItemToArray(options, e) ||
         !add_num(e, "carveout_pct", op->carveout_pct, true) ||
         !add_num(e, "smem_config_bytes", (double)op->smem_config_bytes, true) ||
         !add_num(e, "smem_used_bytes", (double)op->smem_used_bytes, true) ||
@@ -118,18 +118,18 @@ static bool add_carveout(occ_jnode *o, const occ_suggestion *s) {
                        op->occupancy))
       return false;
   }
-  if (s->carveout_best < 0) return occ_jadd_null(c, "smallest_best") != NULL;
+  if (s->carveout_best < 0) return cJSON_AddNullToObject(c, "smallest_best") != NULL;
   const occ_carveout_option *b = &s->carveouts[s->carveout_best];
-  occ_jnode *best = occ_jadd_object(c, "smallest_best");
+  cJSON *best = cJSON_AddObjectToObject(c, "smallest_best");
   return best && add_num(best, "carveout_pct", b->carveout_pct, true) &&
          add_num(best, "smem_config_bytes", (double)b->smem_config_bytes, true);
 }
 
-occ_jnode *occ_suggest_json(const occ_suggestion *s) {
-  occ_jnode *o = occ_jobject();
+cJSON *occ_suggest_json(const occ_suggestion *s) {
+  cJSON *o = cJSON_CreateObject();
   if (!o || !add_best(o, s) || !add_reg_steps(o, s) || !add_smem_steps(o, s) ||
       !add_headroom(o, s) || !add_carveout(o, s)) {
-    occ_jfree(o);
+    cJSON_Delete(o);
     return NULL;
   }
   return o;

@@ -3,7 +3,7 @@
 #ifndef OCC_SUGGEST_OUT_H
 #define OCC_SUGGEST_OUT_H
 
-#include "out/json_tree.h"
+#include "out/json_write.h"
 #include <stdio.h>
 
 #include "core/suggest.h"
@@ -13,7 +13,7 @@ void occ_suggest_print(FILE *out, const occ_device *device,
                        const occ_suggestion *suggestion);
 
 /* Builds the "suggest" JSON object (keys documented in man/occcalc.1);
- * the caller owns it (occ_jfree). NULL when out of memory. */
-occ_jnode *occ_suggest_json(const occ_suggestion *suggestion);
+ * the caller owns it (cJSON_Delete). NULL when out of memory. */
+cJSON *occ_suggest_json(const occ_suggestion *suggestion);
 
 #endif

@@ -1,7 +1,7 @@
 /* utf8.h - the one UTF-8 rule of the writers (text and JSON): a sequence
  * is valid when it is the shortest form of a code point up to U+10FFFF
  * that is not a surrogate (RFC 3629). Header-only so that the JSON
- * printer's test links json_tree.c alone. */
+ * writer's test links json_write.c alone. */
 #ifndef OCC_UTF8_H
 #define OCC_UTF8_H
 

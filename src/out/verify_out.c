@@ -134,54 +134,54 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   fprintf(out, "  verdict: %s\n", v->agree ? "agree" : "DISAGREE");
 }
 
-static occ_jnode *add_object(occ_jnode *parent, const char *key) {
-  occ_jnode *o = occ_jobject();
-  if (o && !occ_jadd(parent, key, o)) {
-    occ_jfree(o);
+static cJSON *add_object(cJSON *parent, const char *key) {
+  cJSON *o = cJSON_CreateObject();
+  if (o && !cJSON_AddItemToObject(parent, key, o)) {
+    cJSON_Delete(o);
     return NULL;
   }
   return o;
 }
 
-static void add_number_or_null(occ_jnode *o, const char *key, bool ok, double x) {
+static void add_number_or_null(cJSON *o, const char *key, bool ok, double x) {
   if (ok)
-    occ_jadd_number(o, key, x);
+    cJSON_AddNumberToObject(o, key, x);
   else
-    occ_jadd_null(o, key);
+    cJSON_AddNullToObject(o, key);
 }
 
-static void add_string_or_null(occ_jnode *o, const char *key, const char *text) {
+static void add_string_or_null(cJSON *o, const char *key, const char *text) {
   if (text && text[0])
-    occ_jadd_string(o, key, text);
+    cJSON_AddStringToObject(o, key, text);
   else
-    occ_jadd_null(o, key);
+    cJSON_AddNullToObject(o, key);
 }
 
 /* The probe is a kernel like any other, plus how it came to be. */
-static bool json_probe(occ_jnode *v_json, const occ_verify *v) {
-  occ_jnode *p = occ_json_kernel(&v->probe, NULL);
-  if (!p || !occ_jadd(v_json, "probe", p)) {
-    occ_jfree(p);
+static bool json_probe(cJSON *v_json, const occ_verify *v) {
+  cJSON *p = occ_json_kernel(&v->probe, NULL);
+  if (!p || !cJSON_AddItemToObject(v_json, "probe", p)) {
+    cJSON_Delete(p);
     return false;
   }
-  occ_jadd_number(p, "regs_requested", v->requested.regs_per_thread);
-  occ_jadd_bool(p, "regs_exact", v->regs_exact);
-  occ_jadd_number(p, "local_bytes_per_thread",
+  cJSON_AddNumberToObject(p, "regs_requested", v->requested.regs_per_thread);
+  cJSON_AddBoolToObject(p, "regs_exact", v->regs_exact);
+  cJSON_AddNumberToObject(p, "local_bytes_per_thread",
                           (double)v->run.local_bytes_per_thread);
   return true;
 }
 
-static bool json_measured(occ_jnode *o, const occ_verify *v) {
+static bool json_measured(cJSON *o, const occ_verify *v) {
   const occ_probe_run *r = &v->run;
-  occ_jnode *m = add_object(o, "measured_blocks_per_sm");
+  cJSON *m = add_object(o, "measured_blocks_per_sm");
   if (!m) return false;
-  occ_jadd_number(m, "min", r->measured_min);
-  occ_jadd_number(m, "max", r->measured_max);
-  occ_jadd_number(m, "sms_seen", r->sms_seen);
-  occ_jadd_number(m, "grid_blocks", (double)r->grid_blocks);
-  occ_jadd_bool(m, "launched", r->launched);
+  cJSON_AddNumberToObject(m, "min", r->measured_min);
+  cJSON_AddNumberToObject(m, "max", r->measured_max);
+  cJSON_AddNumberToObject(m, "sms_seen", r->sms_seen);
+  cJSON_AddNumberToObject(m, "grid_blocks", (double)r->grid_blocks);
+  cJSON_AddBoolToObject(m, "launched", r->launched);
   add_string_or_null(m, "launch_error", r->launch_error);
-  occ_jnode *a = add_object(o, "achieved_occupancy");
+  cJSON *a = add_object(o, "achieved_occupancy");
   if (!a) return false;
   add_number_or_null(a, "timeline", r->launched, r->achieved_timeline);
   add_number_or_null(a, "counter", r->counter_ok, r->achieved_counter);
@@ -191,7 +191,7 @@ static bool json_measured(occ_jnode *o, const occ_verify *v) {
 
 /* The configuration the driver chose (null, with the reason, when not
  * read) and the prediction at launch (null when there is none). */
-static void json_config(occ_jnode *o, const occ_probe_run *r,
+static void json_config(cJSON *o, const occ_probe_run *r,
                         const occ_result *prediction) {
   bool read = r && r->smem_config_executed_bytes >= 0;
   add_number_or_null(o, "smem_config_executed_bytes", read,
@@ -203,56 +203,56 @@ static void json_config(occ_jnode *o, const occ_probe_run *r,
                      (double)prediction->launch_smem_config_bytes);
 }
 
-static bool json_cost(occ_jnode *o, const occ_probe_run *r) {
-  occ_jnode *t = add_object(o, "cost_ms");
+static bool json_cost(cJSON *o, const occ_probe_run *r) {
+  cJSON *t = add_object(o, "cost_ms");
   if (!t) return false;
-  occ_jadd_number(t, "jit", r->jit_ms);
-  occ_jadd_number(t, "launch", r->launch_ms);
-  occ_jadd_number(t, "counter", r->counter_ms);
-  occ_jadd_number(t, "cooperative", r->coop_ms);
+  cJSON_AddNumberToObject(t, "jit", r->jit_ms);
+  cJSON_AddNumberToObject(t, "launch", r->launch_ms);
+  cJSON_AddNumberToObject(t, "counter", r->counter_ms);
+  cJSON_AddNumberToObject(t, "cooperative", r->coop_ms);
   return true;
 }
 
 /* Each answer with the function that gave it. */
-static void json_api(occ_jnode *o, int api, int driver) {
-  occ_jadd_number(o, "api_blocks_per_sm", api);
-  occ_jadd_string(o, "api_function", occ_gpu_api_function);
-  occ_jadd_number(o, "driver_api_blocks_per_sm", driver);
-  occ_jadd_string(o, "driver_api_function", occ_gpu_driver_api_function);
+static void json_api(cJSON *o, int api, int driver) {
+  cJSON_AddNumberToObject(o, "api_blocks_per_sm", api);
+  cJSON_AddStringToObject(o, "api_function", occ_gpu_api_function);
+  cJSON_AddNumberToObject(o, "driver_api_blocks_per_sm", driver);
+  cJSON_AddStringToObject(o, "driver_api_function", occ_gpu_driver_api_function);
 }
 
-static bool json_failed(occ_jnode *o, unsigned failed) {
-  occ_jnode *list = occ_jadd_array(o, "differences");
+static bool json_failed(cJSON *o, unsigned failed) {
+  cJSON *list = cJSON_AddArrayToObject(o, "differences");
   if (!list) return false;
   for (int i = 0; i < OCC_CHECK_COUNT; i++)
     if ((failed >> i) & 1)
-      occ_jappend(list, occ_jstring(occ_checks[i].key));
+      cJSON_AddItemToArray(list, cJSON_CreateString(occ_checks[i].key));
   return true;
 }
 
-occ_jnode *occ_json_verify(const occ_gpu *gpu, const occ_verify *v) {
-  occ_jnode *o = occ_jobject();
+cJSON *occ_json_verify(const occ_gpu *gpu, const occ_verify *v) {
+  cJSON *o = cJSON_CreateObject();
   if (!o) return NULL;
   const occ_probe_run *r = &v->run;
-  occ_jadd_number(o, "device_index", occ_gpu_ordinal(gpu));
-  occ_jadd_number(o, "predicted_blocks_per_sm",
+  cJSON_AddNumberToObject(o, "device_index", occ_gpu_ordinal(gpu));
+  cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           v->prediction.active_blocks_per_sm);
-  occ_jadd_number(o, "predicted_occupancy", v->prediction.occupancy);
-  occ_jadd_number(o, "predicted_launch_blocks_per_sm",
+  cJSON_AddNumberToObject(o, "predicted_occupancy", v->prediction.occupancy);
+  cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
                           v->prediction.launch_active_blocks_per_sm);
   json_api(o, r->api_blocks_per_sm, r->driver_api_blocks_per_sm);
   json_config(o, r, &v->prediction);
   bool ok = json_measured(o, v);
   if (r->cooperative_max_blocks >= 0)
-    occ_jadd_number(o, "cooperative_max_blocks",
+    cJSON_AddNumberToObject(o, "cooperative_max_blocks",
                             (double)r->cooperative_max_blocks);
   else
-    occ_jadd_null(o, "cooperative_max_blocks");
+    cJSON_AddNullToObject(o, "cooperative_max_blocks");
   add_string_or_null(o, "cooperative_note", r->coop_note);
   ok = ok && json_probe(o, v) && json_cost(o, r) && json_failed(o, v->failed);
-  occ_jadd_bool(o, "agree", v->agree);
+  cJSON_AddBoolToObject(o, "agree", v->agree);
   if (!ok) {
-    occ_jfree(o);
+    cJSON_Delete(o);
     return NULL;
   }
   return o;
@@ -304,62 +304,62 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
           s->counter_ms * per, s->coop_ms * per, s->total_ms / 1e3);
 }
 
-occ_jnode *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v) {
-  occ_jnode *c = occ_jobject();
-  occ_jnode *kernel = occ_json_kernel(&v->requested, NULL);
-  occ_jnode *verify = occ_json_verify(gpu, v);
+cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v) {
+  cJSON *c = cJSON_CreateObject();
+  cJSON *kernel = occ_json_kernel(&v->requested, NULL);
+  cJSON *verify = occ_json_verify(gpu, v);
   if (!c || !kernel || !verify) {
-    occ_jfree(c), occ_jfree(kernel), occ_jfree(verify);
+    cJSON_Delete(c), cJSON_Delete(kernel), cJSON_Delete(verify);
     return NULL;
   }
-  occ_jadd_number(c, "index", index);
-  occ_jadd(c, "kernel", kernel);
-  occ_jadd(c, "verify", verify);
+  cJSON_AddNumberToObject(c, "index", index);
+  cJSON_AddItemToObject(c, "kernel", kernel);
+  cJSON_AddItemToObject(c, "verify", verify);
   return c;
 }
 
-occ_jnode *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
+cJSON *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
                       uint64_t seed) {
-  occ_jnode *root = occ_json_root();
-  occ_jnode *device = occ_json_device(occ_gpu_device(gpu));
-  occ_jnode *summary = occ_json_sweep_summary(s, seed);
+  cJSON *root = occ_json_root();
+  cJSON *device = occ_json_device(occ_gpu_device(gpu));
+  cJSON *summary = occ_json_sweep_summary(s, seed);
   if (!root || !device || !summary) {
-    occ_jfree(root), occ_jfree(device), occ_jfree(summary);
+    cJSON_Delete(root), cJSON_Delete(device), cJSON_Delete(summary);
     return NULL;
   }
-  occ_jadd(root, "device", device);
-  occ_jadd(root, "summary", summary);
+  cJSON_AddItemToObject(root, "device", device);
+  cJSON_AddItemToObject(root, "summary", summary);
   return root;
 }
 
-occ_jnode *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
-  occ_jnode *o = occ_jobject();
+cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
+  cJSON *o = cJSON_CreateObject();
   if (!o) return NULL;
-  occ_jadd_int(o, "seed", (int64_t)seed);
-  occ_jadd_number(o, "cases", s->cases);
-  occ_jadd_number(o, "agree", s->agree);
-  occ_jnode *c = add_object(o, "checks");
-  occ_jnode *t = add_object(o, "cost_ms");
+  occ_json_add_int(o, "seed", (int64_t)seed);
+  cJSON_AddNumberToObject(o, "cases", s->cases);
+  cJSON_AddNumberToObject(o, "agree", s->agree);
+  cJSON *c = add_object(o, "checks");
+  cJSON *t = add_object(o, "cost_ms");
   if (!c || !t) {
-    occ_jfree(o);
+    cJSON_Delete(o);
     return NULL;
   }
   for (int i = 0; i < OCC_CHECK_COUNT; i++)
-    occ_jadd_number(c, occ_checks[i].key, s->checks[i]);
-  occ_jadd_number(c, "regs_exact", s->regs_exact);
-  occ_jadd_number(o, "api_equals_measured", s->api_is_measured);
-  occ_jadd_number(o, "launch_differs_from_api", s->launch_differs);
-  occ_jadd_number(c, "counter_read", s->counter_ok);
-  occ_jadd_number(o, "cases_with_carveout", s->with_carveout);
-  occ_jadd_number(o, "agree_with_carveout", s->with_carveout_agree);
-  occ_jadd_number(o, "timeline_max_diff", s->timeline_max_diff);
-  occ_jadd_number(o, "counter_max_diff", s->counter_max_diff);
-  occ_jadd_number(t, "total", s->total_ms);
-  occ_jadd_number(t, "jit", s->jit_ms);
-  occ_jadd_number(t, "launch", s->launch_ms);
-  occ_jadd_number(t, "counter", s->counter_ms);
-  occ_jadd_number(t, "cooperative", s->coop_ms);
-  occ_jadd_number(o, "jit_compiles", s->jit_compiles);
+    cJSON_AddNumberToObject(c, occ_checks[i].key, s->checks[i]);
+  cJSON_AddNumberToObject(c, "regs_exact", s->regs_exact);
+  cJSON_AddNumberToObject(o, "api_equals_measured", s->api_is_measured);
+  cJSON_AddNumberToObject(o, "launch_differs_from_api", s->launch_differs);
+  cJSON_AddNumberToObject(c, "counter_read", s->counter_ok);
+  cJSON_AddNumberToObject(o, "cases_with_carveout", s->with_carveout);
+  cJSON_AddNumberToObject(o, "agree_with_carveout", s->with_carveout_agree);
+  cJSON_AddNumberToObject(o, "timeline_max_diff", s->timeline_max_diff);
+  cJSON_AddNumberToObject(o, "counter_max_diff", s->counter_max_diff);
+  cJSON_AddNumberToObject(t, "total", s->total_ms);
+  cJSON_AddNumberToObject(t, "jit", s->jit_ms);
+  cJSON_AddNumberToObject(t, "launch", s->launch_ms);
+  cJSON_AddNumberToObject(t, "counter", s->counter_ms);
+  cJSON_AddNumberToObject(t, "cooperative", s->coop_ms);
+  cJSON_AddNumberToObject(o, "jit_compiles", s->jit_compiles);
   return o;
 }
 
@@ -380,38 +380,38 @@ void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
 
 /* The same keys as a probe's "verify" object: what was not measured is
  * null, and "module" holds the kernel's attributes. */
-occ_jnode *occ_json_module_check(const occ_module_kernel *mk,
+cJSON *occ_json_module_check(const occ_module_kernel *mk,
                              const occ_result *prediction) {
-  occ_jnode *o = occ_jobject();
-  occ_jnode *m = o ? add_object(o, "module") : NULL;
+  cJSON *o = cJSON_CreateObject();
+  cJSON *m = o ? add_object(o, "module") : NULL;
   if (!m) {
-    occ_jfree(o);
+    cJSON_Delete(o);
     return NULL;
   }
-  occ_jadd_number(m, "regs_per_thread", mk->regs_per_thread);
-  occ_jadd_number(m, "smem_static_bytes", (double)mk->smem_static_bytes);
-  occ_jadd_number(m, "local_bytes_per_thread",
+  cJSON_AddNumberToObject(m, "regs_per_thread", mk->regs_per_thread);
+  cJSON_AddNumberToObject(m, "smem_static_bytes", (double)mk->smem_static_bytes);
+  cJSON_AddNumberToObject(m, "local_bytes_per_thread",
                           (double)mk->local_bytes_per_thread);
-  occ_jadd_number(m, "const_bytes", (double)mk->const_bytes);
-  occ_jadd_number(m, "max_threads_per_block", mk->max_threads_per_block);
-  occ_jadd_number(m, "ptx_version", mk->ptx_version);
-  occ_jadd_number(m, "binary_version", mk->binary_version);
-  occ_jadd_bool(m, "launched", false);
-  occ_jadd_number(o, "predicted_blocks_per_sm",
+  cJSON_AddNumberToObject(m, "const_bytes", (double)mk->const_bytes);
+  cJSON_AddNumberToObject(m, "max_threads_per_block", mk->max_threads_per_block);
+  cJSON_AddNumberToObject(m, "ptx_version", mk->ptx_version);
+  cJSON_AddNumberToObject(m, "binary_version", mk->binary_version);
+  cJSON_AddBoolToObject(m, "launched", false);
+  cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           prediction->active_blocks_per_sm);
-  occ_jadd_number(o, "predicted_occupancy", prediction->occupancy);
-  occ_jadd_number(o, "predicted_launch_blocks_per_sm",
+  cJSON_AddNumberToObject(o, "predicted_occupancy", prediction->occupancy);
+  cJSON_AddNumberToObject(o, "predicted_launch_blocks_per_sm",
                           prediction->launch_active_blocks_per_sm);
   json_api(o, mk->api_blocks_per_sm, mk->driver_api_blocks_per_sm);
   json_config(o, NULL, prediction);
-  occ_jadd_null(o, "measured_blocks_per_sm");
-  occ_jadd_null(o, "achieved_occupancy");
-  occ_jadd_null(o, "cooperative_max_blocks");
-  occ_jadd_null(o, "probe");
+  cJSON_AddNullToObject(o, "measured_blocks_per_sm");
+  cJSON_AddNullToObject(o, "achieved_occupancy");
+  cJSON_AddNullToObject(o, "cooperative_max_blocks");
+  cJSON_AddNullToObject(o, "probe");
   bool agree = occ_module_agrees(mk, prediction);
   if (!json_failed(o, occ_module_failed(mk, prediction)) ||
-      !occ_jadd_bool(o, "agree", agree)) {
-    occ_jfree(o);
+      !cJSON_AddBoolToObject(o, "agree", agree)) {
+    cJSON_Delete(o);
     return NULL;
   }
   return o;

@@ -22,10 +22,10 @@ static void check(bool ok) {
   if (!ok) abort();
 }
 
-static void write_json(occ_jnode *obj) {
+static void write_json(cJSON *obj) {
   check(obj != NULL);
   occ_print_json(sink, obj);
-  occ_jfree(obj);
+  cJSON_Delete(obj);
 }
 
 static void report(const occ_device *d, const occ_kernel *k) {

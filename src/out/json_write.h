@@ -1,0 +1,34 @@
+/* json_write.h - what occcalc's writers add to cJSON: exact integers and
+ * printing a document to a stream.
+ *
+ * The writers build every JSON document with cJSON's own calls
+ * (cjson/cJSON.h, included here) and print it with cJSON_Print (--json)
+ * or cJSON_PrintUnformatted (--jsonl); the goldens hold cJSON's layout. A
+ * document has one owner, who frees it with cJSON_Delete. cJSON stays out
+ * of the core (tests/layers.sh). */
+#ifndef OCC_JSON_WRITE_H
+#define OCC_JSON_WRITE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Adds value to obj under key as its decimal digits (a cJSON raw value):
+ * a cJSON number is a double, exact only up to 2^53, and a timestamp in
+ * ns since 1970 is near 2^61. Returns the new item (owned by obj), or
+ * NULL when obj is NULL or out of memory. */
+cJSON *occ_json_add_int(cJSON *obj, const char *key, int64_t value);
+
+/* Write doc as cJSON_PrintUnformatted (compact, --jsonl) or cJSON_Print
+ * (formatted, --json) lays it out, with no newline after it. Each byte of
+ * invalid UTF-8 in a string is written as U+FFFD, so the text is always
+ * UTF-8 (cJSON copies a string's bytes as they are, and JSON has no escape
+ * for a byte). False, with nothing written, when doc is NULL or printing
+ * runs out of memory; the caller says so. */
+__attribute__((warn_unused_result))
+bool occ_json_write_compact(FILE *out, const cJSON *doc);
+__attribute__((warn_unused_result))
+bool occ_json_write_formatted(FILE *out, const cJSON *doc);
+
+#endif
