@@ -15,7 +15,7 @@ FUZZ_CLI_SRCS = $(filter-out src/cli/main.c $(DB_GEN_SRC),$(wildcard src/*/*.c))
 build/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRCS) $(HDRS) build/cshim/string
 	$(CLANG) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRCS) -lm -ldl -lstdc++
+	  -o $@ tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRCS) -lm -ldl -l:libstdc++.a
 
 # The seeds are kept; libFuzzer's finds go to build/fuzz_cli_corpus.
 fuzz-cli: build/fuzz_cli
