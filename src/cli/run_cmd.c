@@ -567,9 +567,8 @@ static void run_notes(const run_state *s) {
             "each time", s->cli->run_argv[0], s->run.stop_count,
             s->run.stop_count == 1 ? "" : "s", strsignal(s->run.stop_signal));
   if (s->names.over_budget)
-    occ_msg(stderr, "note: %zu kernel name%s shown mangled: longer than %d "
-            "bytes demangled", s->names.over_budget,
-            s->names.over_budget == 1 ? "" : "s", OCC_DEMANGLE_BUDGET);
+    occ_msg(stderr, "note: kernel names longer than %d bytes demangled are "
+            "shown mangled", OCC_DEMANGLE_BUDGET);
 }
 
 static int launch(run_state *s, const char *inject) {
