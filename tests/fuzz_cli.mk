@@ -23,7 +23,11 @@ fuzz-cli: build/fuzz_cli
 	./build/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -rss_limit_mb=2048 -artifact_prefix=build/fuzz-cli- -print_final_stats=1 \
 	  build/fuzz_cli_corpus tests/fuzz/cli-seeds \
-	  2>build/fuzz_cli.log || { tail -40 build/fuzz_cli.log; exit 1; }
+	  2>build/fuzz_cli.log & pid=$$!; \
+	  wait $$pid || { tail -40 build/fuzz_cli.log; exit 1; }; \
+	  if test -e /tmp/occcalc-fuzz-cli-$$pid; then \
+	    rm -f /tmp/occcalc-fuzz-cli-$$pid; \
+	    echo "fuzz-cli: left /tmp/occcalc-fuzz-cli-$$pid behind"; exit 1; fi
 	grep -E '^(Done|stat::peak_rss)' build/fuzz_cli.log
 
 test-fuzz-cli:
