@@ -59,7 +59,8 @@ typedef struct run_state {
   const occ_launch_record **refusals; /* why a process has no counters */
   size_t refusal_count;
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
-  occ_outfile jsonl_file;        /* --jsonl --output, once opened */
+  occ_outfile output;            /* --output, resolved before the run */
+  occ_outfile jsonl_file;        /* --jsonl --output, resolved likewise */
   bool jsonl_done;               /* the stream ended: EPIPE or an error */
   int jsonl_errno;               /* why it ended, 0 for EPIPE */
 } run_state;
@@ -109,9 +110,12 @@ static int split_metrics(run_state *s) {
 }
 
 /* --output, before the program runs: a file that can be written (see
- * outfile.h), with the --help hint of a usage error. */
-static int check_output(const char *path) {
-  if (occ_outfile_check(path, "--output", stderr) == 0) return OCC_EXIT_OK;
+ * outfile.h), resolved now so that the program cannot redirect it, with
+ * the --help hint of a usage error. */
+static int check_output(run_state *s) {
+  occ_outfile *o = s->cli->jsonl ? &s->jsonl_file : &s->output;
+  if (occ_outfile_prepare(o, s->cli->output_path, "--output", stderr) == 0)
+    return OCC_EXIT_OK;
   fputs("occcalc: try 'occcalc --help'\n", stderr);
   return OCC_EXIT_USAGE;
 }
@@ -143,7 +147,7 @@ static int check_options(run_state *s) {
       return occ_cli_usage_error(stderr, "--counter-launches: %s, or 'all'",
                                  why);
   }
-  if (cli->output_path && check_output(cli->output_path) != OCC_EXIT_OK)
+  if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
   return split_metrics(s);
 }
@@ -453,9 +457,12 @@ static void write_report(FILE *out, const void *context) {
  * stdout, or all to --output. */
 static int emit(const run_state *s, const occ_run_report *rep) {
   const void *context[2] = {s, rep};
-  if (s->cli->output_path && !s->cli->jsonl)
-    return occ_outfile_write(s->cli->output_path, "--output", write_report, context,
-                             stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+  occ_outfile *o = (occ_outfile *)&s->output;
+  if (s->cli->output_path && !s->cli->jsonl) {
+    if (occ_outfile_start(o, stderr) != 0) return OCC_EXIT_FAILURE;
+    write_report(o->f, context);
+    return occ_outfile_commit(o, stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+  }
   if (!s->cli->jsonl)
     write_report(s->cli->json || s->cli->csv ? stdout : stderr, context);
   return OCC_EXIT_OK;
@@ -513,8 +520,7 @@ static int open_jsonl(run_state *s) {
     s->jsonl = stdout;
     return 0;
   }
-  int rc = occ_outfile_open(&s->jsonl_file, s->cli->output_path, "--output",
-                            stderr);
+  int rc = occ_outfile_start(&s->jsonl_file, stderr);
   s->jsonl = rc == 0 ? s->jsonl_file.f : NULL;
   return rc;
 }
@@ -617,6 +623,7 @@ static void finish(run_state *s) {
   occ_demangler_free(&s->names);
   /* Committed already unless the run failed or was killed. */
   occ_outfile_discard(&s->jsonl_file);
+  occ_outfile_discard(&s->output);
 }
 
 int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {

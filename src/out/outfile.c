@@ -64,13 +64,8 @@ static int resolve(const char *path, const char *option, char *target,
   }
   if (S_ISDIR(st.st_mode))
     return refuse(err, option, path, "it is a directory");
-  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-    *in_place = true;
-    if (len >= size) return refuse(err, option, path, strerror(ENAMETOOLONG));
-    memcpy(target, path, len + 1);
-    return 0;
-  }
-  if (!S_ISREG(st.st_mode))
+  *in_place = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+  if (!*in_place && !S_ISREG(st.st_mode))
     return refuse(err, option, path, "not a regular file, a character "
                   "device or a FIFO (a socket or a block device)");
   char real[PATH_MAX];
@@ -97,7 +92,7 @@ static int make_temp(occ_outfile *o) {
   }
   fcntl(fd, F_SETFD, FD_CLOEXEC);
   struct stat st;
-  if (stat(o->target, &st) == 0) {
+  if (lstat(o->target, &st) == 0 && S_ISREG(st.st_mode)) {
     if (geteuid() == 0 && fchown(fd, st.st_uid, st.st_gid) != 0) {
       /* keeping the owner is best effort (a file system without owners) */
     }
@@ -110,22 +105,44 @@ static int make_temp(occ_outfile *o) {
   return fd;
 }
 
-int occ_outfile_open(occ_outfile *o, const char *path, const char *option,
-                     FILE *err) {
+int occ_outfile_prepare(occ_outfile *o, const char *path,
+                        const char *option, FILE *err) {
   *o = (occ_outfile){.option = option, .given = path};
-  int alias;
-  bool in_place;
-  int rc = resolve(path, option, o->target, sizeof o->target, &alias,
-                   &in_place, err);
-  if (rc != 0) return rc;
-  int fd = alias >= 0 ? fcntl(alias, F_DUPFD_CLOEXEC, 3)
-           : in_place ? open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-                      : make_temp(o);
+  int rc = resolve(path, option, o->target, sizeof o->target, &o->alias,
+                   &o->in_place, err);
+  if (rc != 0 || o->alias >= 0) return rc;
+  /* A FIFO is not opened: that would wait for its reader. */
+  if (o->in_place)
+    return access(o->target, W_OK) == 0
+               ? 0 : refuse(err, option, path, strerror(errno));
+  int fd = make_temp(o);
+  if (fd < 0) return refuse(err, option, path, strerror(errno));
+  close(fd);
+  unlink(o->tmp);
+  o->tmp[0] = '\0';
+  return 0;
+}
+
+int occ_outfile_start(occ_outfile *o, FILE *err) {
+  /* The target was resolved by occ_outfile_prepare: a symbolic link put
+   * in its place since is not followed (O_NOFOLLOW; rename replaces the
+   * link itself, and mkstemp never follows one). */
+  int fd = o->alias >= 0 ? fcntl(o->alias, F_DUPFD_CLOEXEC, 3)
+           : o->in_place ? open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC |
+                                               O_NOFOLLOW)
+                         : make_temp(o);
   if (fd >= 0 && (o->f = fdopen(fd, "w")) != NULL) return 0;
   int saved = errno;
   if (fd >= 0) close(fd);
   if (o->tmp[0]) unlink(o->tmp);
-  return refuse(err, option, path, strerror(saved));
+  o->tmp[0] = '\0';
+  return refuse(err, o->option, o->given, strerror(saved));
+}
+
+int occ_outfile_open(occ_outfile *o, const char *path, const char *option,
+                     FILE *err) {
+  int rc = occ_outfile_prepare(o, path, option, err);
+  return rc != 0 ? rc : occ_outfile_start(o, err);
 }
 
 int occ_outfile_commit(occ_outfile *o, FILE *err) {
@@ -146,6 +163,7 @@ void occ_outfile_discard(occ_outfile *o) {
   if (o->f) fclose(o->f);
   o->f = NULL;
   if (o->tmp[0]) unlink(o->tmp);
+  o->tmp[0] = '\0';
 }
 
 int occ_outfile_write(const char *path, const char *option,
@@ -158,23 +176,8 @@ int occ_outfile_write(const char *path, const char *option,
 }
 
 int occ_outfile_check(const char *path, const char *option, FILE *err) {
-  char target[4096];
-  int alias;
-  bool in_place;
-  int rc = resolve(path, option, target, sizeof target, &alias, &in_place,
-                   err);
-  if (rc != 0 || alias >= 0) return rc;
-  /* A FIFO is not opened: that would wait for its reader. */
-  if (in_place)
-    return access(target, W_OK) == 0
-               ? 0 : refuse(err, option, path, strerror(errno));
-  occ_outfile o = {.option = option};
-  memcpy(o.target, target, sizeof target);
-  int fd = make_temp(&o);
-  if (fd < 0) return refuse(err, option, path, strerror(errno));
-  close(fd);
-  unlink(o.tmp);
-  return 0;
+  occ_outfile o;
+  return occ_outfile_prepare(&o, path, option, err);
 }
 
 int occ_outfile_mkdir(const char *path, const char *option, FILE *err) {

@@ -31,17 +31,33 @@
 
 typedef void (*occ_outfile_fn)(FILE *f, const void *context);
 
-/* An output file being written (see above). */
+/* An output file: resolved (occ_outfile_prepare), then written. */
 typedef struct occ_outfile {
-  FILE *f;            /* write here */
+  FILE *f;            /* write here, once started */
   const char *option; /* "--svg", "--output": named in messages */
   const char *given;  /* the path as the user gave it */
-  char target[4096];  /* what the temporary file replaces */
+  char target[4096];  /* the real path: what the temporary file replaces,
+                         or the stream opened in place */
   char tmp[4200];     /* the temporary file; "" when written in place */
+  int alias;          /* the descriptor a /dev/std* name stands for, or -1 */
+  bool in_place;      /* a character device or a FIFO */
 } occ_outfile;
 
-/* Opens path for writing as option's file. Returns 0 with o->f open, or
- * 2 after one line on err. */
+/* Resolves path as option's file (a symbolic link to the file it names)
+ * and checks, creating nothing, that it can be written: a stream that
+ * can be opened for writing, or a regular file whose folder takes a new
+ * file (tried: a temporary file is created and removed); not a folder,
+ * not "FILE/". Resolving before a program runs means that the program
+ * cannot redirect the file by putting a symbolic link in its place.
+ * Returns 0, or 2 after one line on err. */
+int occ_outfile_prepare(occ_outfile *o, const char *path, const char *option,
+                        FILE *err);
+
+/* Opens a prepared o for writing: 0 with o->f open, or 2 after one line
+ * on err. */
+int occ_outfile_start(occ_outfile *o, FILE *err);
+
+/* occ_outfile_prepare, then occ_outfile_start. */
 int occ_outfile_open(occ_outfile *o, const char *path, const char *option,
                      FILE *err);
 
@@ -58,10 +74,7 @@ void occ_outfile_discard(occ_outfile *o);
 int occ_outfile_write(const char *path, const char *option,
                       occ_outfile_fn write, const void *context, FILE *err);
 
-/* Checks, before any work, that path can be written as option's file: a
- * stream that can be opened for writing, or a regular file whose folder
- * takes a new file (tried: a temporary file is created and removed), not
- * a folder, not "FILE/". Returns 0, or 2 after one line on err. */
+/* occ_outfile_prepare alone, for a check before any work: 0 or 2. */
 int occ_outfile_check(const char *path, const char *option, FILE *err);
 
 /* --svg DIR with several configurations: "DIR/" (a trailing slash) is

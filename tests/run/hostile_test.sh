@@ -315,6 +315,17 @@ st "$OCC" run --jsonl --output "$tmp/kept.jsonl" -- "$fake" 0
 [ "$st" -eq 0 ] && [ "$(wc -l <"$tmp/kept.jsonl")" -eq 4 ] || no "--jsonl --output: status $st, $(wc -l <"$tmp/kept.jsonl") lines"
 jq -e -s 'length == 4' "$tmp/kept.jsonl" >/dev/null 2>&1 || no "--jsonl --output does not parse"
 
+# A program that puts a symbolic link where --output will be cannot
+# redirect the report (the path is resolved before it runs).
+for fmt in json jsonl; do
+  printf precious >"$tmp/victim"
+  rm -f "$tmp/planted.$fmt"
+  st "$OCC" run --$fmt --output "$tmp/planted.$fmt" -- \
+    sh -c 'ln -s victim "$0"; exec "$1" 0' "$tmp/planted.$fmt" "$fake"
+  [ "$(cat "$tmp/victim")" = precious ] || no "--$fmt --output: a planted link redirected the report"
+  [ -f "$tmp/planted.$fmt" ] && [ ! -L "$tmp/planted.$fmt" ] || no "--$fmt --output: the report is not the file named"
+done
+
 # --svg DIR/ creates DIR; at most 1000 files in it.
 log=tests/ptxas/golden/cuda2_no_target.log
 st "$OCC" --ptxas "$log" --gpu h100 --svg "$tmp/charts/"
