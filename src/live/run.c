@@ -261,6 +261,8 @@ static pid_t start(const occ_run_spec *spec, const char *out_path,
   pid_t pid = fork();
   if (pid == 0) child(spec, out_path, report[1], &mask);
   if (pid > 0) running = pid;
+  /* A signal that came before the fork, while no program was there. */
+  if (pid > 0 && received) kill(pid, received);
   sigprocmask(SIG_SETMASK, &mask, NULL);
   close(report[1]);
   if (pid < 0) snprintf(why, why_size, "fork: %s", strerror(errno));
