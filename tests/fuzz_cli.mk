@@ -15,7 +15,7 @@ FUZZ_CLI_SRCS = $(filter-out src/cli/main.c $(DB_GEN_SRC),$(wildcard src/*/*.c))
 build/fuzz_cli: tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRCS) $(HDRS) build/cshim/string
 	$(CLANG) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRCS) -lcjson -lm -ldl -lstdc++
+	  -o $@ tests/fuzz/fuzz_cli.c $(FUZZ_CLI_SRCS) -lcjson -lm -ldl -l:libstdc++.a
 
 # The seeds are kept; libFuzzer's finds go to build/fuzz_cli_corpus.
 fuzz-cli: build/fuzz_cli
@@ -23,7 +23,11 @@ fuzz-cli: build/fuzz_cli
 	./build/fuzz_cli -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -rss_limit_mb=2048 -artifact_prefix=build/fuzz-cli- -print_final_stats=1 \
 	  build/fuzz_cli_corpus tests/fuzz/cli-seeds \
-	  2>build/fuzz_cli.log || { tail -40 build/fuzz_cli.log; exit 1; }
+	  2>build/fuzz_cli.log & pid=$$!; \
+	  wait $$pid || { tail -40 build/fuzz_cli.log; exit 1; }; \
+	  if test -e /tmp/occcalc-fuzz-cli-$$pid; then \
+	    rm -f /tmp/occcalc-fuzz-cli-$$pid; \
+	    echo "fuzz-cli: left /tmp/occcalc-fuzz-cli-$$pid behind"; exit 1; fi
 	grep -E '^(Done|stat::peak_rss)' build/fuzz_cli.log
 
 test-fuzz-cli:

@@ -18,19 +18,19 @@ CLANG ?= clang
 
 build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -lstdc++
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -l:libstdc++.a
 
 build/ptxas_dump_san: tests/ptxas/dump.c $(PTXAS_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -lstdc++
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/dump.c $(PTXAS_SRCS) -l:libstdc++.a
 
 build/ptxas_unit: tests/ptxas/unit.c $(PTXAS_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -lstdc++
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -l:libstdc++.a
 
 build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -lstdc++
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -l:libstdc++.a
 
 # Every historical form, written from FACTS.md section 7.
 test-ptxas-golden: build/ptxas_dump
@@ -77,7 +77,7 @@ build/fuzz_ptxas: tests/ptxas/fuzz.c $(PTXAS_DEPS)
 	@mkdir -p build
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/ptxas/fuzz.c $(PTXAS_SRCS) -lstdc++
+	  -o $@ tests/ptxas/fuzz.c $(PTXAS_SRCS) -l:libstdc++.a
 
 build/fuzz_corpus: $(wildcard tests/ptxas/golden/*)
 	@mkdir -p build

@@ -13,6 +13,15 @@ build/fake_launches: tests/run/fake_launches.c src/live/inject_record.h
 test-run: occcalc $(INJECT_LIB) build/fake_launches
 	sh tests/run/cpu_test.sh
 
+# Hostile programs, signals and output paths (issue 18): CPU only.
+TEST_TARGETS += test-run-hostile
+build/named_launch: tests/run/named_launch.c src/live/inject_record.h
+	@mkdir -p build
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+test-run-hostile: occcalc $(INJECT_LIB) build/fake_launches build/named_launch
+	sh tests/run/hostile_test.sh
+
 build/run_launches: tests/run/launches.cu
 	@mkdir -p build
 	$(NVCC) -O2 -arch=native -o $@ $<

@@ -66,14 +66,17 @@ int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
     p->name_width = cols == 0 ? 0 : cols - fixed > 12 ? cols - fixed : 12;
   }
   bool svg_file = cli->svg_path && strcmp(cli->svg_path, "-") != 0;
-  if (svg_file && !many && occ_outfile_check(cli->svg_path, err) != 0)
+  if (svg_file && !many && occ_outfile_check(cli->svg_path, "--svg", err) != 0)
+    return OCC_EXIT_USAGE;
+  if (svg_file && many && occ_outfile_mkdir(cli->svg_path, "--svg", err) != 0)
     return OCC_EXIT_USAGE;
   if (svg_file && many) {
     struct stat st;
     if (stat(cli->svg_path, &st) != 0 || !S_ISDIR(st.st_mode))
       return occ_cli_usage_error(err, "--svg: '%s' is not a directory (with "
                                  "several kernel configurations --svg takes a "
-                                 "directory and writes a file per one)",
+                                 "directory, created when the name ends in "
+                                 "'/', and writes a file per one)",
                                  cli->svg_path);
   }
   return OCC_EXIT_OK;
@@ -171,11 +174,18 @@ static void svg_writer(FILE *f, const void *context) {
 static int write_svg(const occ_pipeline *p, const occ_item *item,
                      const chart_set *set) {
   if (!p->many)
-    return occ_outfile_write(p->cli->svg_path, svg_writer, set, p->err);
+    return occ_outfile_write(p->cli->svg_path, "--svg", svg_writer, set,
+                             p->err);
+  if (p->written >= OCC_OUTFILE_MAX_FILES) {
+    occ_msg(p->err, "--svg: stopped at %d files in '%s' (the most one run "
+            "writes; select fewer kernels)", OCC_OUTFILE_MAX_FILES,
+            p->cli->svg_path);
+    return OCC_EXIT_FAILURE;
+  }
   char path[4096];
   occ_outfile_name(path, sizeof path, p->cli->svg_path, p->written + 1,
                    item->label, ".svg");
-  return occ_outfile_write(path, svg_writer, set, p->err);
+  return occ_outfile_write(path, "--svg", svg_writer, set, p->err);
 }
 
 /* Charts after a text report: on the terminal, or into the SVG file. */

@@ -233,6 +233,10 @@ static void print_notes(run *r, const occ_ptxas_stats *s) {
   if (r->rejected)
     occ_msg(r->err, "note: skipped %ld kernel%s the calculator rejects (%s)",
             r->rejected, r->rejected == 1 ? "" : "s", r->rejected_why);
+  if (r->demangler.over_budget)
+    occ_msg(r->err, "note: %zu kernel name%s shown mangled: longer than %d "
+            "bytes demangled", r->demangler.over_budget,
+            r->demangler.over_budget == 1 ? "" : "s", OCC_DEMANGLE_BUDGET);
   if (r->default_note && r->pipeline.written)
     occ_msg(r->err, "note: the report names no target; using %s (%s)",
             r->default_device.name, r->default_note);

@@ -4,6 +4,7 @@
 #include "cli/run_cmd.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "live/run.h"
 #include "out/outfile.h"
 #include "out/run_out.h"
+#include "out/text_safe.h"
 #include "ptxas/demangle.h"
 
 /* Achieved occupancy this far below theoretical gets a likely cause. */
@@ -30,6 +32,9 @@
  * rather than 0.205x (BENCHMARKS.md). */
 #define DEFAULT_COUNTER_LAUNCHES 3
 #define MAX_COUNTER_LAUNCHES 1000000
+/* --device's range in the option table (cli.c), which checks it first;
+ * an ordinal no launch used selects none. */
+#define MAX_DEVICE_ORDINAL (1 << 20)
 
 typedef struct run_state {
   const occ_cli *cli;
@@ -54,6 +59,10 @@ typedef struct run_state {
   const occ_launch_record **refusals; /* why a process has no counters */
   size_t refusal_count;
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
+  occ_outfile output;            /* --output, resolved before the run */
+  occ_outfile jsonl_file;        /* --jsonl --output, resolved likewise */
+  bool jsonl_done;               /* the stream ended: EPIPE or an error */
+  int jsonl_errno;               /* why it ended, 0 for EPIPE */
 } run_state;
 
 static bool wanted(const run_state *s, const occ_launch_record *l) {
@@ -100,31 +109,26 @@ static int split_metrics(run_state *s) {
   return OCC_EXIT_OK;
 }
 
-/* --output, before the program runs: a folder that exists and can be
- * written, and no folder in the file's place. */
-static int check_output(const char *path) {
-  struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-    return occ_cli_usage_error(stderr, "--output: '%s' is a directory",
-                               path);
-  char dir[4096];
-  snprintf(dir, sizeof dir, "%s", path);
-  char *slash = strrchr(dir, '/');
-  if (slash) *(slash == dir ? slash + 1 : slash) = '\0';
-  if (access(slash ? dir : ".", W_OK) != 0)
-    return occ_cli_usage_error(stderr, "--output: cannot write '%s': %s",
-                               path, strerror(errno));
-  return OCC_EXIT_OK;
+/* --output, before the program runs: a file that can be written (see
+ * outfile.h), resolved now so that the program cannot redirect it, with
+ * the --help hint of a usage error. */
+static int check_output(run_state *s) {
+  occ_outfile *o = s->cli->jsonl ? &s->jsonl_file : &s->output;
+  if (occ_outfile_prepare(o, s->cli->output_path, "--output", stderr) == 0)
+    return OCC_EXIT_OK;
+  fputs("occcalc: try 'occcalc --help'\n", stderr);
+  return OCC_EXIT_USAGE;
 }
 
 static int check_options(run_state *s) {
   const occ_cli *cli = s->cli;
   s->device_filter = -1;
-  if (cli->device) {
+  if (cli->device && strcmp(cli->device, "all") != 0) {
     int64_t v;
     char why[160];
-    if (occ_parse_int(cli->device, 0, MAX_DEVICES - 1, &v, why, sizeof why))
-      return occ_cli_usage_error(stderr, "--device: %s", why);
+    if (occ_parse_int(cli->device, 0, MAX_DEVICE_ORDINAL, &v, why,
+                      sizeof why))
+      return occ_cli_usage_error(stderr, "--device: %s, or 'all'", why);
     s->device_filter = (int)v;
   }
   if (cli->metrics && cli->no_counters)
@@ -143,7 +147,7 @@ static int check_options(run_state *s) {
       return occ_cli_usage_error(stderr, "--counter-launches: %s, or 'all'",
                                  why);
   }
-  if (cli->output_path && check_output(cli->output_path) != OCC_EXIT_OK)
+  if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
   return split_metrics(s);
 }
@@ -453,9 +457,12 @@ static void write_report(FILE *out, const void *context) {
  * stdout, or all to --output. */
 static int emit(const run_state *s, const occ_run_report *rep) {
   const void *context[2] = {s, rep};
-  if (s->cli->output_path && !s->cli->jsonl)
-    return occ_outfile_write(s->cli->output_path, write_report, context,
-                             stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+  occ_outfile *o = (occ_outfile *)&s->output;
+  if (s->cli->output_path && !s->cli->jsonl) {
+    if (occ_outfile_start(o, stderr) != 0) return OCC_EXIT_FAILURE;
+    write_report(o->f, context);
+    return occ_outfile_commit(o, stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+  }
   if (!s->cli->jsonl)
     write_report(s->cli->json || s->cli->csv ? stdout : stderr, context);
   return OCC_EXIT_OK;
@@ -476,10 +483,13 @@ static int report(run_state *s) {
   int rc = emit(s, &rep);
   int gated = gate(s, &rep);
   free_rows(&rep);
-  return rc != OCC_EXIT_OK ? rc : gated != OCC_EXIT_OK ? gated : s->run.status;
+  /* occcalc's own failure first, then the program's (a crash, whose
+   * report may lack its later launches), then the gate's verdict. */
+  return rc != OCC_EXIT_OK ? rc : s->run.status != 0 ? s->run.status : gated;
 }
 
-/* No kernel: the one line, and the program's own status. */
+/* No kernel: the one line, and the program's own status. Without a
+ * usable driver no program could have launched one: the line says why. */
 static int no_kernel(const run_state *s) {
   if (s->cli->json || s->cli->csv) {
     occ_run_report rep = {.program = s->cli->run_argv[0],
@@ -489,45 +499,118 @@ static int no_kernel(const run_state *s) {
     int rc = emit(s, &rep);
     if (rc != OCC_EXIT_OK) return rc;
   }
-  fprintf(stderr, "occcalc: note: %s launched no CUDA kernel%s\n",
-          s->cli->run_argv[0],
-          s->cli->kernel_name || s->device_filter >= 0
-              ? " that --kernel or --device selects" : "");
+  const char *selected = s->cli->kernel_name || s->device_filter >= 0
+                             ? " that --kernel or --device selects" : "";
+  int count = 0;
+  char why[512];
+  if (occ_gpu_count(&count, why, sizeof why) != OCC_GPU_OK)
+    occ_msg(stderr, "note: %s launched no CUDA kernel%s, and none can run "
+            "here: %s", s->cli->run_argv[0], selected, why);
+  else
+    occ_msg(stderr, "note: %s launched no CUDA kernel%s",
+            s->cli->run_argv[0], selected);
   return s->run.status;
 }
 
-static int launch(run_state *s, const char *inject) {
-  occ_run_spec spec = {.argv = s->cli->run_argv,
-                       .inject_path = inject,
-                       .counters = !s->cli->no_counters,
-                       .metrics = s->cli->metrics,
-                       .counter_launches = s->counter_launches,
-                       .stream = s->jsonl ? stream_record : NULL,
-                       .context = s};
-  char why[512];
-  if (occ_run_program(&spec, &s->run, why, sizeof why) != 0) {
-    fprintf(stderr, "occcalc: run: %s\n", why);
-    return OCC_EXIT_DEVICE;
+/* --jsonl's stream: stdout, or --output's file, opened once the program
+ * has started (a program that cannot be run creates nothing). Returns 0,
+ * or 2 after the message. */
+static int open_jsonl(run_state *s) {
+  if (!s->cli->output_path) {
+    s->jsonl = stdout;
+    return 0;
   }
-  if (s->run.exec_errno) {
-    fprintf(stderr, "occcalc: %s: %s\n", s->cli->run_argv[0],
-            strerror(s->run.exec_errno));
-    return s->run.status;
-  }
-  if (index_records(s) != 0) {
-    fprintf(stderr, "occcalc: out of memory\n");
-    return OCC_EXIT_FAILURE;
-  }
-  return s->launch_count ? report(s) : no_kernel(s);
+  int rc = occ_outfile_start(&s->jsonl_file, stderr);
+  s->jsonl = rc == 0 ? s->jsonl_file.f : NULL;
+  return rc;
 }
 
-static FILE *open_jsonl(const occ_cli *cli) {
-  if (!cli->jsonl) return NULL;
-  if (!cli->output_path) return stdout;
-  FILE *f = fopen(cli->output_path, "w");
-  if (!f)
-    fprintf(stderr, "occcalc: %s: %s\n", cli->output_path, strerror(errno));
-  return f;
+/* --jsonl: each launch as it is read. A reader gone (EPIPE) ends the
+ * stream quietly and occcalc dies of SIGPIPE once the program, which is
+ * sent SIGPIPE too, has ended; another write error ends it with a
+ * message at the end. */
+static void stream_jsonl(const occ_launch_record *r, void *context) {
+  run_state *s = context;
+  if (s->jsonl_done) return;
+  if (!s->jsonl && open_jsonl(s) != 0) {
+    s->jsonl_done = true;
+    s->jsonl_errno = errno ? errno : EIO;
+    return;
+  }
+  errno = 0;
+  stream_record(r, s);
+  if (!ferror(s->jsonl)) return;
+  s->jsonl_done = true;
+  s->jsonl_errno = errno == EPIPE ? 0 : errno ? errno : EIO;
+  if (errno == EPIPE) occ_run_interrupt(SIGPIPE);
+}
+
+/* The end of --jsonl's stream: its file in place, or the write error.
+ * Returns rc, or OCC_EXIT_FAILURE. */
+static int close_jsonl(run_state *s, int rc) {
+  if (s->jsonl_file.f && !s->jsonl_done)
+    return occ_outfile_commit(&s->jsonl_file, stderr) ? OCC_EXIT_FAILURE : rc;
+  if (s->jsonl == stdout && !s->jsonl_done && fflush(stdout) != 0) {
+    s->jsonl_done = true;
+    s->jsonl_errno = errno;
+  }
+  if (!s->jsonl_done || !s->jsonl_errno) return rc;
+  /* open_jsonl said why it could not open the file. */
+  if (s->jsonl)
+    occ_msg(stderr, "%s: error writing%s%s%s: %s",
+            s->cli->output_path ? "--output" : "stdout",
+            s->cli->output_path ? " '" : "",
+            s->cli->output_path ? s->cli->output_path : "",
+            s->cli->output_path ? "'" : "", strerror(s->jsonl_errno));
+  occ_outfile_discard(&s->jsonl_file);
+  return OCC_EXIT_FAILURE;
+}
+
+/* What happened to the program while it ran, beyond its status. */
+static void run_notes(const run_state *s) {
+  if (s->run.stop_count)
+    occ_msg(stderr, "note: %s stopped %d time%s (%s); occcalc continued it "
+            "each time", s->cli->run_argv[0], s->run.stop_count,
+            s->run.stop_count == 1 ? "" : "s", strsignal(s->run.stop_signal));
+  if (s->names.over_budget)
+    occ_msg(stderr, "note: kernel names longer than %d bytes demangled are "
+            "shown mangled", OCC_DEMANGLE_BUDGET);
+}
+
+static int launch(run_state *s, const char *inject) {
+  const occ_cli *cli = s->cli;
+  occ_run_spec spec = {.argv = cli->run_argv,
+                       .inject_path = inject,
+                       .counters = !cli->no_counters,
+                       .metrics = cli->metrics,
+                       .counter_launches = s->counter_launches,
+                       .stream = cli->jsonl ? stream_jsonl : NULL,
+                       .context = s,
+                       /* The report's stream parses (jq): the program's
+                        * output goes to stderr beside the diagnostics. */
+                       .stdout_to_stderr = (cli->json || cli->jsonl ||
+                                            cli->csv) && !cli->output_path};
+  char why[512];
+  int failed = occ_run_program(&spec, &s->run, why, sizeof why);
+  if (failed != 0) {
+    occ_msg(stderr, "run: %s", why);
+    return failed == -2 ? OCC_EXIT_FAILURE : OCC_EXIT_DEVICE;
+  }
+  /* Killed: no report; occ_run_command dies of the same signal. */
+  if (s->run.signal) return 128 + s->run.signal;
+  if (s->run.exec_errno) {
+    occ_msg(stderr, "%s: %s", cli->run_argv[0], strerror(s->run.exec_errno));
+    return s->run.status;
+  }
+  if (cli->jsonl && !s->jsonl && !s->jsonl_done && open_jsonl(s) != 0)
+    return OCC_EXIT_FAILURE;
+  if (index_records(s) != 0) {
+    occ_msg(stderr, "out of memory");
+    return OCC_EXIT_FAILURE;
+  }
+  int rc = s->launch_count ? report(s) : no_kernel(s);
+  run_notes(s);
+  return cli->jsonl ? close_jsonl(s, rc) : rc;
 }
 
 static void finish(run_state *s) {
@@ -538,22 +621,23 @@ static void finish(run_state *s) {
   free(s->refusals);
   for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
   occ_demangler_free(&s->names);
-  if (s->jsonl && s->jsonl != stdout) fclose(s->jsonl);
+  /* Committed already unless the run failed or was killed. */
+  occ_outfile_discard(&s->jsonl_file);
+  occ_outfile_discard(&s->output);
 }
 
 int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {
   run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
   int rc = check_options(&s);
   if (rc != OCC_EXIT_OK) return rc;
-  char inject[4096];
-  if (!occ_run_find_injection(inject, sizeof inject)) {
-    fprintf(stderr, "occcalc: run: libocc_inject.so not found beside "
-            "occcalc nor in ../lib/occcalc (reinstall, or set "
-            "OCCCALC_INJECT)\n");
+  char inject[4096], why[4400];
+  if (!occ_run_find_injection(inject, sizeof inject, why, sizeof why)) {
+    occ_msg(stderr, "run: %s", why);
     return OCC_EXIT_DEVICE;
   }
-  if (cli->jsonl && !(s.jsonl = open_jsonl(cli))) return OCC_EXIT_USAGE;
   rc = launch(&s, inject);
+  int signal = s.run.signal;
   finish(&s);
+  if (signal) occ_run_reraise(signal);
   return rc;
 }

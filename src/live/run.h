@@ -3,10 +3,15 @@
  * and hands back the program's exit status and the launch records the
  * library wrote (live/inject_record.h).
  *
- * The program keeps occcalc's stdin, stdout and stderr and environment
- * (children inherit the injection through it). While it runs, occcalc
- * ignores SIGINT and SIGQUIT, as a shell running a command does: a ^C
- * stops the program and occcalc still reports. Nothing here prints. */
+ * The program keeps occcalc's stdin, stdout and stderr (stdout goes to
+ * stderr when the report takes stdout: spec.stdout_to_stderr) and
+ * environment (children inherit the injection through it). While it runs,
+ * occcalc ignores SIGINT and SIGQUIT, as a shell running a command does:
+ * a ^C stops the program and occcalc still reports. SIGTERM, SIGHUP and
+ * SIGPIPE are forwarded to the program, as timeout(1) does; once it has
+ * ended, the caller removes what it made and dies of the same signal
+ * (result.signal, occ_run_reraise). A program that stops is continued.
+ * Nothing here prints. */
 #ifndef OCC_RUN_H
 #define OCC_RUN_H
 
@@ -27,6 +32,7 @@ typedef struct occ_run_spec {
   int64_t counter_launches; /* profiled of each configuration; 0: all */
   occ_run_record_fn stream; /* records while the program runs, or NULL */
   void *context;
+  bool stdout_to_stderr;    /* the program's stdout onto occcalc's stderr */
 } occ_run_spec;
 
 typedef struct occ_run_result {
@@ -37,21 +43,39 @@ typedef struct occ_run_result {
   int exec_errno;           /* why exec failed (status 126 or 127), or 0 */
   occ_launch_record *records; /* every record, in file order */
   size_t record_count;
+  /* SIGTERM, SIGHUP or SIGPIPE that occcalc received (or was handed by
+   * occ_run_interrupt) while the program ran and forwarded to it; 0 for
+   * none. The caller cleans up, then calls occ_run_reraise(signal). */
+  int signal;
+  int stop_count;  /* times the program stopped and occcalc continued it */
+  int stop_signal; /* the signal that stopped it last */
 } occ_run_result;
 
 /* Runs spec->argv to its end. Returns 0 with *result filled (free with
- * occ_run_result_free), or -1 when occcalc itself could not (no temporary
- * file, no fork, out of memory) with the reason in why. */
+ * occ_run_result_free); -1 when occcalc itself could not run it (no
+ * records' file, no fork) or wait for it, -2 when memory ran out, with
+ * the reason in why. */
 int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
                     char *why, size_t why_size);
 
 void occ_run_result_free(occ_run_result *result);
 
+/* Does what receiving sig does while the program runs: forwards it to the
+ * program and records it in result.signal. For a writer that meets EPIPE
+ * with SIGPIPE ignored. Async-signal-safe. */
+void occ_run_interrupt(int sig);
+
+/* Dies of sig with its default action; where that does not end the
+ * process (a signal ignored when occcalc started), exits 128 + sig. */
+void occ_run_reraise(int sig) __attribute__((noreturn));
+
 /* The injection library's absolute path into buf: beside the running
  * binary (the build tree: build/libocc_inject.so next to ./occcalc's
  * build/, or the same folder), else DIR/../lib/occcalc/libocc_inject.so
- * (make install); $OCCCALC_INJECT overrides both. Returns buf, or NULL
- * when none exists. */
-const char *occ_run_find_injection(char *buf, size_t size);
+ * (make install); $OCCCALC_INJECT overrides both. A readable regular file
+ * only (not a directory, not /dev/zero). Returns buf, or NULL with the
+ * reason, naming OCCCALC_INJECT when it was set, in why. */
+const char *occ_run_find_injection(char *buf, size_t size, char *why,
+                                   size_t why_size);
 
 #endif

@@ -10,13 +10,21 @@
 typedef struct occ_demangler {
   char *buf;
   size_t cap;
+  size_t over_budget; /* names left mangled: longer than the budget */
 } occ_demangler;
 
-#define OCC_DEMANGLER_INIT {NULL, 0}
+#define OCC_DEMANGLER_INIT {NULL, 0, 0}
+
+/* The longest demangled name, in bytes. A name can demangle to
+ * exponentially more text than it has (demangle.c); real kernels, CUTLASS
+ * and Thrust included, stay under a few KiB. */
+#define OCC_DEMANGLE_BUDGET 65536
 
 /* Returns the readable form of name, or name itself when it is not a
- * mangled C++ name (extern "C" kernels) or does not demangle. The result
- * lives until the next call on d or occ_demangler_free. */
+ * mangled C++ name (extern "C" kernels), does not demangle, or would
+ * demangle to more than OCC_DEMANGLE_BUDGET bytes (then d->over_budget
+ * counts it, for the caller to say so). The result lives until the next
+ * call on d or occ_demangler_free. */
 const char *occ_demangle(occ_demangler *d, const char *name);
 
 void occ_demangler_free(occ_demangler *d);

@@ -65,11 +65,16 @@ static bool sandbox(int argc, char **argv) {
   return true;
 }
 
+/* The harness' file goes when the fuzzer ends (libFuzzer exits through
+ * exit() at -max_total_time or -runs). */
+static void remove_file(void) { unlink(file_path); }
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   snprintf(file_path, sizeof file_path, "/tmp/occcalc-fuzz-cli-%ld",
            (long)getpid());
+  if (atexit(remove_file) != 0) abort();
   devnull = fopen("/dev/null", "w");
   if (!devnull || !freopen("/dev/null", "r", stdin)) abort();
   unsetenv("OCCCALC_GPU");
