@@ -447,10 +447,12 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
                                "configuration; give a directory, not '-'",
                                cli->mode == OCC_MODE_PTXAS ? "--ptxas"
                                                            : "--device all");
-  if (cli->mode == OCC_MODE_PTXAS && cli->grid && !cli->gpu && !cli->sms)
-    return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME or "
-                               "--sms N (a report's targets are architectures, "
-                               "which have no SM count)");
+  const char *env_gpu = getenv("OCCCALC_GPU");
+  bool board = cli->gpu || (!cli->arch && env_gpu && *env_gpu);
+  if (cli->mode == OCC_MODE_PTXAS && cli->grid && !board && !cli->sms)
+    return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME, "
+                               "set OCCCALC_GPU or give --sms N (a report's "
+                               "targets are architectures, which have no SM count)");
   if (cli->mode == OCC_MODE_SWEEP && cli->device && strcmp(cli->device, "all") == 0)
     return occ_cli_usage_error(err, "verify: --device takes one device (accepted: "
                                "an ordinal, e.g. 0)");
