@@ -484,6 +484,27 @@ static void set_defaults(occ_cli *cli) {
   cli->seed = 1;
 }
 
+/* A long option getopt_long refused: an abbreviation of several options
+ * (getopt_long takes a unique prefix, and an exact name over a longer one)
+ * is named with its candidates, anything else is unknown. */
+static int refuse_option(const char *arg, FILE *err) {
+  if (strncmp(arg, "--", 2) != 0 || !arg[2])
+    return occ_cli_usage_error(err, "%s: unknown option", arg);
+  size_t len = strcspn(arg + 2, "=");
+  char candidates[512] = "";
+  size_t n = 0;
+  int count = 0;
+  for (int i = 0; i < OPTION_COUNT; i++) {
+    if (strncmp(options[i].name, arg + 2, len) != 0) continue;
+    count++;
+    n += (size_t)snprintf(candidates + n, n < sizeof candidates ? sizeof candidates - n : 0,
+                          "%s--%s", n ? ", " : "", options[i].name);
+  }
+  if (count < 2) return occ_cli_usage_error(err, "%s: unknown option", arg);
+  return occ_cli_usage_error(err, "--%.*s: ambiguous option (could be %s)",
+                             (int)len, arg + 2, candidates);
+}
+
 static int read_options(int argc, char **argv, bool run, occ_cli *cli,
                         FILE *err) {
   struct option longopts[OPTION_COUNT + 1];
@@ -503,8 +524,7 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
     if (id == ':' && optopt >= 256)
       return occ_cli_usage_error(err, "%s: missing value; expected %s, %s", argv[prev],
                                  options[optopt - 256].arg, options[optopt - 256].help);
-    if (id == '?' || id == ':')
-      return occ_cli_usage_error(err, "%s: unknown option", argv[prev]);
+    if (id == '?' || id == ':') return refuse_option(argv[prev], err);
     const occ_option *o = &options[id - 256];
     char why[256];
     if (apply_option(cli, o, optarg, why, sizeof why) != 0)
@@ -563,6 +583,7 @@ void occ_cli_print_help(FILE *out) {
   fputs("\n"
         "Without --gpu, --arch or --cc the device is $OCCCALC_GPU, else the\n"
         "built-in default (H100 SXM). Sizes are bytes; K and KiB mean 1024.\n"
+        "An option may be shortened to a prefix that names it alone (--reg).\n"
         "Exit status: 0 ok, 1 output error, 2 usage error, 3 occupancy gate,\n"
         "4 verification disagrees, 5 CUDA or device error. See occcalc(1).\n",
         out);
