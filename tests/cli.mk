@@ -1,6 +1,6 @@
 # Golden CLI cases (tests/golden/*.case), the option/man-page agreement
 # and the figures the docs quote (tests/docs_check.sh).
-TEST_TARGETS += test-golden test-options test-json test-files test-layers test-docs
+TEST_TARGETS += test-golden test-options test-json test-files test-layers test-docs test-sentinel
 
 test-golden: occcalc
 	sh tests/golden.sh tests/golden/*.case
@@ -19,3 +19,6 @@ test-layers:
 
 test-docs: occcalc
 	sh tests/docs_check.sh
+
+test-sentinel: occcalc
+	sh tests/sentinel_check.sh
