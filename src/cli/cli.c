@@ -488,17 +488,19 @@ static void set_defaults(occ_cli *cli) {
  * (getopt_long takes a unique prefix, and an exact name over a longer one)
  * is named with its candidates, anything else is unknown. */
 static int refuse_option(const char *arg, FILE *err) {
-  if (strncmp(arg, "--", 2) != 0 || !arg[2])
-    return occ_cli_usage_error(err, "%s: unknown option", arg);
-  size_t len = strcspn(arg + 2, "=");
-  char candidates[512] = "";
+  size_t len = strncmp(arg, "--", 2) == 0 ? strcspn(arg + 2, "=") : 0;
+  if (len == 0) return occ_cli_usage_error(err, "%s: unknown option", arg);
+  /* Room for every option's name: the table has at most 64 rows. */
+  char candidates[64 * 24] = "";
   size_t n = 0;
   int count = 0;
   for (int i = 0; i < OPTION_COUNT; i++) {
     if (strncmp(options[i].name, arg + 2, len) != 0) continue;
     count++;
-    n += (size_t)snprintf(candidates + n, n < sizeof candidates ? sizeof candidates - n : 0,
-                          "%s--%s", n ? ", " : "", options[i].name);
+    int wrote = snprintf(candidates + n, sizeof candidates - n, "%s--%s",
+                         n ? ", " : "", options[i].name);
+    if (wrote < 0 || (size_t)wrote >= sizeof candidates - n) break;
+    n += (size_t)wrote;
   }
   if (count < 2) return occ_cli_usage_error(err, "%s: unknown option", arg);
   return occ_cli_usage_error(err, "--%.*s: ambiguous option (could be %s)",
