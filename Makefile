@@ -13,6 +13,8 @@
 #   out/   the writers: text, JSON, CSV, SVG
 #   cli/   options, commands, main
 
+# The release: --version prints it, and the man page's .TH line must say
+# the same (make test-options checks it).
 VERSION  = 0.2.0
 PREFIX  ?= /usr/local
 CUDA    ?= /usr/local/cuda

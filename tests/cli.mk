@@ -1,5 +1,6 @@
-# Golden CLI cases (tests/golden/*.case) and the option/man-page agreement.
-TEST_TARGETS += test-golden test-options test-json test-files test-layers
+# Golden CLI cases (tests/golden/*.case), the option/man-page agreement
+# and the figures the docs quote (tests/docs_check.sh).
+TEST_TARGETS += test-golden test-options test-json test-files test-layers test-docs test-sentinel
 
 test-golden: occcalc
 	sh tests/golden.sh tests/golden/*.case
@@ -15,3 +16,9 @@ test-files: occcalc
 
 test-layers:
 	sh tests/layers.sh
+
+test-docs: occcalc
+	sh tests/docs_check.sh
+
+test-sentinel: occcalc
+	sh tests/sentinel_check.sh

@@ -33,6 +33,13 @@ grep -Eq -- '--device 0: (dlopen \(src/live/gpu\.c:[0-9]+\): no NVIDIA driver: l
   { echo "gpu-offline: the error does not name the CUDA call:"; cat "$tmp/err"; fail=1; }
 expect 5 1 "no device, all" -- $hide ./occcalc --regs 48 --block 128 --device all --json
 expect 5 1 "no device, sweep" -- $hide ./occcalc verify --sweep 10
+# Without --device the message names the default, not an option never typed.
+grep -q '^occcalc: verify: device 0 (the default; --device N for another): ' "$tmp/err" &&
+  ! grep -q -- '--device 0:' "$tmp/err" ||
+  { echo "gpu-offline: verify without --device blames an option:"; cat "$tmp/err"; fail=1; }
+expect 5 1 "no device, sweep --device 0" -- $hide ./occcalc verify --sweep 10 --device 0
+grep -q -- '^occcalc: --device 0: ' "$tmp/err" ||
+  { echo "gpu-offline: verify --device 0 does not name it:"; cat "$tmp/err"; fail=1; }
 expect 5 1 "no device, module" -- $hide ./occcalc --block 128 --device 0 --module x.cubin --kernel k
 # The CUDA runtime (whose occupancy API verify and --module ask) missing:
 # one line naming it, before anything else is tried, and only where it is

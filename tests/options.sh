@@ -1,6 +1,7 @@
 #!/bin/sh
-# options.sh: --help and man/occcalc.1 name the same options, and every
-# example in the man page runs (status 0, some output) with ./occcalc.
+# options.sh: --help and man/occcalc.1 name the same options, every
+# example in the man page runs (status 0, some output) with ./occcalc, and
+# the man page's version is the Makefile's.
 set -u
 fail=0
 tmp=$(mktemp -d)
@@ -42,6 +43,16 @@ while IFS= read -r line; do
   fi
 done <"$tmp/examples"
 [ $n -ge 3 ] || { echo "options: only $n man page examples found"; fail=1; }
+# The man page's version is the Makefile's VERSION, which --version prints
+# (the Makefile is where a release changes it).
+version=$(sed -n 's/^VERSION *= *//p' Makefile)
+th_version=$(sed -n 's/^\.TH OCCCALC 1 "[^"]*" "occcalc \([^"]*\)".*/\1/p' man/occcalc.1)
+if [ -z "$version" ] || [ "$th_version" != "$version" ]; then
+  echo "options: man/occcalc.1 says version '$th_version', the Makefile's VERSION is '$version'"
+  fail=1
+fi
+[ "$(./occcalc --version)" = "occcalc $version" ] ||
+  { echo "options: --version says '$(./occcalc --version)', the Makefile's VERSION is '$version'"; fail=1; }
 # --help is read in a terminal: 80 columns.
 wide=$(./occcalc --help | awk 'length > 80')
 [ -z "$wide" ] || { echo "options: --help over 80 columns: $wide"; fail=1; }

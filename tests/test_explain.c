@@ -120,7 +120,7 @@ static void check_against_result(const occ_step *steps, size_t n, const occ_resu
   cr_expect_str_eq(s->result.unit, "fraction");
   if ((s = find(steps, n, "allocated.regs_per_warp")))
     cr_expect_eq(s->result.value, r->regs_per_warp);
-  if ((s = find(steps, n, "allocated.smem_config_bytes")))
+  if ((s = find(steps, n, "allocated.api_smem_config_bytes")))
     cr_expect_eq(s->result.value, (double)r->smem_config_bytes);
   if ((s = find(steps, n, "at_launch.smem_config_bytes")))
     cr_expect_eq(s->result.value, (double)r->launch_smem_config_bytes);

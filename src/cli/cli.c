@@ -447,10 +447,12 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
                                "configuration; give a directory, not '-'",
                                cli->mode == OCC_MODE_PTXAS ? "--ptxas"
                                                            : "--device all");
-  if (cli->mode == OCC_MODE_PTXAS && cli->grid && !cli->gpu && !cli->sms)
-    return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME or "
-                               "--sms N (a report's targets are architectures, "
-                               "which have no SM count)");
+  const char *env_gpu = getenv("OCCCALC_GPU");
+  bool board = cli->gpu || (!cli->arch && env_gpu && *env_gpu);
+  if (cli->mode == OCC_MODE_PTXAS && cli->grid && !board && !cli->sms)
+    return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME, "
+                               "set OCCCALC_GPU or give --sms N (a report's "
+                               "targets are architectures, which have no SM count)");
   if (cli->mode == OCC_MODE_SWEEP && cli->device && strcmp(cli->device, "all") == 0)
     return occ_cli_usage_error(err, "verify: --device takes one device (accepted: "
                                "an ordinal, e.g. 0)");
@@ -482,6 +484,29 @@ static void set_defaults(occ_cli *cli) {
   cli->seed = 1;
 }
 
+/* A long option getopt_long refused: an abbreviation of several options
+ * (getopt_long takes a unique prefix, and an exact name over a longer one)
+ * is named with its candidates, anything else is unknown. */
+static int refuse_option(const char *arg, FILE *err) {
+  size_t len = strncmp(arg, "--", 2) == 0 ? strcspn(arg + 2, "=") : 0;
+  if (len == 0) return occ_cli_usage_error(err, "%s: unknown option", arg);
+  /* Room for every option's name: the table has at most 64 rows. */
+  char candidates[64 * 24] = "";
+  size_t n = 0;
+  int count = 0;
+  for (int i = 0; i < OPTION_COUNT; i++) {
+    if (strncmp(options[i].name, arg + 2, len) != 0) continue;
+    count++;
+    int wrote = snprintf(candidates + n, sizeof candidates - n, "%s--%s",
+                         n ? ", " : "", options[i].name);
+    if (wrote < 0 || (size_t)wrote >= sizeof candidates - n) break;
+    n += (size_t)wrote;
+  }
+  if (count < 2) return occ_cli_usage_error(err, "%s: unknown option", arg);
+  return occ_cli_usage_error(err, "--%.*s: ambiguous option (could be %s)",
+                             (int)len, arg + 2, candidates);
+}
+
 static int read_options(int argc, char **argv, bool run, occ_cli *cli,
                         FILE *err) {
   struct option longopts[OPTION_COUNT + 1];
@@ -501,8 +526,7 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
     if (id == ':' && optopt >= 256)
       return occ_cli_usage_error(err, "%s: missing value; expected %s, %s", argv[prev],
                                  options[optopt - 256].arg, options[optopt - 256].help);
-    if (id == '?' || id == ':')
-      return occ_cli_usage_error(err, "%s: unknown option", argv[prev]);
+    if (id == '?' || id == ':') return refuse_option(argv[prev], err);
     const occ_option *o = &options[id - 256];
     char why[256];
     if (apply_option(cli, o, optarg, why, sizeof why) != 0)
@@ -561,6 +585,7 @@ void occ_cli_print_help(FILE *out) {
   fputs("\n"
         "Without --gpu, --arch or --cc the device is $OCCCALC_GPU, else the\n"
         "built-in default (H100 SXM). Sizes are bytes; K and KiB mean 1024.\n"
+        "An option may be shortened to a prefix that names it alone (--reg).\n"
         "Exit status: 0 ok, 1 output error, 2 usage error, 3 occupancy gate,\n"
         "4 verification disagrees, 5 CUDA or device error. See occcalc(1).\n",
         out);

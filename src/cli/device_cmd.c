@@ -188,8 +188,13 @@ static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
 
 int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   int ordinal = cli->device ? atoi(cli->device) : 0, rc = OCC_EXIT_OK;
-  char what[32], err[1024];
-  snprintf(what, sizeof what, "--device %d", ordinal);
+  char what[64], err[1024];
+  /* Blame what the user typed: without --device the sweep runs on device
+   * 0 by default. */
+  if (cli->device)
+    snprintf(what, sizeof what, "--device %d", ordinal);
+  else
+    snprintf(what, sizeof what, "verify: device 0 (the default; --device N for another)");
   if ((rc = open_runtime(what)) != OCC_EXIT_OK) return rc;
   occ_gpu *gpu;
   occ_gpu_status s = occ_gpu_open(ordinal, db, &gpu, err, sizeof err);

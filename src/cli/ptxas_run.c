@@ -45,8 +45,13 @@ typedef struct run {
   occ_pipeline pipeline;
   occ_demangler demangler;
 
-  bool fixed;              /* --gpu/--arch: one device for every kernel */
+  bool fixed;              /* --gpu, --arch/--cc or $OCCCALC_GPU: one device
+                              for every kernel */
   occ_device fixed_device;
+  const char *fixed_by;    /* the option (or variable) that chose it */
+  long mismatched;         /* kernels whose target is not its architecture */
+  bool mismatched_more;    /* ... of more than one target */
+  char first_mismatch[OCC_PTXAS_ARCH_MAX];
   bool default_loaded;     /* for reports that name no target */
   int default_rc;
   occ_device default_device;
@@ -95,8 +100,24 @@ static const occ_device *arch_device(run *r, const char *arch) {
   return r->rc == OCC_EXIT_OK ? &e->device : NULL;
 }
 
+/* A kernel built for another architecture than the one device chosen for
+ * all: computed on that device as asked, and counted for the warning. */
+static void check_target(run *r, const char *arch) {
+  int major, minor;
+  if (occ_parse_cc(arch, &major, &minor) != 0 ||
+      (major == r->fixed_device.cc_major && minor == r->fixed_device.cc_minor))
+    return;
+  if (r->mismatched++ == 0)
+    snprintf(r->first_mismatch, sizeof r->first_mismatch, "%s", arch);
+  else if (strcmp(r->first_mismatch, arch) != 0)
+    r->mismatched_more = true;
+}
+
 static const occ_device *pick_device(run *r, const occ_ptxas_kernel *k) {
-  if (r->fixed) return &r->fixed_device;
+  if (r->fixed) {
+    if (k->arch[0]) check_target(r, k->arch);
+    return &r->fixed_device;
+  }
   if (!k->arch[0]) return default_device(r);
   const occ_device *d = arch_device(r, k->arch);
   if (!d && !r->rc) {
@@ -237,6 +258,20 @@ static void print_notes(run *r, const occ_ptxas_stats *s) {
     occ_msg(r->err, "note: %zu kernel name%s shown mangled: longer than %d "
             "bytes demangled", r->demangler.over_budget,
             r->demangler.over_budget == 1 ? "" : "s", OCC_DEMANGLE_BUDGET);
+  if (r->mismatched) {
+    char name[4 * OCC_NAME_MAX];
+    occ_text_safe(r->fixed_device.name, name, sizeof name);
+    occ_msg(r->err, "warning: %ld kernel%s built for %s%s, not for cc %d.%d "
+            "(%s, from %s): computed on it as asked",
+            r->mismatched, r->mismatched == 1 ? "" : "s", r->first_mismatch,
+            r->mismatched_more ? " and other targets" : "",
+            r->fixed_device.cc_major, r->fixed_device.cc_minor, name, r->fixed_by);
+  }
+  if (r->fixed && strcmp(r->fixed_by, "OCCCALC_GPU") == 0) {
+    char name[4 * OCC_NAME_MAX];
+    occ_msg(r->err, "note: every kernel computed on %s (from OCCCALC_GPU)",
+            occ_text_safe(r->fixed_device.name, name, sizeof name));
+  }
   if (r->default_note && r->pipeline.written)
     occ_msg(r->err, "note: the report names no target; using %s (%s)",
             r->default_device.name, r->default_note);
@@ -309,9 +344,14 @@ int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err)
   }
   *r = (run){.cli = cli, .db = db, .err = err, .choices = choices};
   int rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
-  if (rc == OCC_EXIT_OK && (cli->gpu || cli->arch)) {
+  /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
+   * for every kernel, whatever target the report names. */
+  const char *env = getenv("OCCCALC_GPU");
+  bool from_env = !cli->gpu && !cli->arch && env && *env;
+  if (rc == OCC_EXIT_OK && (cli->gpu || cli->arch || from_env)) {
     const char *note;
     r->fixed = true;
+    r->fixed_by = cli->gpu ? "--gpu" : cli->arch ? "--arch/--cc" : "OCCCALC_GPU";
     r->pipeline.fixed_device = &r->fixed_device;
     rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
     if (rc == OCC_EXIT_OK) rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);

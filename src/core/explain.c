@@ -265,7 +265,7 @@ static void smem_config(builder *b) {
                                  : "the SM has {0} bytes of shared memory",
              NULL);
     operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
-    result(s, "allocated.smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+    result(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
     return;
   }
   bool preference = k->carveout_pct != OCC_CARVEOUT_DEFAULT;
@@ -289,7 +289,7 @@ static void smem_config(builder *b) {
            "one block needs more: the smallest configuration that holds it is {r} bytes",
            NULL);
   operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
-  result(s, "allocated.smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+  result(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
 }
 
 /* Where the SM holds more at launch than the API's rule (see occ.h). */
@@ -377,7 +377,7 @@ static void shared_memory(builder *b) {
   } else {
     occ_step *s = step(b, "limit_smem", "blocks by shared memory", OCC_OP_FLOOR_DIV,
                        "{0} / {1} = {r} blocks", NULL);
-    operand(s, "allocated.smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+    operand(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
     operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
     result(s, "limits.shared_memory", r->limit_smem, "blocks");
   }

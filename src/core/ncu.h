@@ -19,14 +19,27 @@
  * every device of the database 16 registers never limit residency. */
 #define OCC_NCU_REGS_FLOOR 16
 
+/* What occcalc knows of launch__occupancy_limit_shared_mem. */
+typedef enum occ_ncu_smem_limit {
+  OCC_NCU_SMEM_LIMIT_KNOWN,     /* occupancy_limit_shared_mem holds it */
+  OCC_NCU_SMEM_LIMIT_NONE,      /* the block allocates no shared memory
+                                   (no per-block reserve: before cc 8.0), so
+                                   nothing divides the configuration; ncu's
+                                   figure for such a launch was not measured */
+  OCC_NCU_SMEM_LIMIT_UNKNOWN    /* the configuration the driver chooses is
+                                   not known (shared_mem_config_size 0) */
+} occ_ncu_smem_limit;
+
 typedef struct occ_ncu {
   int occupancy_limit_registers;
-  int occupancy_limit_shared_mem;
+  occ_ncu_smem_limit shared_mem_limit;
+  int occupancy_limit_shared_mem;      /* 0 unless shared_mem_limit is known */
   int occupancy_limit_warps;
   int occupancy_limit_blocks;
   int occupancy_limit_barriers;
   int registers_per_thread;
-  int64_t shared_mem_config_size;      /* 0: not known (see occ_result) */
+  bool shared_mem_config_known;        /* occ_launch_config_known */
+  int64_t shared_mem_config_size;      /* 0 where not known */
   int64_t shared_mem_per_block_static;
   int64_t shared_mem_per_block_dynamic;
   int64_t shared_mem_per_block_driver;

@@ -273,6 +273,15 @@ static inline double occ_launch_occupancy(const occ_result *r) {
          r->max_warps_per_sm;
 }
 
+/* Whether launch_smem_config_bytes is known: it is 0 both where the
+ * configuration is 0 bytes (the API's own answer, an architecture with a
+ * 0 KB configuration) and where the driver's choice is not known (a block
+ * with no shared memory of its own under a carveout preference, on an
+ * architecture whose default choice was not measured). */
+static inline bool occ_launch_config_known(const occ_result *r) {
+  return r->launch_smem_config_bytes > 0 || (r->launchable && r->smem_config_bytes == 0);
+}
+
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
 int occ_result_limit(const occ_result *result, int index);
 

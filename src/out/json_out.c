@@ -95,12 +95,19 @@ cJSON *occ_json_root(void) {
   return root;
 }
 
+/* smem_config_bytes is the SM's configuration: the driver's at launch, as
+ * the report's "SM configured" line, ncu and CUPTI have it (null where not
+ * known); api_smem_config_bytes the occupancy API's assumption, which
+ * limits.shared_memory divides (null where no block fits). */
 static cJSON *json_allocated(const occ_result *r) {
   cJSON *obj = cJSON_CreateObject();
   cJSON_AddNumberToObject(obj, "regs_per_warp", r->regs_per_warp);
   cJSON_AddNumberToObject(obj, "regs_per_block", r->regs_per_block);
   cJSON_AddNumberToObject(obj, "smem_per_block_bytes", (double)r->smem_per_block_bytes);
-  add_int_or_null(obj, "smem_config_bytes", r->smem_config_bytes, r->launchable || r->smem_config_bytes > 0);
+  add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes,
+                  occ_launch_config_known(r));
+  add_int_or_null(obj, "api_smem_config_bytes", r->smem_config_bytes,
+                  r->launchable || r->smem_config_bytes > 0);
   return obj;
 }
 
@@ -111,7 +118,7 @@ static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
   int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
   /* Null where it is not known: an architecture whose default choice was
    * not measured, for blocks with no shared memory of their own. */
-  bool known = r->launch_smem_config_bytes > 0;
+  bool known = occ_launch_config_known(r);
   add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes, known);
   add_int_or_null(obj, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
                   known && d->l1_smem_bytes > 0);
@@ -129,13 +136,14 @@ cJSON *occ_json_ncu(const occ_report *rep) {
     return cJSON_CreateNull();
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "launch__occupancy_limit_registers", n.occupancy_limit_registers);
-  cJSON_AddNumberToObject(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem);
+  add_int_or_null(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem,
+                  n.shared_mem_limit == OCC_NCU_SMEM_LIMIT_KNOWN);
   cJSON_AddNumberToObject(o, "launch__occupancy_limit_warps", n.occupancy_limit_warps);
   cJSON_AddNumberToObject(o, "launch__occupancy_limit_blocks", n.occupancy_limit_blocks);
   cJSON_AddNumberToObject(o, "launch__occupancy_limit_barriers", n.occupancy_limit_barriers);
   cJSON_AddNumberToObject(o, "launch__registers_per_thread", n.registers_per_thread);
   add_int_or_null(o, "launch__shared_mem_config_size", n.shared_mem_config_size,
-                  n.shared_mem_config_size > 0);
+                  n.shared_mem_config_known);
   cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_static",
                           (double)n.shared_mem_per_block_static);
   cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_dynamic",
@@ -167,7 +175,12 @@ cJSON *occ_json_report(const occ_report *rep) {
   cJSON *root = occ_json_root();
   if (!root) return NULL;
   cJSON_AddItemToObject(root, "device", occ_json_device(rep->device));
-  cJSON_AddItemToObject(root, "kernel", occ_json_kernel(rep->kernel, rep->kernel_name));
+  cJSON *kernel = occ_json_kernel(rep->kernel, rep->kernel_name);
+  /* Before cc 7.0 the SM has no carveout: a preference given is ignored
+   * (the report says so), so the launch has none. */
+  if (kernel && r->carveout_ignored)
+    cJSON_ReplaceItemInObjectCaseSensitive(kernel, "carveout_pct", cJSON_CreateNull());
+  cJSON_AddItemToObject(root, "kernel", kernel);
   cJSON_AddNumberToObject(root, "threads_per_block", r->threads_per_block);
   cJSON_AddNumberToObject(root, "warps_per_block", r->warps_per_block);
   cJSON_AddNumberToObject(root, "inactive_threads", r->inactive_threads);

@@ -27,7 +27,8 @@ typedef struct occ_ptxas_row {
 bool occ_ptxas_uses_local(const occ_ptxas_kernel *kernel);
 
 /* The table: a header, rows, then the footnotes the rows called for. A
- * kernel name longer than name_width is cut with "..." (0: never cut). */
+ * kernel name longer than name_width (0: no limit) goes on a line of its
+ * own below its row, cut with "..." only past the row's whole width. */
 void occ_ptxas_table_header(FILE *out);
 void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width);
 void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,

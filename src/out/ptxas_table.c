@@ -113,19 +113,29 @@ static const char *occ_text(const occ_result *r) {
   return text;
 }
 
+/* The name ends the row where it fits the column; a longer one gets a
+ * line of its own below the row, indented, so that names that differ only
+ * past the column's width (template arguments, a suffix) stay apart, and
+ * is cut with "..." only past the whole width. */
 static void write_line(FILE *out, const line *l, const char *raw_name,
                        int width) {
   char safe[4096];
   const char *name = occ_text_safe(raw_name, safe, sizeof safe);
   int len = (int)strlen(name);
-  fwrite(l->text, 1, l->len, out);
-  if (width <= 0 || len <= width)
+  if (width <= 0 || len <= width) {
+    fwrite(l->text, 1, l->len, out);
     fputs(name, out);
-  else if (width <= 3)
-    fwrite(name, 1, (size_t)width, out);
+    putc('\n', out);
+    return;
+  }
+  size_t row = l->len;
+  while (row > 0 && l->text[row - 1] == ' ') row--;
+  fwrite(l->text, 1, row, out);
+  int room = width + occ_ptxas_table_fixed_width() - 2;
+  if (len <= room)
+    fprintf(out, "\n  %s\n", name);
   else
-    fprintf(out, "%.*s...", width - 3, name);
-  putc('\n', out);
+    fprintf(out, "\n  %.*s...\n", room - 3, name);
 }
 
 void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width) {

@@ -51,16 +51,21 @@ static void print_allocated(FILE *out, const occ_report *rep) {
             d->reserved_smem_per_block_bytes, d->smem_alloc_unit_bytes);
   else
     fprintf(out, " (in units of %d B)\n", d->smem_alloc_unit_bytes);
-  int64_t config = r->launch_smem_config_bytes > 0 ? r->launch_smem_config_bytes
-                                                   : r->smem_config_bytes;
-  if (config == 0) return;
+  /* One figure for the SM's configuration, the driver's at launch (JSON's
+   * allocated.smem_config_bytes); the API's assumption beside it. */
+  int64_t config = r->launch_smem_config_bytes, api = r->smem_config_bytes;
+  if (!occ_launch_config_known(r)) {
+    if (api > 0)
+      fprintf(out, "  SM configured   unknown (the occupancy API assumes %" PRId64 " B)\n",
+              api);
+    return;
+  }
   fprintf(out, "  SM configured   %6" PRId64 " B of shared memory", config);
   if (d->l1_smem_bytes > 0)
     fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
   fputc('\n', out);
-  if (config != r->smem_config_bytes && r->smem_config_bytes > 0)
-    fprintf(out, "                  (the occupancy API assumes %" PRId64 " B)\n",
-            r->smem_config_bytes);
+  if (config != api && api > 0)
+    fprintf(out, "                  (the occupancy API assumes %" PRId64 " B)\n", api);
 }
 
 static void print_limits(FILE *out, const occ_result *r) {
@@ -134,20 +139,29 @@ void occ_print_ncu(FILE *out, const occ_report *rep) {
   if (occ_ncu_values(rep->device, rep->kernel, rep->result, rep->waves, &n) != OCC_OK)
     return;
   fprintf(out, "\nNsight Compute would report (its metric names)\n");
-  const struct { const char *name; long long value; } rows[] = {
-      {"launch__occupancy_limit_registers", n.occupancy_limit_registers},
-      {"launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem},
-      {"launch__occupancy_limit_warps", n.occupancy_limit_warps},
-      {"launch__occupancy_limit_blocks", n.occupancy_limit_blocks},
-      {"launch__occupancy_limit_barriers", n.occupancy_limit_barriers},
-      {"launch__registers_per_thread", n.registers_per_thread},
-      {"launch__shared_mem_config_size", n.shared_mem_config_size},
-      {"launch__shared_mem_per_block_static", n.shared_mem_per_block_static},
-      {"launch__shared_mem_per_block_dynamic", n.shared_mem_per_block_dynamic},
-      {"launch__shared_mem_per_block_driver", n.shared_mem_per_block_driver}};
+  /* A row without a figure says why in words: "unlimited" where the block
+   * allocates no shared memory, "unknown" where the configuration the
+   * driver chooses is not known. */
+  const char *smem_limit_words =
+      n.shared_mem_limit == OCC_NCU_SMEM_LIMIT_NONE      ? "unlimited"
+      : n.shared_mem_limit == OCC_NCU_SMEM_LIMIT_UNKNOWN ? "unknown"
+                                                         : NULL;
+  const struct { const char *name; long long value; const char *words; } rows[] = {
+      {"launch__occupancy_limit_registers", n.occupancy_limit_registers, NULL},
+      {"launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem,
+       smem_limit_words},
+      {"launch__occupancy_limit_warps", n.occupancy_limit_warps, NULL},
+      {"launch__occupancy_limit_blocks", n.occupancy_limit_blocks, NULL},
+      {"launch__occupancy_limit_barriers", n.occupancy_limit_barriers, NULL},
+      {"launch__registers_per_thread", n.registers_per_thread, NULL},
+      {"launch__shared_mem_config_size", n.shared_mem_config_size,
+       n.shared_mem_config_known ? NULL : "unknown"},
+      {"launch__shared_mem_per_block_static", n.shared_mem_per_block_static, NULL},
+      {"launch__shared_mem_per_block_dynamic", n.shared_mem_per_block_dynamic, NULL},
+      {"launch__shared_mem_per_block_driver", n.shared_mem_per_block_driver, NULL}};
   for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-    if (rows[i].value == 0 && i == 6)
-      fprintf(out, "  %-40s %10s\n", rows[i].name, "unknown");
+    if (rows[i].words)
+      fprintf(out, "  %-40s %10s\n", rows[i].name, rows[i].words);
     else
       fprintf(out, "  %-40s %10lld\n", rows[i].name, rows[i].value);
   }

@@ -20,6 +20,7 @@ part emulate sh tests/lab/emulate.sh build/lab-emu
 part table sh tests/lab/table_test.sh
 part handout sh tests/lab/handout_check.sh docs/lab.md
 part key sh tests/lab/handout_check.sh docs/lab-key.md
+part key-order sh tests/lab/key_order_check.sh docs/lab.md docs/lab-key.md
 part self-test sh tests/lab/handout_check.sh --self-test docs/lab.md
 [ -z "$failed" ] || { echo "test-lab: failed:$failed"; exit 1; }
 [ -z "$skipped" ] || { echo "skipped:$skipped"; exit 77; }
