@@ -73,22 +73,15 @@ static void child(const occ_run_spec *spec, const char *out_path,
   _exit(e == ENOENT ? 127 : 126);
 }
 
-/* Appends the complete records of fd from *offset on to result. */
+/* Appends the records of fd from *offset on to result (live/records.h:
+ * each one checked, holes skipped, the file's size capped). Never fails:
+ * running out of memory, a cap or a read error stop the reading and stay
+ * in result->records for the report. */
 static int read_records(int fd, off_t *offset, occ_run_result *result,
                         const occ_run_spec *spec) {
-  char block[OCC_RECORD_BYTES];
-  while (pread(fd, block, sizeof block, *offset) == (ssize_t)sizeof block) {
-    *offset += (off_t)sizeof block;
-    occ_launch_record r;
-    memcpy(&r, block, sizeof r);
-    if (r.magic != OCC_RECORD_MAGIC) continue;
-    occ_launch_record *grown = realloc(
-        result->records, (result->record_count + 1) * sizeof *grown);
-    if (!grown) return -1;
-    result->records = grown;
-    result->records[result->record_count++] = r;
-    if (spec->stream) spec->stream(&r, spec->context);
-  }
+  uint64_t at = (uint64_t)*offset;
+  occ_records_read(&result->records, fd, &at, spec->stream, spec->context);
+  *offset = (off_t)at;
   return 0;
 }
 
@@ -167,7 +160,5 @@ int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
 }
 
 void occ_run_result_free(occ_run_result *result) {
-  free(result->records);
-  result->records = NULL;
-  result->record_count = 0;
+  occ_records_free(&result->records);
 }
