@@ -717,6 +717,28 @@ static void finish(run_state *s) {
   if (s->jsonl && s->jsonl != stdout) fclose(s->jsonl);
 }
 
+int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
+                           occ_run_result *result) {
+  run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  int rc = check_options(&s);
+  s.run = *result;
+  memset(result, 0, sizeof *result);
+  if (rc == OCC_EXIT_OK && cli->jsonl) {
+    s.jsonl = stdout;
+    /* As the records came while the program ran, each once. */
+    for (size_t i = 0; i < s.run.records.count; i++)
+      stream_record(&s.run.records.at[i], &s);
+  }
+  if (rc == OCC_EXIT_OK && index_records(&s) != 0) {
+    occ_msg(stderr, "out of memory");
+    rc = OCC_EXIT_FAILURE;
+  } else if (rc == OCC_EXIT_OK) {
+    rc = s.launch_count ? report(&s) : no_kernel(&s);
+  }
+  finish(&s);
+  return rc;
+}
+
 int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {
   run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
   int rc = check_options(&s);
