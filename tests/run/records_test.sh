@@ -77,6 +77,15 @@ for bad in why= kind=0; do
   occ 0 --json -- "$FORGE" refusal "$bad" launch
   json '.skipped_record_count == 1 and .note == null'
 done
+# Alone and in the text (the cases above share the first launch's device
+# and print no cluster): a huge capability reached the database's lookup
+# and a huge cluster the text's product, both as int.
+for bad in cc=2147483647.0 cluster=65536x65536x1; do
+  case="text: launch $bad"
+  occ 0 -- "$FORGE" launch "$bad"
+  grep -q "^occcalc: note: skipped 1 invalid record" "$tmp/err" ||
+    no "$case: '$(head -c 300 "$tmp/err")'"
+done
 # The extremes accepted: the grid's product does not overflow.
 case="largest grid"
 occ 0 --json -- "$FORGE" launch grid=2147483647x65535x65535 cluster=1024x1024x1024
