@@ -426,7 +426,8 @@ static void measure_row(const run_state *s, occ_run_row *row,
   row->achieved /= (double)measured;
   for (int m = 0; m < s->metric_count; m++) {
     row->metric_known[m] = metric_launches[m] > 0;
-    if (row->metric_known[m]) row->metric_values[m] /= (double)metric_launches[m];
+    if (row->metric_known[m])
+      row->metric_values[m] /= (double)metric_launches[m];
   }
 }
 
