@@ -163,7 +163,7 @@ grep -q '^occcalc: \\x1b\]0;pwned\\x07k\\n2: theoretical occupancy' "$tmp/err" |
 grep -q '^   m\\x1b\[31m 2$' "$tmp/err" || no "$what: the metric's name"
 ln -s /bin/true "$tmp/bin/$(printf 't\033x')"
 occ 0 -- "$tmp/bin/$(printf 't\033x')"
-grep -q '^occcalc: note: .*t\\x1bx launched no CUDA kernel$' "$tmp/err" ||
+grep -q '^occcalc: note: .*t\\x1bx launched no CUDA kernel' "$tmp/err" ||
   no "$what: the program's name in the no-kernel note: '$(od -c "$tmp/err" | head -2)'"
 occ 0 -- "$FORGE" refusal why="\x1b[2Jwhy" launch
 grep -q '^occcalc: note: \\x1b\[2Jwhy$' "$tmp/err" || no "$what: the no-counters note"
