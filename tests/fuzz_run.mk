@@ -7,7 +7,9 @@ fuzz: fuzz-run
 
 FUZZ_SECONDS ?= 60
 CLANG ?= clang
-# Everything the program is made of but main() and the build tool.
+# Everything the program is made of but main() and the build tool; the
+# C++ runtime static, as the product links it (the demangler's callback
+# form is exported by libstdc++.a alone).
 FUZZ_RUN_SRCS = $(filter-out src/cli/main.c $(DB_GEN_SRC),$(wildcard src/*/*.c)) \
                 build/gpus_table.c build/probe_ptx.c
 
@@ -16,7 +18,7 @@ FUZZ_RUN_SRCS = $(filter-out src/cli/main.c $(DB_GEN_SRC),$(wildcard src/*/*.c))
 build/fuzz_run: tests/fuzz/fuzz_run.c $(FUZZ_RUN_SRCS) $(HDRS) build/cshim/string
 	$(CLANG) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/fuzz/fuzz_run.c $(FUZZ_RUN_SRCS) -lm -ldl -lstdc++
+	  -o $@ tests/fuzz/fuzz_run.c $(FUZZ_RUN_SRCS) -lm -ldl -l:libstdc++.a
 
 # Seeded from tests/fuzz/run-seeds (records forged by tests/run/forge.c
 # behind the two option bytes); the corpus grows in build/fuzz_run_corpus.
