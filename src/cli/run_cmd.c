@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/kernel_name.h"
+#include "cli/run_index.h"
 #include "live/gpu.h"
 #include "live/run.h"
 #include "out/outfile.h"
@@ -35,6 +36,8 @@
 /* --device's range in the option table (cli.c), which checks it first;
  * an ordinal no launch used selects none. */
 #define MAX_DEVICE_ORDINAL (1 << 20)
+/* --metrics as the library reads it (inject_counters.c: 1024 bytes). */
+#define METRICS_TEXT_MAX 1024
 
 typedef struct run_state {
   const occ_cli *cli;
@@ -43,26 +46,30 @@ typedef struct run_state {
   int64_t counter_launches;      /* profiled of each configuration; 0: all */
   const char *metric_names[OCC_RECORD_METRICS_MAX];
   int metric_count;
-  char metric_text[1024];
+  char metric_text[METRICS_TEXT_MAX];
   occ_demangler names;
   FILE *jsonl;                   /* --jsonl's stream while running */
   occ_run_result run;
+  /* The launches shown and, in the same order, each one's counters and
+   * its process' first refusal (why it has none), or NULL. */
   const occ_launch_record **launches;
+  const occ_launch_record **counters;
+  const occ_launch_record **refusals;
   size_t launch_count;
-  const occ_launch_record **counters; /* sorted by (pid, correlation) */
-  const occ_launch_record **counters_rt; /* by (pid, runtime correlation) */
-  size_t counter_count;
+  /* The counters records by (pid, the driver call's correlation id) and
+   * by (pid, the runtime call's): positions in run.records. */
+  occ_index by_correlation, by_runtime;
   occ_gpu *gpus[MAX_DEVICES];
   bool gpu_tried[MAX_DEVICES];
   occ_device devices[MAX_DEVICES]; /* from the records' compute capability */
   bool device_known[MAX_DEVICES];
-  const occ_launch_record **refusals; /* why a process has no counters */
-  size_t refusal_count;
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
   occ_outfile output;            /* --output, resolved before the run */
   occ_outfile jsonl_file;        /* --jsonl --output, resolved likewise */
   bool jsonl_done;               /* the stream ended: EPIPE or an error */
   int jsonl_errno;               /* why it ended, 0 for EPIPE */
+  size_t skipped_count;          /* records refused, an incomplete one too */
+  char skipped_why[200];         /* the first: where and why; "" for none */
 } run_state;
 
 static bool wanted(const run_state *s, const occ_launch_record *l) {
@@ -75,28 +82,56 @@ static bool wanted(const run_state *s, const occ_launch_record *l) {
   return match;
 }
 
+/* Indexes the counters record at position i of the records: by its
+ * driver call's correlation id and its runtime call's, each the first
+ * record of its key. Returns 0, or -1 out of memory. */
+static int index_counters(run_state *s, size_t i) {
+  const occ_launch_record *c = &s->run.records.at[i];
+  uint64_t key = occ_index_pair(c->pid, c->correlation);
+  if (occ_index_find(&s->by_correlation, key, NULL, NULL) == OCC_INDEX_NONE &&
+      occ_index_put(&s->by_correlation, key, i) != 0)
+    return -1;
+  if (!c->runtime_correlation) return 0;
+  key = occ_index_pair(c->pid, c->runtime_correlation);
+  if (occ_index_find(&s->by_runtime, key, NULL, NULL) == OCC_INDEX_NONE &&
+      occ_index_put(&s->by_runtime, key, i) != 0)
+    return -1;
+  return 0;
+}
+
+/* The launch's counters: the library names the driver call's correlation
+ * id and the runtime call's around it; the activity record carries one of
+ * them. */
+static const occ_launch_record *counters_of(const run_state *s,
+                                            const occ_launch_record *l) {
+  uint64_t key = occ_index_pair(l->pid, l->correlation);
+  size_t i = occ_index_find(&s->by_correlation, key, NULL, NULL);
+  if (i == OCC_INDEX_NONE) i = occ_index_find(&s->by_runtime, key, NULL, NULL);
+  return i == OCC_INDEX_NONE ? NULL : &s->run.records.at[i];
+}
+
 /* --jsonl: a launch as soon as it is read; its counters join it when
  * they came first (the library writes them at the next launch, before
- * the activity buffer that holds the launch is flushed). */
+ * the activity buffer that holds the launch is flushed). Out of memory
+ * for the index, a launch goes out without its counters. */
 static void stream_record(const occ_launch_record *r, void *context) {
   run_state *s = context;
+  if (r->kind == OCC_RECORD_COUNTERS)
+    (void)index_counters(s, (size_t)(r - s->run.records.at));
   if (r->kind != OCC_RECORD_LAUNCH || !wanted(s, r)) return;
-  const occ_launch_record *counters = NULL;
-  for (size_t i = s->run.record_count; i-- > 0 && !counters;) {
-    const occ_launch_record *c = &s->run.records[i];
-    if (c->kind == OCC_RECORD_COUNTERS && c->pid == r->pid &&
-        (c->correlation == r->correlation ||
-         c->runtime_correlation == r->correlation))
-      counters = c;
-  }
   occ_run_print_jsonl(s->jsonl, r, occ_demangle(&s->names, r->name),
-                      counters, s->metric_names, s->metric_count);
+                      counters_of(s, r), s->metric_names, s->metric_count);
   fflush(s->jsonl);
 }
 
+/* --metrics: at most 8 names, each once (a name is a JSON key), in at
+ * most 1023 bytes (what the library reads of the list). */
 static int split_metrics(run_state *s) {
   const char *list = s->cli->metrics;
   if (!list) return OCC_EXIT_OK;
+  if (strlen(list) >= sizeof s->metric_text)
+    return occ_cli_usage_error(stderr, "--metrics: at most %zu bytes",
+                               sizeof s->metric_text - 1);
   snprintf(s->metric_text, sizeof s->metric_text, "%s", list);
   char *save = NULL;
   for (char *m = strtok_r(s->metric_text, ",", &save); m;
@@ -104,6 +139,12 @@ static int split_metrics(run_state *s) {
     if (s->metric_count == OCC_RECORD_METRICS_MAX)
       return occ_cli_usage_error(stderr, "--metrics: at most %d metrics",
                                  OCC_RECORD_METRICS_MAX);
+    for (int i = 0; i < s->metric_count; i++)
+      if (strcmp(s->metric_names[i], m) == 0) {
+        char name[80];
+        return occ_cli_usage_error(stderr, "--metrics: '%s' is given twice",
+                                   occ_text_safe(m, name, sizeof name));
+      }
     s->metric_names[s->metric_count++] = m;
   }
   return OCC_EXIT_OK;
@@ -152,78 +193,94 @@ static int check_options(run_state *s) {
   return split_metrics(s);
 }
 
-static int compare_counters(const void *a, const void *b) {
-  const occ_launch_record *x = *(const occ_launch_record *const *)a;
-  const occ_launch_record *y = *(const occ_launch_record *const *)b;
-  if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
-  return x->correlation < y->correlation ? -1 : x->correlation > y->correlation;
-}
-
-/* By the runtime call's correlation id. */
-static int compare_runtime(const void *a, const void *b) {
-  const occ_launch_record *x = *(const occ_launch_record *const *)a;
-  const occ_launch_record *y = *(const occ_launch_record *const *)b;
-  if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
-  return x->runtime_correlation < y->runtime_correlation
-             ? -1 : x->runtime_correlation > y->runtime_correlation;
-}
-
-/* The launches shown and the counters, as pointers into the records. */
-static int index_records(run_state *s) {
-  size_t n = s->run.record_count;
-  s->launches = calloc(n + 1, sizeof *s->launches);
-  s->counters = calloc(n + 1, sizeof *s->counters);
-  s->counters_rt = calloc(n + 1, sizeof *s->counters_rt);
-  s->refusals = calloc(n + 1, sizeof *s->refusals);
-  if (!s->launches || !s->counters || !s->counters_rt || !s->refusals)
-    return -1;
-  bool several_processes = false;
-  for (size_t i = 0; i < n; i++) {
-    const occ_launch_record *r = &s->run.records[i];
-    if (r->kind == OCC_RECORD_LAUNCH && wanted(s, r)) {
-      several_processes |= s->launch_count > 0 && r->pid != s->launches[0]->pid;
-      s->launches[s->launch_count++] = r;
-    } else if (r->kind == OCC_RECORD_COUNTERS) {
-      s->counters[s->counter_count++] = r;
-    } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
-      s->refusals[s->refusal_count++] = r;
-    }
+/* Positions grow by doubling. Returns 0, or -1 out of memory. */
+static int push_launch(const occ_launch_record ***list, size_t *count,
+                       size_t *capacity, const occ_launch_record *l) {
+  if (*count == *capacity) {
+    size_t grown_capacity = *capacity ? 2 * *capacity : 64;
+    const occ_launch_record **grown =
+        realloc(*list, grown_capacity * sizeof *grown);
+    if (!grown) return -1;
+    *list = grown;
+    *capacity = grown_capacity;
   }
-  /* The first refusal; which process it is, when the program was several. */
-  if (s->refusal_count && several_processes)
-    snprintf(s->note, sizeof s->note, "no counters in process %d: %s",
-             s->refusals[0]->pid, s->refusals[0]->why);
-  else if (s->refusal_count)
-    snprintf(s->note, sizeof s->note, "%s", s->refusals[0]->why);
-  qsort(s->counters, s->counter_count, sizeof *s->counters, compare_counters);
-  memcpy(s->counters_rt, s->counters, s->counter_count * sizeof *s->counters);
-  qsort(s->counters_rt, s->counter_count, sizeof *s->counters, compare_runtime);
+  (*list)[(*count)++] = l;
   return 0;
 }
 
-/* The launch's counters: the library names the driver call's correlation
- * id and the runtime call's around it; the activity record carries one of
- * them. */
-static const occ_launch_record *counters_of(const run_state *s,
-                                            const occ_launch_record *l) {
-  occ_launch_record key = {.pid = l->pid, .correlation = l->correlation,
-                          .runtime_correlation = l->correlation};
-  const occ_launch_record *k = &key;
-  const occ_launch_record **hit = bsearch(&k, s->counters, s->counter_count,
-                                          sizeof *s->counters,
-                                          compare_counters);
-  if (!hit)
-    hit = bsearch(&k, s->counters_rt, s->counter_count, sizeof *s->counters,
-                  compare_runtime);
-  return hit ? *hit : NULL;
+/* What the report says of the records it did not show: how many were
+ * refused (an incomplete one at the end too) and the first's place. */
+static void count_skipped(run_state *s) {
+  const occ_records *log = &s->run.records;
+  s->skipped_count = log->skipped_count + (log->partial_bytes > 0);
+  if (log->skipped_count)
+    snprintf(s->skipped_why, sizeof s->skipped_why, "at byte %llu: %s",
+             (unsigned long long)log->first_skipped_offset,
+             log->first_skipped_why);
+  else if (log->partial_bytes)
+    snprintf(s->skipped_why, sizeof s->skipped_why,
+             "at byte %llu: an incomplete record of %zu bytes at the end",
+             (unsigned long long)log->partial_offset, log->partial_bytes);
 }
 
-/* Whether launch b belongs to the row. The shared memory the driver
- * configured is compared only where both know it: a profiled launch's
- * record carries none (0), and --counter-launches profiles only the first
- * launches of a configuration, which then join the others' row. */
-static bool same_config(const occ_run_row *row, const occ_launch_record *b) {
-  const occ_launch_record *a = row->first;
+/* The launches shown and, for each, its counters and its process' first
+ * refusal, as pointers into the records; the report's notes. One pass
+ * over the records, then one over the launches: no record is looked for
+ * among the others. Returns 0, or -1 out of memory (the records not all
+ * kept, too). */
+static int index_records(run_state *s) {
+  const occ_records *log = &s->run.records;
+  occ_index refusals = {0}; /* pid -> its first refusal's position */
+  const occ_launch_record *first_refusal = NULL;
+  size_t capacity = 0;
+  bool several_processes = false;
+  int rc = log->out_of_memory ? -1 : 0;
+  /* Rebuilt from the start: --jsonl's index saw the same records. */
+  occ_index_free(&s->by_correlation);
+  occ_index_free(&s->by_runtime);
+  for (size_t i = 0; rc == 0 && i < log->count; i++) {
+    const occ_launch_record *r = &log->at[i];
+    uint64_t pid = (uint32_t)r->pid;
+    if (r->kind == OCC_RECORD_COUNTERS) {
+      rc = index_counters(s, i);
+    } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
+      if (!first_refusal) first_refusal = r;
+      if (occ_index_find(&refusals, pid, NULL, NULL) == OCC_INDEX_NONE)
+        rc = occ_index_put(&refusals, pid, i);
+    } else if (wanted(s, r)) {
+      several_processes |=
+          s->launch_count > 0 && r->pid != s->launches[0]->pid;
+      rc = push_launch(&s->launches, &s->launch_count, &capacity, r);
+    }
+  }
+  if (rc == 0) {
+    s->counters = calloc(s->launch_count + 1, sizeof *s->counters);
+    s->refusals = calloc(s->launch_count + 1, sizeof *s->refusals);
+    rc = s->counters && s->refusals ? 0 : -1;
+  }
+  for (size_t i = 0; rc == 0 && i < s->launch_count; i++) {
+    const occ_launch_record *l = s->launches[i];
+    size_t refusal = occ_index_find(&refusals, (uint32_t)l->pid, NULL, NULL);
+    s->counters[i] = counters_of(s, l);
+    s->refusals[i] = refusal == OCC_INDEX_NONE ? NULL : &log->at[refusal];
+  }
+  /* The first refusal; which process it is, when the program was several. */
+  if (first_refusal && several_processes)
+    snprintf(s->note, sizeof s->note, "no counters in process %d: %s",
+             first_refusal->pid, first_refusal->why);
+  else if (first_refusal)
+    snprintf(s->note, sizeof s->note, "%s", first_refusal->why);
+  count_skipped(s);
+  occ_index_free(&refusals);
+  occ_index_free(&s->by_correlation);
+  occ_index_free(&s->by_runtime);
+  return rc;
+}
+
+/* Whether launches a and b are of one configuration, the shared memory
+ * the driver configured aside (see row_of). */
+static bool same_config(const occ_launch_record *a,
+                        const occ_launch_record *b) {
   return a->device == b->device && strcmp(a->name, b->name) == 0 &&
          memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
          memcmp(a->block, b->block, sizeof a->block) == 0 &&
@@ -232,8 +289,6 @@ static bool same_config(const occ_run_row *row, const occ_launch_record *b) {
          a->smem_static_bytes == b->smem_static_bytes &&
          a->smem_dynamic_bytes == b->smem_dynamic_bytes &&
          a->carveout_requested_pct == b->carveout_requested_pct &&
-         (row->smem_executed_bytes == 0 || b->smem_executed_bytes == 0 ||
-          row->smem_executed_bytes == b->smem_executed_bytes) &&
          a->launch_type == b->launch_type;
 }
 
@@ -257,8 +312,8 @@ static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
     s->gpu_tried[ordinal] = true;
     if (occ_gpu_open(ordinal, s->db, &s->gpus[ordinal], err, sizeof err) !=
         OCC_GPU_OK)
-      fprintf(stderr, "occcalc: GPU %d: %s (theoretical occupancy not "
-              "computed)\n", ordinal, err);
+      occ_msg(stderr, "GPU %d: %s (theoretical occupancy not computed)",
+              ordinal, err);
   }
   return s->gpus[ordinal] ? occ_gpu_device(s->gpus[ordinal]) : NULL;
 }
@@ -330,13 +385,15 @@ static void likely_cause(occ_run_row *row) {
     add_cause(c, size, "imbalance: SMs or warps finish at different times");
 }
 
+/* Why the row's achieved occupancy is unknown; refusal: why its first
+ * launch's process has no counters, or NULL. */
 static const char *achieved_why(const run_state *s,
-                                const occ_launch_record *l) {
+                                const occ_launch_record *l,
+                                const occ_launch_record *refusal) {
   if (s->cli->no_counters) return "not measured (--no-counters)";
   if (l->graph_id)
     return "a CUDA graph's kernels are not profiled";
-  for (size_t i = 0; i < s->refusal_count; i++)
-    if (s->refusals[i]->pid == l->pid) return s->refusals[i]->why;
+  if (refusal) return refusal->why;
   if (s->counter_launches == 0)
     return "no counters were recorded for this launch";
   return "no counters recorded: only the first launches of each kernel, "
@@ -344,74 +401,179 @@ static const char *achieved_why(const run_state *s,
          "(--counter-launches)";
 }
 
-/* Times, achieved occupancy and metrics over the row's launches. */
-static void measure_row(const run_state *s, occ_run_row *row) {
-  size_t measured = 0;
+/* Times, achieved occupancy and metrics over the row's launches: each
+ * metric the mean over the launches whose counters hold it. */
+static void measure_row(const run_state *s, occ_run_row *row,
+                        const occ_launch_record *refusal) {
+  size_t measured = 0, metric_launches[OCC_RECORD_METRICS_MAX] = {0};
   for (size_t i = 0; i < row->launch_count; i++) {
-    const occ_launch_record *l = row->launches[i];
-    const occ_launch_record *c = row->counters[i] = counters_of(s, l);
-    row->total_us += occ_launch_duration_us(l, c);
+    const occ_launch_record *c = row->counters[i];
+    row->total_us += occ_launch_duration_us(row->launches[i], c);
     if (!c) continue;
     measured++;
     row->achieved += c->values[0] / 100;
-    for (int m = 0; m < s->metric_count && m + OCC_RECORD_FIRST_METRIC < c->value_count;
-         m++)
+    for (int m = 0; m < s->metric_count &&
+                    m + OCC_RECORD_FIRST_METRIC < c->value_count;
+         m++) {
       row->metric_values[m] += c->values[m + OCC_RECORD_FIRST_METRIC];
+      metric_launches[m]++;
+    }
   }
   row->mean_us = row->total_us / (double)row->launch_count;
   row->counter_launch_count = measured;
   row->achieved_known = measured > 0;
   if (!measured) {
-    row->achieved_why = achieved_why(s, row->first);
+    row->achieved_why = achieved_why(s, row->first, refusal);
     return;
   }
   row->achieved /= (double)measured;
-  for (int m = 0; m < s->metric_count; m++)
-    row->metric_values[m] /= (double)measured;
+  for (int m = 0; m < s->metric_count; m++) {
+    row->metric_known[m] = metric_launches[m] > 0;
+    if (row->metric_known[m])
+      row->metric_values[m] /= (double)metric_launches[m];
+  }
 }
 
-static void compute_row(run_state *s, occ_run_row *row) {
+/* Returns 0, or -1 out of memory. */
+static int compute_row(run_state *s, occ_run_row *row,
+                       const occ_launch_record *refusal) {
   const occ_launch_record *l = row->first;
   kernel_of(l, &row->kernel);
-  row->readable = strdup(occ_demangle(&s->names, l->name));
+  if (!(row->readable = strdup(occ_demangle(&s->names, l->name)))) return -1;
   row->device = device_of(s, l);
   if (row->device &&
       occ_compute(row->device, &row->kernel, &row->result) != OCC_OK)
     row->device = NULL;
   if (row->device) {
+    /* At most 2^31 x 2^16 x 2^16 (records.c): no overflow. */
     int64_t blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2];
     occ_waves_compute(row->device, &row->result, blocks, &row->waves);
     row->launch_occupancy = launch_occupancy(row->device, &row->kernel,
                                              &row->result,
                                              row->smem_executed_bytes);
   }
-  measure_row(s, row);
+  measure_row(s, row, refusal);
   likely_cause(row);
+  return 0;
+}
+
+/* The rows while the launches are grouped: each row's slot in the index
+ * (FIRST_ROW, or the shared memory the driver configured) and its first
+ * launch's position. */
+#define FIRST_ROW (-1)
+typedef struct grouping {
+  occ_run_report *rep;
+  struct { int64_t slot; size_t first; } *rows;
+  size_t capacity;
+  occ_index index;
+} grouping;
+
+typedef struct row_query {
+  const grouping *g;
+  const occ_launch_record *launch;
+  int64_t slot;
+} row_query;
+
+static bool is_row(size_t r, const void *context) {
+  const row_query *q = context;
+  return q->g->rows[r].slot == q->slot &&
+         same_config(q->g->rep->rows[r].first, q->launch);
+}
+
+static size_t find_row(const grouping *g, const occ_launch_record *l,
+                       int64_t slot) {
+  row_query q = {g, l, slot};
+  return occ_index_find(&g->index, occ_index_config_key(&g->index, l, slot),
+                        is_row, &q);
+}
+
+/* A new row of launch l at position first; OCC_INDEX_NONE out of memory. */
+static size_t add_row(grouping *g, const occ_launch_record *l, int64_t slot,
+                      size_t first) {
+  occ_run_report *rep = g->rep;
+  if (rep->row_count == g->capacity) {
+    size_t capacity = g->capacity ? 2 * g->capacity : 16;
+    occ_run_row *rows = realloc(rep->rows, capacity * sizeof *rows);
+    if (!rows) return OCC_INDEX_NONE;
+    rep->rows = rows;
+    void *build = realloc(g->rows, capacity * sizeof *g->rows);
+    if (!build) return OCC_INDEX_NONE;
+    g->rows = build;
+    g->capacity = capacity;
+  }
+  size_t r = rep->row_count;
+  if (occ_index_put(&g->index, occ_index_config_key(&g->index, l, slot), r))
+    return OCC_INDEX_NONE;
+  rep->rows[r] = (occ_run_row){.first = l};
+  g->rows[r].slot = slot;
+  g->rows[r].first = first;
+  rep->row_count++;
+  return r;
+}
+
+/* The row of the launch at position i, made when it is the first of its
+ * configuration. The shared memory the driver configured is compared
+ * only where both know it: a profiled launch's record carries none (0),
+ * and --counter-launches profiles only the first launches of a
+ * configuration, which then join the others' row. So a configuration's
+ * first row takes every launch whose value it has or does not know
+ * (taking the first value it meets), and each other value has a row of
+ * its own. */
+static size_t row_of(grouping *g, const occ_launch_record *l, size_t i) {
+  size_t r = find_row(g, l, FIRST_ROW);
+  if (r == OCC_INDEX_NONE) return add_row(g, l, FIRST_ROW, i);
+  int32_t known = g->rep->rows[r].smem_executed_bytes;
+  if (l->smem_executed_bytes == 0 || known == 0 ||
+      known == l->smem_executed_bytes)
+    return r;
+  r = find_row(g, l, l->smem_executed_bytes);
+  return r != OCC_INDEX_NONE ? r : add_row(g, l, l->smem_executed_bytes, i);
+}
+
+/* Each row's launches and their counters, in launch order. */
+static int fill_rows(const run_state *s, occ_run_report *rep,
+                     const size_t *row_at) {
+  for (size_t r = 0; r < rep->row_count; r++) {
+    occ_run_row *row = &rep->rows[r];
+    row->launches = calloc(row->launch_count, sizeof *row->launches);
+    row->counters = calloc(row->launch_count, sizeof *row->counters);
+    if (!row->launches || !row->counters) return -1;
+    row->launch_count = 0;
+  }
+  for (size_t i = 0; i < s->launch_count; i++) {
+    occ_run_row *row = &rep->rows[row_at[i]];
+    row->counters[row->launch_count] = s->counters[i];
+    row->launches[row->launch_count++] = s->launches[i];
+  }
+  return 0;
 }
 
 /* Groups the launches into rows in the order each configuration first
- * ran. */
+ * ran, each launch's row found by hash. Returns 0, or -1 out of memory. */
 static int build_rows(run_state *s, occ_run_report *rep) {
-  rep->rows = calloc(s->launch_count + 1, sizeof *rep->rows);
-  if (!rep->rows) return -1;
-  for (size_t i = 0; i < s->launch_count; i++) {
+  grouping g = {.rep = rep};
+  occ_index_init(&g.index);
+  size_t *row_at = malloc((s->launch_count + 1) * sizeof *row_at);
+  int rc = row_at ? 0 : -1;
+  for (size_t i = 0; rc == 0 && i < s->launch_count; i++) {
     const occ_launch_record *l = s->launches[i];
-    size_t r = 0;
-    while (r < rep->row_count && !same_config(&rep->rows[r], l)) r++;
-    occ_run_row *row = &rep->rows[r];
-    if (r == rep->row_count) {
-      rep->row_count++;
-      row->first = l;
-      row->launches = calloc(s->launch_count, sizeof *row->launches);
-      row->counters = calloc(s->launch_count, sizeof *row->counters);
-      if (!row->launches || !row->counters) return -1;
+    size_t r = row_at[i] = row_of(&g, l, i);
+    if (r == OCC_INDEX_NONE) {
+      rc = -1;
+      break;
     }
-    row->launches[row->launch_count++] = l;
+    occ_run_row *row = &rep->rows[r];
+    row->launch_count++;
     if (row->smem_executed_bytes == 0)
       row->smem_executed_bytes = l->smem_executed_bytes;
   }
-  for (size_t r = 0; r < rep->row_count; r++) compute_row(s, &rep->rows[r]);
-  return 0;
+  if (rc == 0) rc = fill_rows(s, rep, row_at);
+  for (size_t r = 0; rc == 0 && r < rep->row_count; r++)
+    rc = compute_row(s, &rep->rows[r], s->refusals[g.rows[r].first]);
+  free(row_at);
+  free(g.rows);
+  occ_index_free(&g.index);
+  return rc;
 }
 
 static void free_rows(occ_run_report *rep) {
@@ -434,9 +596,10 @@ static int gate(const run_state *s, const occ_run_report *rep) {
     if (!row->device ||
         100 * row->result.occupancy >= s->cli->min_occupancy_pct)
       continue;
-    fprintf(stderr, "occcalc: %.60s: theoretical occupancy %.1f%% is below "
-            "%g%%\n", row->readable, 100 * row->result.occupancy,
-            s->cli->min_occupancy_pct);
+    char name[64];
+    occ_msg(stderr, "%s: theoretical occupancy %.1f%% is below %g%%",
+            occ_text_safe(row->readable, name, sizeof name),
+            100 * row->result.occupancy, s->cli->min_occupancy_pct);
     rc = OCC_EXIT_GATE;
   }
   return rc;
@@ -468,19 +631,36 @@ static int emit(const run_state *s, const occ_run_report *rep) {
   return OCC_EXIT_OK;
 }
 
+/* The report without its rows: the program, the records' notes. */
+static occ_run_report report_of(const run_state *s) {
+  const occ_records *log = &s->run.records;
+  return (occ_run_report){
+      .program = s->cli->run_argv[0],
+      .status = s->run.status,
+      .launch_count = s->launch_count,
+      .metric_names = s->metric_names,
+      .metric_count = s->metric_count,
+      .note = s->note[0] ? s->note : NULL,
+      .skipped_record_count = s->skipped_count,
+      .skipped_record_reason = s->skipped_why[0] ? s->skipped_why : NULL,
+      .records_unread_reason = log->unread_why[0] ? log->unread_why : NULL};
+}
+
+/* The records' notes where the report has no place for them (CSV, and
+ * --jsonl's stream of launches): on stderr. */
+static void notes_aside(const run_state *s, const occ_run_report *rep) {
+  if (s->cli->csv || s->cli->jsonl) occ_run_print_record_notes(stderr, rep);
+}
+
 static int report(run_state *s) {
-  occ_run_report rep = {.program = s->cli->run_argv[0],
-                        .status = s->run.status,
-                        .launch_count = s->launch_count,
-                        .metric_names = s->metric_names,
-                        .metric_count = s->metric_count,
-                        .note = s->note[0] ? s->note : NULL};
+  occ_run_report rep = report_of(s);
   if (build_rows(s, &rep) != 0) {
     free_rows(&rep);
-    fprintf(stderr, "occcalc: out of memory\n");
+    occ_msg(stderr, "out of memory");
     return OCC_EXIT_FAILURE;
   }
   int rc = emit(s, &rep);
+  notes_aside(s, &rep);
   int gated = gate(s, &rep);
   free_rows(&rep);
   /* occcalc's own failure first, then the program's (a crash, whose
@@ -491,11 +671,8 @@ static int report(run_state *s) {
 /* No kernel: the one line, and the program's own status. Without a
  * usable driver no program could have launched one: the line says why. */
 static int no_kernel(const run_state *s) {
+  occ_run_report rep = report_of(s);
   if (s->cli->json || s->cli->csv) {
-    occ_run_report rep = {.program = s->cli->run_argv[0],
-                          .status = s->run.status,
-                          .metric_names = s->metric_names,
-                          .metric_count = s->metric_count};
     int rc = emit(s, &rep);
     if (rc != OCC_EXIT_OK) return rc;
   }
@@ -509,6 +686,7 @@ static int no_kernel(const run_state *s) {
   else
     occ_msg(stderr, "note: %s launched no CUDA kernel%s",
             s->cli->run_argv[0], selected);
+  if (!s->cli->json) occ_run_print_record_notes(stderr, &rep);
   return s->run.status;
 }
 
@@ -594,7 +772,7 @@ static int launch(run_state *s, const char *inject) {
   int failed = occ_run_program(&spec, &s->run, why, sizeof why);
   if (failed != 0) {
     occ_msg(stderr, "run: %s", why);
-    return failed == -2 ? OCC_EXIT_FAILURE : OCC_EXIT_DEVICE;
+    return OCC_EXIT_DEVICE;
   }
   /* Killed: no report; occ_run_command dies of the same signal. */
   if (s->run.signal) return 128 + s->run.signal;
@@ -617,13 +795,34 @@ static void finish(run_state *s) {
   occ_run_result_free(&s->run);
   free(s->launches);
   free(s->counters);
-  free(s->counters_rt);
   free(s->refusals);
   for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
   occ_demangler_free(&s->names);
   /* Committed already unless the run failed or was killed. */
   occ_outfile_discard(&s->jsonl_file);
   occ_outfile_discard(&s->output);
+}
+
+int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
+                           occ_run_result *result) {
+  run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  int rc = check_options(&s);
+  s.run = *result;
+  memset(result, 0, sizeof *result);
+  if (rc == OCC_EXIT_OK && cli->jsonl) {
+    s.jsonl = stdout;
+    /* As the records came while the program ran, each once. */
+    for (size_t i = 0; i < s.run.records.count; i++)
+      stream_record(&s.run.records.at[i], &s);
+  }
+  if (rc == OCC_EXIT_OK && index_records(&s) != 0) {
+    occ_msg(stderr, "out of memory");
+    rc = OCC_EXIT_FAILURE;
+  } else if (rc == OCC_EXIT_OK) {
+    rc = s.launch_count ? report(&s) : no_kernel(&s);
+  }
+  finish(&s);
+  return rc;
 }
 
 int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {

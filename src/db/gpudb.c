@@ -129,6 +129,18 @@ static size_t skip_string(const char *text, size_t i, size_t len) {
   return i + 1;
 }
 
+/* The offset of a \u0000 escape in the string whose opening quote is at
+ * i, or 0 when it has none: cJSON decodes it into a NUL byte, which would
+ * end the string there ("H100\u0000SXM" read as "H100"). */
+static size_t escaped_nul(const char *text, size_t i, size_t len) {
+  for (i++; i < len && text[i] != '"'; i++) {
+    if (text[i] != '\\') continue;
+    if (len - i > 5 && strncmp(text + i + 1, "u0000", 5) == 0) return i;
+    i++;
+  }
+  return 0;
+}
+
 static int fail_at(const char *text, size_t offset, const char *origin,
                    const char *why, char *err, size_t size) {
   char at[300];
@@ -138,8 +150,9 @@ static int fail_at(const char *text, size_t offset, const char *origin,
 }
 
 /* Checks the text around a document cJSON parsed from its first parsed
- * bytes: no NUL byte, only white space after the document, every number
- * written as an integer (no fraction, exponent or leading zero). Returns
+ * bytes: no NUL byte (nor \u0000 in a string), only white space after the
+ * document, every number written as an integer (no fraction, exponent or
+ * leading zero). Returns
  * 0, or -1 with "ORIGIN:LINE:COL: why" in err. */
 static int check_syntax(const char *text, size_t len, size_t parsed,
                         const char *origin, char *err, size_t size) {
@@ -153,6 +166,10 @@ static int check_syntax(const char *text, size_t len, size_t parsed,
                      err, size);
   for (size_t i = 0; i < parsed;) {
     if (text[i] == '"') {
+      size_t nul_at = escaped_nul(text, i, parsed);
+      if (nul_at)
+        return fail_at(text, nul_at, origin,
+                       "a NUL (\\u0000) in a string", err, size);
       i = skip_string(text, i, parsed);
     } else if (text[i] == '-' || is_digit(text[i])) {
       size_t n = integer_length(text + i, text + parsed);
@@ -860,16 +877,17 @@ int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
     copy_device(e, device);
     return 0;
   }
-  /* Nearest by numeric distance of the capability. */
-  int want = major * 10 + minor;
+  /* Nearest by numeric distance of the capability (in 64 bits: the
+   * capability may come from a program's records or a driver). */
+  int64_t want = (int64_t)major * 10 + minor;
   near[0] = '\0';
   for (int round = 0; round < 3; round++) {
     const entry *best = NULL;
-    int best_d = 1 << 30;
+    int64_t best_d = INT64_MAX;
     for (size_t i = 0; i < db->t.arch_count; i++) {
       const occ_device *d = &db->t.archs[i].device;
-      int cc = d->cc_major * 10 + d->cc_minor;
-      int dist = abs(cc - want);
+      int64_t cc = (int64_t)d->cc_major * 10 + d->cc_minor;
+      int64_t dist = cc > want ? cc - want : want - cc;
       char tag[16];
       snprintf(tag, sizeof tag, "%d.%d", d->cc_major, d->cc_minor);
       if (dist < best_d && !strstr(near, tag)) best = &db->t.archs[i], best_d = dist;

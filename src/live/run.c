@@ -161,23 +161,15 @@ static void child(const occ_run_spec *spec, const char *out_path,
   _exit(e == ENOENT ? 127 : 126);
 }
 
-/* Appends the complete records of fd from *offset on to result. */
-static int read_records(int fd, off_t *offset, occ_run_result *result,
-                        const occ_run_spec *spec) {
-  char block[OCC_RECORD_BYTES];
-  while (pread(fd, block, sizeof block, *offset) == (ssize_t)sizeof block) {
-    *offset += (off_t)sizeof block;
-    occ_launch_record r;
-    memcpy(&r, block, sizeof r);
-    if (r.magic != OCC_RECORD_MAGIC) continue;
-    occ_launch_record *grown = realloc(
-        result->records, (result->record_count + 1) * sizeof *grown);
-    if (!grown) return -1;
-    result->records = grown;
-    result->records[result->record_count++] = r;
-    if (spec->stream) spec->stream(&r, spec->context);
-  }
-  return 0;
+/* Appends the records of fd from *offset on to result (live/records.h:
+ * each one checked, holes skipped, the file's size capped). Never fails:
+ * running out of memory, a cap or a read error stop the reading and stay
+ * in result->records for the report. */
+static void read_records(int fd, off_t *offset, occ_run_result *result,
+                         const occ_run_spec *spec) {
+  uint64_t at = (uint64_t)*offset;
+  occ_records_read(&result->records, fd, &at, spec->stream, spec->context);
+  *offset = (off_t)at;
 }
 
 static int status_of(int wstatus) {
@@ -187,7 +179,8 @@ static int status_of(int wstatus) {
 }
 
 /* Waits for pid to end, reading records as they come when streaming:
- * 0, -1 when waiting failed (errno), -2 out of memory. A
+ * 0, or -1 when waiting failed (errno). Running out of memory for the
+ * records is flagged in result->records, not here. A
  * program that stops (SIGSTOP, SIGTSTP, ...) is continued and counted:
  * nothing else would ever continue it, and occcalc would wait forever.
  * The end is learnt without reaping (WNOWAIT), so that the forwarding
@@ -211,7 +204,7 @@ static int wait_program(pid_t pid, int fd, off_t *offset,
       continue;
     }
     if (info.si_pid == pid) break;
-    if (read_records(fd, offset, result, spec) != 0) return -2;
+    read_records(fd, offset, result, spec);
     nanosleep(&(struct timespec){0, POLL_NS}, NULL);
   }
   running = 0;
@@ -286,8 +279,7 @@ int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
     snprintf(why, why_size, "waitid: %s", strerror(errno));
   /* The program is gone: nobody needs the name any more. */
   unlink(out_path);
-  if (rc == 0 && read_records(fd, &offset, result, spec) != 0) rc = -2;
-  if (rc == -2) snprintf(why, why_size, "out of memory");
+  if (rc == 0) read_records(fd, &offset, result, spec);
   running = 0;
   give_back_signals();
   result->signal = received;
@@ -296,7 +288,5 @@ int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
 }
 
 void occ_run_result_free(occ_run_result *result) {
-  free(result->records);
-  result->records = NULL;
-  result->record_count = 0;
+  occ_records_free(&result->records);
 }

@@ -19,10 +19,11 @@
 #include <stddef.h>
 
 #include "live/inject_record.h"
+#include "live/records.h"
 
-/* Called with each record as it is read (spec.stream), in file order. */
-typedef void (*occ_run_record_fn)(const occ_launch_record *record,
-                                  void *context);
+/* Called with each record as it is read (spec.stream), in file order:
+ * the record accepted, within the result's records.at. */
+typedef occ_record_fn occ_run_record_fn;
 
 typedef struct occ_run_spec {
   char *const *argv;       /* PROGRAM ARGS... NULL-terminated; PATH searched */
@@ -41,8 +42,9 @@ typedef struct occ_run_result {
    * not be executed. */
   int status;
   int exec_errno;           /* why exec failed (status 126 or 127), or 0 */
-  occ_launch_record *records; /* every record, in file order */
-  size_t record_count;
+  /* Every record accepted, in file order, with what was skipped and why
+   * the file was not read to its end (live/records.h). */
+  occ_records records;
   /* SIGTERM, SIGHUP or SIGPIPE that occcalc received (or was handed by
    * occ_run_interrupt) while the program ran and forwarded to it; 0 for
    * none. The caller cleans up, then calls occ_run_reraise(signal). */
@@ -52,9 +54,9 @@ typedef struct occ_run_result {
 } occ_run_result;
 
 /* Runs spec->argv to its end. Returns 0 with *result filled (free with
- * occ_run_result_free); -1 when occcalc itself could not run it (no
- * records' file, no fork) or wait for it, -2 when memory ran out, with
- * the reason in why. */
+ * occ_run_result_free; result->records.out_of_memory when the records
+ * could not all be kept); -1 when occcalc itself could not run it (no
+ * records' file, no fork) or wait for it, with the reason in why. */
 int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
                     char *why, size_t why_size);
 

@@ -56,7 +56,7 @@ static void text_config(FILE *out, const occ_run_row *row) {
   char grid[40], block[40], cluster[48] = "", smem[24], local[24], sm[24];
   text_dims(grid, sizeof grid, l->grid);
   text_dims(block, sizeof block, l->block);
-  if (l->cluster[0] * l->cluster[1] * l->cluster[2] > 1) {
+  if ((int64_t)l->cluster[0] * l->cluster[1] * l->cluster[2] > 1) {
     char dims[32];
     text_dims(dims, sizeof dims, l->cluster);
     snprintf(cluster, sizeof cluster, ", cluster %s", dims);
@@ -129,22 +129,40 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
 static void text_metrics(FILE *out, const occ_run_report *rep,
                          const occ_run_row *row) {
   if (!row->achieved_known) return;
-  for (int i = 0; i < rep->metric_count; i++)
-    fprintf(out, "   %.60s %.4g\n", rep->metric_names[i],
-            row->metric_values[i]);
+  for (int i = 0; i < rep->metric_count; i++) {
+    char name[61];
+    occ_text_safe(rep->metric_names[i], name, sizeof name);
+    if (row->metric_known[i])
+      fprintf(out, "   %s %.4g\n", name, row->metric_values[i]);
+    else
+      fprintf(out, "   %s -\n", name);
+  }
+}
+
+void occ_run_print_record_notes(FILE *out, const occ_run_report *rep) {
+  size_t n = rep->skipped_record_count;
+  if (n)
+    occ_msg(out, "note: skipped %zu invalid record%s of the records' file "
+            "(the first %s)", n, n == 1 ? "" : "s",
+            rep->skipped_record_reason ? rep->skipped_record_reason : "");
+  if (rep->records_unread_reason)
+    occ_msg(out, "note: %s", rep->records_unread_reason);
 }
 
 void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   const char *slash = strrchr(rep->program, '/');
-  fprintf(out, "occcalc run: %.24s: %zu launches, %zu configurations, exit "
-          "status %d\n", slash ? slash + 1 : rep->program, rep->launch_count,
-          rep->row_count, rep->status);
+  char program[25];
+  occ_text_safe(slash ? slash + 1 : rep->program, program, sizeof program);
+  fprintf(out, "occcalc run: %s: %zu launches, %zu configurations, exit "
+          "status %d\n", program, rep->launch_count, rep->row_count,
+          rep->status);
   for (size_t i = 0; i < rep->row_count; i++) {
     const occ_run_row *row = &rep->rows[i];
-    char mean[24], total[24];
+    char mean[24], total[24], name[77];
     text_time(mean, sizeof mean, row->mean_us);
     text_time(total, sizeof total, row->total_us);
-    fprintf(out, "%2zu %.76s\n", i + 1, row->readable);
+    fprintf(out, "%2zu %s\n", i + 1,
+            occ_text_safe(row->readable, name, sizeof name));
     fprintf(out, "   %zu launch%s on GPU %d, %s mean, %s total\n",
             row->launch_count, row->launch_count == 1 ? "" : "es",
             row->first->device, mean, total);
@@ -152,7 +170,8 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
     text_occupancy(out, row);
     text_metrics(out, rep, row);
   }
-  if (rep->note) fprintf(out, "occcalc: note: %s\n", rep->note);
+  if (rep->note) occ_msg(out, "note: %s", rep->note);
+  occ_run_print_record_notes(out, rep);
 }
 
 static void add_dims(cJSON *obj, const char *key, const int32_t d[3]) {
@@ -168,12 +187,13 @@ static void add_number_or_null(cJSON *obj, const char *key, double v,
     cJSON_AddNullToObject(obj, key);
 }
 
-/* "metrics": each name's value, null past the known ones. */
-static void add_metrics(cJSON *obj, const double *values, int known,
-                        const char *const *names, int count) {
+/* "metrics": each name's value, null where known[i] is false. */
+static void add_metrics(cJSON *obj, const double *values,
+                        const bool *known, const char *const *names,
+                        int count) {
   cJSON *m = cJSON_AddObjectToObject(obj, "metrics");
   for (int i = 0; m && i < count; i++)
-    add_number_or_null(m, names[i], i < known ? values[i] : 0, i < known);
+    add_number_or_null(m, names[i], known[i] ? values[i] : 0, known[i]);
 }
 
 /* One launch: the record's fields, as --jsonl writes and as each JSON
@@ -199,9 +219,12 @@ static cJSON *launch_json(const occ_launch_record *l,
   cJSON_AddNumberToObject(o, "duration_us", occ_launch_duration_us(l, counters));
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
+  /* The launch's metrics: those its counters record holds. */
+  bool known[OCC_RECORD_METRICS_MAX] = {false};
+  for (int i = 0; counters && i < count && i < OCC_RECORD_METRICS_MAX; i++)
+    known[i] = counters->value_count > OCC_RECORD_FIRST_METRIC + i;
   add_metrics(o, counters ? counters->values + OCC_RECORD_FIRST_METRIC : NULL,
-              counters ? counters->value_count - OCC_RECORD_FIRST_METRIC : 0, names,
-              count);
+              known, names, count);
   return o;
 }
 
@@ -277,8 +300,7 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
   cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);
   row_occupancy_json(o, row);
-  add_metrics(o, row->metric_values,
-              row->achieved_known ? rep->metric_count : 0, rep->metric_names,
+  add_metrics(o, row->metric_values, row->metric_known, rep->metric_names,
               rep->metric_count);
   cJSON *launches = cJSON_AddArrayToObject(o, "launches");
   for (size_t i = 0; launches && i < row->launch_count; i++)
@@ -301,6 +323,18 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
       cJSON_AddStringToObject(root, "note", rep->note);
     else
       cJSON_AddNullToObject(root, "note");
+    cJSON_AddNumberToObject(root, "skipped_record_count",
+                    (double)rep->skipped_record_count);
+    if (rep->skipped_record_reason)
+      cJSON_AddStringToObject(root, "skipped_record_reason",
+                      rep->skipped_record_reason);
+    else
+      cJSON_AddNullToObject(root, "skipped_record_reason");
+    if (rep->records_unread_reason)
+      cJSON_AddStringToObject(root, "records_unread_reason",
+                      rep->records_unread_reason);
+    else
+      cJSON_AddNullToObject(root, "records_unread_reason");
   }
   int rc = occ_print_json(out, root);
   cJSON_Delete(root);
@@ -346,7 +380,7 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   fprintf(out, ",%zu", row->counter_launch_count);
   csv_number(out, row->achieved, row->achieved_known);
   for (int i = 0; i < rep->metric_count; i++)
-    csv_number(out, row->metric_values[i], row->achieved_known);
+    csv_number(out, row->metric_values[i], row->metric_known[i]);
   fputc(',', out);
   csv_text(out, row->cause);
   fputc('\n', out);
@@ -359,8 +393,10 @@ void occ_run_print_csv(FILE *out, const occ_run_report *rep) {
         "smem_executed_bytes,theoretical_occupancy,limited_by,"
         "launch_occupancy,waves,last_wave_fill,counter_launch_count,"
         "achieved_occupancy", out);
-  for (int i = 0; i < rep->metric_count; i++)
-    fprintf(out, ",%s", rep->metric_names[i]);
+  for (int i = 0; i < rep->metric_count; i++) {
+    fputc(',', out);
+    csv_text(out, rep->metric_names[i]);
+  }
   fputs(",cause\n", out);
   for (size_t i = 0; i < rep->row_count; i++) csv_row(out, rep, &rep->rows[i]);
 }

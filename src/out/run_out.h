@@ -30,7 +30,9 @@ typedef struct occ_run_row {
   bool achieved_known;
   double achieved;                 /* 0..1, mean over those measured */
   size_t counter_launch_count;     /* the launches measured */
-  double metric_values[OCC_RECORD_METRICS_MAX];
+  double metric_values[OCC_RECORD_METRICS_MAX]; /* each the mean over the
+                                      launches whose counters hold it */
+  bool metric_known[OCC_RECORD_METRICS_MAX];
   const char *achieved_why;        /* why achieved is unknown, or NULL */
   char cause[200];                 /* achieved > 10 points below: why */
 } occ_run_row;
@@ -44,14 +46,25 @@ typedef struct occ_run_report {
   const char *const *metric_names; /* --metrics, in order */
   int metric_count;
   const char *note;                /* one line for the end, or NULL */
+  size_t skipped_record_count;     /* records of the file refused */
+  const char *skipped_record_reason; /* the first's place and why, or NULL */
+  const char *records_unread_reason; /* why the file was not read to its
+                                      end (a cap, an error), or NULL */
 } occ_run_report;
 
-/* The row's kernel and limiter columns, the likely cause: 80 columns. */
+/* The row's kernel and limiter columns, the likely cause: 80 columns.
+ * Every name from the program is escaped (out/text_safe.h). */
 void occ_run_print_text(FILE *out, const occ_run_report *report);
 
+/* The notes on the records' file, "occcalc: note: ..." each: the records
+ * skipped and why it was not read to its end (the text report's last
+ * lines; on their own where a report has no place for them). */
+void occ_run_print_record_notes(FILE *out, const occ_run_report *report);
+
 /* The schema-2 document: root, "program", "exit_status", "rows" (each
- * with the shared "kernel" object and its "launches"). Returns 0, or -1
- * after saying so on stderr. */
+ * with the shared "kernel" object and its "launches"), "note",
+ * "skipped_record_count", "skipped_record_reason" and
+ * "records_unread_reason". Returns 0, or -1 after saying so on stderr. */
 int occ_run_print_json(FILE *out, const occ_run_report *report);
 
 /* A header and one line per row. */
