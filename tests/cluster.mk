@@ -1,0 +1,18 @@
+# The thread block cluster survey on the GPU at hand
+# (kernels/cluster_survey.cu): the occupancy API's clusters per cluster size
+# at one block per SM, the scheduling domains seen on the hardware, and a
+# grid of register caps, block sizes, shared memory and cluster sizes with
+# the measured co-resident clusters and their placement. Its output on the
+# H100 and the H200 is tests/data/{h100,h200}-cluster-{domains,grid}.csv,
+# which tests/test_cluster.c checks the offline rule against.
+build/cluster_survey: kernels/cluster_survey.cu kernels/survey_device.cuh
+	@mkdir -p build
+	$(NVCC) -O2 -arch=sm_90 -o $@ $<
+
+cluster-survey: build/cluster_survey
+	./build/cluster_survey domains > build/cluster-domains.csv
+	./build/cluster_survey grid > build/cluster-grid.csv
+	@grep '^#' build/cluster-domains.csv
+	@echo "cluster-survey: $$(grep -c '^[0-9]' build/cluster-grid.csv) configurations in build/cluster-grid.csv"
+
+.PHONY: cluster-survey
