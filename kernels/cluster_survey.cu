@@ -257,13 +257,13 @@ static void row(const launch_shape &s, bool join) {
   int size = s.cx * s.cy * s.cz;
   if (e != cudaSuccess || api <= 0 || size > 16) {
     cudaGetLastError(); /* a refused size leaves no sticky error */
-    printf(",,,,,,,%d\n", (int)e);
+    printf(",,,,,,%d\n", (int)e);
     return;
   }
   measured m = measure(s, api, join);
   if (m.err != cudaSuccess) {
     cudaGetLastError();
-    printf(",,,,,,,%d\n", (int)m.err);
+    printf(",,,,,,%d\n", (int)m.err);
     return;
   }
   if (domain_of.empty())

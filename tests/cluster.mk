@@ -16,3 +16,14 @@ cluster-survey: build/cluster_survey
 	@echo "cluster-survey: $$(grep -c '^[0-9]' build/cluster-grid.csv) configurations in build/cluster-grid.csv"
 
 .PHONY: cluster-survey
+
+# The offline cluster rule against every row of the surveys and the
+# database's layouts (tests/cluster_rule.c); CPU only.
+TEST_TARGETS += test-cluster
+build/cluster_rule: tests/cluster_rule.c tests/db_fixture.h $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_rule.c $(CORE_DB_LIBS) -lcriterion
+
+test-cluster: build/cluster_rule
+	./build/cluster_rule --short-filename
+
+.PHONY: test-cluster
