@@ -18,12 +18,25 @@ cluster-survey: build/cluster_survey
 .PHONY: cluster-survey
 
 # The offline cluster rule against every row of the surveys and the
-# database's layouts (tests/cluster_rule.c); CPU only.
+# database's layouts (tests/cluster_rule.c), and the live probe's cluster
+# timeline on synthetic records (tests/cluster_timeline.c); CPU only.
 TEST_TARGETS += test-cluster
-build/cluster_rule: tests/cluster_rule.c tests/db_fixture.h $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_rule.c $(CORE_DB_LIBS) -lcriterion
+CLUSTER_UNIT_SRCS = tests/cluster_rule.c tests/cluster_timeline.c
+build/cluster_rule: $(CLUSTER_UNIT_SRCS) tests/db_fixture.h build/live/cluster_timeline.o $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CLUSTER_UNIT_SRCS) build/live/cluster_timeline.o $(CORE_DB_LIBS) -lcriterion
 
 test-cluster: build/cluster_rule
 	./build/cluster_rule --short-filename
 
 .PHONY: test-cluster
+
+# The live cluster probe on the GPU at hand (tests/cluster_gpu.c): skipped
+# (77) without a GPU of compute capability 9.0 or newer.
+GPU_TEST_TARGETS += test-gpu-cluster
+build/cluster_gpu: tests/cluster_gpu.c $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_gpu.c $(LIB_OBJS) $(LIBS)
+
+test-gpu-cluster: build/cluster_gpu
+	./build/cluster_gpu
+
+.PHONY: test-gpu-cluster
