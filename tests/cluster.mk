@@ -40,3 +40,6 @@ test-gpu-cluster: build/cluster_gpu
 	./build/cluster_gpu
 
 .PHONY: test-gpu-cluster
+
+# jitlink.c looks for nvJitLink where cudart.c looks for the runtime.
+build/live/jitlink.o: ALL_CPPFLAGS += -DOCC_CUDA_LIB_DIR='"$(CUDA)/lib64"'

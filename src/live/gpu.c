@@ -5,6 +5,8 @@
 #include <cudaTypedefs.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +16,7 @@
 #include "live/cluster_timeline.h"
 #include "live/counter.h"
 #include "live/cudart.h"
+#include "live/jitlink.h"
 #include "live/timeline.h"
 
 /* The probe's PTX, built from kernels/probe.cu and embedded by embed.sh. */
@@ -98,6 +101,9 @@ typedef struct kernel_handles {
 typedef struct probe_module {
   cudaLibrary_t library; /* the probe's PTX, JIT-compiled with one cap */
   kernel_handles k;
+  void *cubin; /* the image the library was loaded from, when it was
+                  compiled ahead (occ_gpu_probe_prepare): it lives as long
+                  as the library */
 } probe_module;
 
 struct occ_gpu {
@@ -474,6 +480,7 @@ void occ_gpu_close(occ_gpu *gpu) {
   occ_counter_close(gpu->counter);
   for (int i = 0; rt && i <= MAX_CAP; i++)
     if (gpu->probes[i].library) rt->cudaLibraryUnload(gpu->probes[i].library);
+  for (int i = 0; i <= MAX_CAP; i++) free(gpu->probes[i].cubin);
   if (gpu->context) {
     if (gpu->records_dev) drv.cuMemFree(gpu->records_dev);
     if (gpu->seed_dev) drv.cuMemFree(gpu->seed_dev);
@@ -1237,5 +1244,107 @@ occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
     if (s != OCC_GPU_OK || !run->launched) break;
   }
   run->launch_ms = ms_since(t0);
+  return s;
+}
+
+/* --- Probes compiled ahead, in parallel --- */
+
+/* The caps still to compile, taken by the workers in turn. */
+typedef struct prepare_work {
+  const int *caps;
+  int count, next;
+  int cc_major, cc_minor;
+  void **cubins;
+  size_t *sizes;
+  pthread_mutex_t lock;
+  bool failed;
+  char err[512];
+} prepare_work;
+
+static void *prepare_worker(void *arg) {
+  prepare_work *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    int i = w->failed ? w->count : w->next++;
+    pthread_mutex_unlock(&w->lock);
+    if (i >= w->count) return NULL;
+    char err[512];
+    if (occ_jitlink_compile((const char *)occ_probe_ptx, w->cc_major,
+                            w->cc_minor, w->caps[i], &w->cubins[i],
+                            &w->sizes[i], err, sizeof err) != 0) {
+      pthread_mutex_lock(&w->lock);
+      if (!w->failed) snprintf(w->err, sizeof w->err, "%s", err);
+      w->failed = true;
+      pthread_mutex_unlock(&w->lock);
+    }
+  }
+}
+
+/* Compiles w's caps on up to one thread per online CPU. */
+static void compile_all(prepare_work *w) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+  if (threads > w->count) threads = w->count;
+  pthread_t ids[64];
+  int started = 0;
+  for (; started < threads; started++)
+    if (pthread_create(&ids[started], NULL, prepare_worker, w) != 0) break;
+  if (started == 0) prepare_worker(w); /* no thread: this one does it all */
+  for (int i = 0; i < started; i++) pthread_join(ids[i], NULL);
+}
+
+/* Loads the compiled caps with the runtime, as probe_kernel loads PTX; a
+ * probe module takes its cubin over. */
+static occ_gpu_status load_prepared(occ_gpu *gpu, prepare_work *w, char *err,
+                                    size_t err_size) {
+  for (int i = 0; i < w->count; i++) {
+    probe_module *p = &gpu->probes[w->caps[i]];
+    RT(rt->cudaLibraryLoadData(&p->library, w->cubins[i], NULL, NULL, 0, NULL,
+                               NULL, 0));
+    p->cubin = w->cubins[i];
+    w->cubins[i] = NULL;
+    occ_gpu_status s = probe_handles(p, err, err_size);
+    if (s != OCC_GPU_OK) {
+      rt->cudaLibraryUnload(p->library);
+      p->library = NULL;
+      free(p->cubin);
+      p->cubin = NULL;
+      return s;
+    }
+  }
+  return OCC_GPU_OK;
+}
+
+occ_gpu_status occ_gpu_probe_prepare(occ_gpu *gpu, const int *caps, int count,
+                                     int *compiled, char *why, size_t why_size,
+                                     char *err, size_t err_size) {
+  *compiled = 0;
+  why[0] = '\0';
+  occ_gpu_status s = runtime_device(gpu, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  if (!occ_jitlink_open(why, why_size)) return OCC_GPU_OK;
+  int todo[MAX_CAP + 1], n = 0;
+  bool wanted[MAX_CAP + 1] = {false};
+  for (int i = 0; i < count; i++) {
+    int cap = caps[i] < 1 ? 1 : caps[i] > MAX_CAP ? MAX_CAP : caps[i];
+    if (!wanted[cap] && !gpu->probes[cap].library) todo[n++] = cap;
+    wanted[cap] = true;
+  }
+  if (n == 0) return OCC_GPU_OK;
+  void *cubins[MAX_CAP + 1] = {NULL};
+  size_t sizes[MAX_CAP + 1];
+  prepare_work w = {.caps = todo, .count = n, .cc_major = gpu->device.cc_major,
+                    .cc_minor = gpu->device.cc_minor, .cubins = cubins,
+                    .sizes = sizes};
+  pthread_mutex_init(&w.lock, NULL);
+  compile_all(&w);
+  pthread_mutex_destroy(&w.lock);
+  /* A cap that did not compile ahead is left to the driver's JIT. */
+  if (w.failed)
+    snprintf(why, why_size, "%s", w.err);
+  else
+    s = load_prepared(gpu, &w, err, err_size);
+  for (int i = 0; i < n; i++) free(cubins[i]);
+  if (s == OCC_GPU_OK && !w.failed) *compiled = n;
   return s;
 }

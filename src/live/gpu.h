@@ -6,7 +6,8 @@
  * it starts on machines without an NVIDIA driver and no run pays for CUDA's
  * start-up; the first live call opens libcuda.so.1 with dlopen and fetches
  * the driver API through cuGetProcAddress, and the calls that ask the CUDA
- * occupancy API open the CUDA runtime (cudart.h). Kernels are loaded with
+ * occupancy API open the CUDA runtime (cudart.h); a sweep's probes are
+ * compiled ahead with nvJitLink where it is installed (jitlink.h). Kernels are loaded with
  * the runtime (cudaLibraryLoadData), asked about with the runtime's
  * occupancy API and launched with the driver, in the device's primary
  * context, which both share. Every failing CUDA call is reported in err as
@@ -180,6 +181,18 @@ occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
                                      const occ_cluster_probe_config *cfg,
                                      occ_cluster_probe_run *run, char *err,
                                      size_t err_size);
+
+/* Compiles the probe for every register cap of caps (count of them) that
+ * is not loaded yet, ahead and in parallel on the CPU (nvJitLink, see
+ * jitlink.h), and loads them, so that occ_gpu_probe and
+ * occ_gpu_cluster_probe find them cached. *compiled: how many were. Where
+ * nvJitLink is missing or fails, nothing is compiled ahead, why says why,
+ * and the status is still OCC_GPU_OK: each probe then waits for the
+ * driver's JIT, as without this call. An error is a CUDA call that
+ * failed. */
+occ_gpu_status occ_gpu_probe_prepare(occ_gpu *gpu, const int *caps, int count,
+                                     int *compiled, char *why, size_t why_size,
+                                     char *err, size_t err_size);
 
 /* The attributes of a kernel in a user's cubin, fatbin or PTX file, and
  * the occupancy API's answers for it (the runtime's and the driver's).

@@ -233,6 +233,34 @@ static void tally(occ_sweep_summary *s, const occ_verify *v) {
   s->coop_ms += v->run.coop_ms;
 }
 
+/* The sweep's cases are drawn from the seed alone, so their register caps
+ * are known before the first launch: the probe is compiled for all of
+ * them at once, in parallel (occ_gpu_probe_prepare), instead of one JIT
+ * wait per new cap (219 of the 43 s of a 1000-case sweep on the H100).
+ * The compile time and count go to the summary's JIT figures. */
+static occ_gpu_status prepare_sweep(occ_gpu *gpu, int n, uint64_t seed,
+                                    occ_sweep_summary *summary, char *err,
+                                    size_t err_size) {
+  int caps[256], count = 0;
+  bool seen[256] = {false};
+  uint64_t state = seed;
+  for (int i = 0; i < n && count < 256; i++) {
+    occ_kernel k;
+    occ_sweep_case(occ_gpu_device(gpu), &state, &k);
+    int cap = k.regs_per_thread;
+    if (cap >= 0 && cap < 256 && !seen[cap]) caps[count++] = cap;
+    if (cap >= 0 && cap < 256) seen[cap] = true;
+  }
+  double t0 = occ_gpu_now_s();
+  char why[256];
+  int compiled;
+  occ_gpu_status s = occ_gpu_probe_prepare(gpu, caps, count, &compiled, why,
+                                           sizeof why, err, err_size);
+  summary->jit_compiles += compiled;
+  summary->jit_ms += (occ_gpu_now_s() - t0) * 1e3;
+  return s;
+}
+
 occ_gpu_status occ_verify_sweep(occ_gpu *gpu, int n, uint64_t seed,
                                 const occ_verify_options *options,
                                 occ_sweep_fn fn, void *context,
@@ -240,12 +268,14 @@ occ_gpu_status occ_verify_sweep(occ_gpu *gpu, int n, uint64_t seed,
                                 size_t err_size) {
   memset(summary, 0, sizeof *summary);
   double t0 = occ_gpu_now_s();
+  occ_gpu_status s = prepare_sweep(gpu, n, seed, summary, err, err_size);
+  if (s != OCC_GPU_OK) return s;
   uint64_t state = seed;
   occ_verify v;
   for (int i = 0; i < n; i++) {
     occ_kernel k;
     occ_sweep_case(occ_gpu_device(gpu), &state, &k);
-    occ_gpu_status s = occ_verify_kernel(gpu, &k, options, &v, err, err_size);
+    s = occ_verify_kernel(gpu, &k, options, &v, err, err_size);
     if (s != OCC_GPU_OK) {
       summary->total_ms = (occ_gpu_now_s() - t0) * 1e3;
       return s;
