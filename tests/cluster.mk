@@ -25,8 +25,14 @@ CLUSTER_UNIT_SRCS = tests/cluster_rule.c tests/cluster_timeline.c
 build/cluster_rule: $(CLUSTER_UNIT_SRCS) tests/db_fixture.h build/live/cluster_timeline.o $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CLUSTER_UNIT_SRCS) build/live/cluster_timeline.o $(CORE_DB_LIBS) -lcriterion
 
-test-cluster: build/cluster_rule
+# The live verification's judge and sweep cases (tests/cluster_verify.c)
+# link the program's objects, as build/unit_program does; no GPU is used.
+build/cluster_verify: tests/cluster_verify.c $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_verify.c $(LIB_OBJS) $(LIBS) -lcriterion
+
+test-cluster: build/cluster_rule build/cluster_verify
 	./build/cluster_rule --short-filename
+	./build/cluster_verify --short-filename
 
 .PHONY: test-cluster
 

@@ -5,13 +5,17 @@
  * = the driver's = the co-resident clusters measured, and no cluster had two
  * blocks on one SM; the placement (SM groups) of each case is printed. Exit
  * 77 (skipped) without a GPU of compute capability 9.0 or newer, or without
- * a surveyed board; 1 on a difference. make test-gpu-cluster. */
+ * a surveyed board; 1 on a difference. Then SWEEP_CASES random cluster
+ * cases (occ_sweep_cluster_case, seed 1) through occ_verify_cluster, which
+ * must all agree. make test-gpu-cluster. */
+#define SWEEP_CASES 300
 #include <stdio.h>
 #include <string.h>
 
 #include "core/cluster.h"
 #include "db/gpudb.h"
 #include "live/gpu.h"
+#include "live/verify.h"
 
 static int failures;
 
@@ -102,6 +106,51 @@ static void one(occ_gpu *gpu, const occ_device *d, int regs, int block,
   expect(size < 2 ? run.sm_groups == -1 : fit, "placement outside the domains", config);
 }
 
+/* Random cluster cases, their probes compiled ahead as a sweep's are. */
+static int sweep(occ_gpu *gpu, const occ_device *d) {
+  occ_kernel kernels[SWEEP_CASES];
+  occ_cluster clusters[SWEEP_CASES];
+  int caps[SWEEP_CASES], compiled, agree = 0;
+  uint64_t state = 1;
+  for (int i = 0; i < SWEEP_CASES; i++) {
+    occ_sweep_cluster_case(d, &state, &kernels[i], &clusters[i]);
+    caps[i] = kernels[i].regs_per_thread;
+  }
+  char err[512], why[256];
+  if (occ_gpu_probe_prepare(gpu, caps, SWEEP_CASES, &compiled, why, sizeof why,
+                            err, sizeof err) != OCC_GPU_OK) {
+    expect(false, err, "occ_gpu_probe_prepare");
+    return 0;
+  }
+  printf("sweep: %d probes compiled ahead%s%s\n", compiled, why[0] ? ": " : "", why);
+  occ_verify_options options = {.counter = false, .deadline_s = 0};
+  for (int i = 0; i < SWEEP_CASES; i++) {
+    occ_cluster_verify v;
+    char config[160];
+    snprintf(config, sizeof config, "sweep case %d: regs %d, block %d, smem %lld, "
+             "carveout %d, cluster %d", i, kernels[i].regs_per_thread,
+             kernels[i].block[0],
+             (long long)(kernels[i].smem_static_bytes + kernels[i].smem_dynamic_bytes),
+             kernels[i].carveout_pct, clusters[i].dim[0]);
+    if (occ_verify_cluster(gpu, &kernels[i], &clusters[i], &options, &v, err,
+                           sizeof err) != OCC_GPU_OK) {
+      expect(false, err, config);
+      continue;
+    }
+    agree += v.agree;
+    if (!v.agree)
+      printf("%s: predicted %lld, cudart %d, driver %d, measured %d..%d, "
+             "sharing %lld\n", config,
+             (long long)v.cluster_prediction.max_active_clusters,
+             v.run.api_max_active_clusters, v.run.driver_api_max_active_clusters,
+             v.run.measured_min, v.run.measured_max,
+             (long long)v.run.clusters_sharing_sm);
+    expect(v.agree, "the sweep case disagrees", config);
+  }
+  printf("sweep: %d/%d cluster cases agree\n", agree, SWEEP_CASES);
+  return SWEEP_CASES;
+}
+
 int main(void) {
   char err[512];
   int count;
@@ -143,6 +192,7 @@ int main(void) {
   printf("cluster 12 without the non-portable allowance: %s\n",
          s == OCC_GPU_OK ? "accepted" : err);
   expect(s == OCC_GPU_ERR_CUDA, "a non-portable size was accepted", "cluster 12");
+  cases += sweep(gpu, d);
   occ_gpu_close(gpu);
   occ_gpudb_free(db);
   printf("gpu-cluster: %d cases, %d failures\n", cases, failures);
