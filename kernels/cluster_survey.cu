@@ -30,7 +30,7 @@
  * error; err is the CUDA error of the API call or of the launch, 0 if none.
  *
  * tests/data/h100-cluster-*.csv and h200-cluster-*.csv are its output;
- * tests/test_cluster.c checks the offline rule against them.
+ * tests/cluster_rule.c checks the offline rule against them.
  * Build and run on a GPU machine: make cluster-survey.
  */
 #include <algorithm>

@@ -4,7 +4,7 @@
 # grid of register caps, block sizes, shared memory and cluster sizes with
 # the measured co-resident clusters and their placement. Its output on the
 # H100 and the H200 is tests/data/{h100,h200}-cluster-{domains,grid}.csv,
-# which tests/test_cluster.c checks the offline rule against.
+# which tests/cluster_rule.c checks the offline rule against.
 build/cluster_survey: kernels/cluster_survey.cu kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -arch=sm_90 -o $@ $<

@@ -2,7 +2,7 @@
  *
  * Pure computation, no I/O. The rule, measured with make cluster-survey on
  * the H100 and the H200 (tests/data/h{100,200}-cluster-*.csv, reproduced
- * row for row by tests/test_cluster.c):
+ * row for row by tests/cluster_rule.c):
  *   - an SM holds at most device->cluster_max_blocks_per_sm blocks of a
  *     cluster launch (8 on both boards), so B = min(the kernel's blocks per
  *     SM by the occupancy API's rule, that cap);
