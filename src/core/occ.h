@@ -14,6 +14,7 @@
 
 #define OCC_MAX_SMEM_CONFIGS 16
 #define OCC_NAME_MAX 64
+#define OCC_CLUSTER_DOMAINS_MAX 32
 
 /* A limit that does not apply (no registers used, no shared memory, no
  * barrier limit on this architecture) is reported as OCC_UNLIMITED. */
@@ -75,6 +76,14 @@ typedef struct occ_device {
    * default choice is not known for the architecture, and the occupancy
    * API's assumption stands in for it. */
   int64_t launch_default_smem_cap_bytes;
+  /* Thread block clusters (see core/cluster.h): the SM count of each
+   * scheduling domain of the board, largest first (a cluster's blocks run
+   * inside one domain, on distinct SMs), and the blocks an SM holds under a
+   * cluster launch. Measured per board (make cluster-survey); 0 domains:
+   * the board was never surveyed, or the device is a bare architecture. */
+  int cluster_domain_count;
+  int cluster_domain_sms[OCC_CLUSTER_DOMAINS_MAX];
+  int cluster_max_blocks_per_sm;
 } occ_device;
 
 /* The device contract: the ranges occ_compute accepts (else

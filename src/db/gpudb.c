@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include "core/cluster.h"
 #include "db/devfields.h"
 #include "db/gpudb_tables.h"
 
@@ -422,7 +423,7 @@ static const char *const arch_keys[] = {"cc", "family", "source", "comment",
                                         "max_block_dim", "smem_configs_bytes",
                                         NULL};
 static const char *const gpu_keys[] = {"name", "cc", "aliases", "family",
-                                       "source", "comment", NULL};
+                                       "source", "comment", "cluster", NULL};
 
 static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
   for (size_t i = 0; i < t->arch_count; i++)
@@ -549,6 +550,44 @@ static const entry *read_gpu_head(const occ_gpudb *db, const cJSON *obj,
   return arch;
 }
 
+/* A board's thread block cluster layout (core/cluster.h), optional:
+ * "cluster": {"domains_sms": [...], "max_blocks_per_sm": N, "source": "..."},
+ * measured by make cluster-survey. The source is checked, not kept. */
+static int read_cluster(const cJSON *obj, occ_device *d, const char *where,
+                        char *err, size_t size) {
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(obj, "cluster");
+  if (!c) return 0;
+  static const char *const keys[] = {"domains_sms", "max_blocks_per_sm",
+                                     "source", NULL};
+  char at[128];
+  snprintf(at, sizeof at, "%s: \"cluster\"", where);
+  int64_t sms[OCC_CLUSTER_DOMAINS_MAX];
+  int count = 0;
+  bool ok = true;
+  const cJSON *cap = cJSON_GetObjectItemCaseSensitive(c, "max_blocks_per_sm");
+  if (check_keys(c, keys, false, at, err, size) ||
+      read_int_array(cJSON_GetObjectItemCaseSensitive(c, "domains_sms"), sms,
+                     OCC_CLUSTER_DOMAINS_MAX, &count, at, "domains_sms", err,
+                     size) ||
+      (read_text(c, "source", 1, SOURCE_MAX, &ok, at, err, size), !ok))
+    return -1;
+  d->cluster_domain_count = count;
+  for (int i = 0; i < count; i++)
+    d->cluster_domain_sms[i] = sms[i] < 0 ? -1 : sms[i] > INT32_MAX ? INT32_MAX
+                                                                    : (int)sms[i];
+  d->cluster_max_blocks_per_sm =
+      cJSON_IsNumber(cap) && cap->valuedouble >= 1 && cap->valuedouble <= 64
+          ? (int)cap->valuedouble
+          : -1;
+  if (!occ_cluster_layout_valid(d)) {
+    set_err(err, size, "%s: \"domains_sms\" must be 1 to %d positive SM counts "
+            "adding up to \"sm_count\" (%d), and \"max_blocks_per_sm\" 1 to %d",
+            at, OCC_CLUSTER_DOMAINS_MAX, d->sm_count, OCC_DEV_BLOCKS_PER_SM_MAX);
+    return -1;
+  }
+  return 0;
+}
+
 static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
                     size_t index, char *err, size_t size) {
   char where[96];
@@ -569,7 +608,8 @@ static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
             OCC_DEV_SM_COUNT_MAX);
     return -1;
   }
-  if (read_match_keys(db, obj, name, e, where, err, size))
+  if (read_match_keys(db, obj, name, e, where, err, size) ||
+      read_cluster(obj, &e->device, where, err, size))
     return -1;
   return check_device(&e->device, where, err, size);
 }

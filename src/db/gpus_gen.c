@@ -53,6 +53,12 @@ static void put_device(FILE *out, const occ_device *d) {
   for (int i = 0; i < d->smem_config_count; i++)
     fprintf(out, "%s%lld", i ? ", " : "", (long long)d->smem_configs_bytes[i]);
   fputs(d->smem_config_count ? "},\n" : "0},\n", out);
+  fprintf(out, "      .cluster_domain_count = %d,\n      .cluster_domain_sms = {",
+          d->cluster_domain_count);
+  for (int i = 0; i < d->cluster_domain_count; i++)
+    fprintf(out, "%s%d", i ? ", " : "", d->cluster_domain_sms[i]);
+  fprintf(out, "%s},\n      .cluster_max_blocks_per_sm = %d,\n",
+          d->cluster_domain_count ? "" : "0", d->cluster_max_blocks_per_sm);
   size_t count;
   const occ_device_field *fields = occ_device_fields(&count);
   for (size_t i = 0; i < count; i++)

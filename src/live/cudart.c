@@ -70,6 +70,7 @@ static bool load_entries(void *lib, const char *lib_name, char *err,
   ENTRY(cudaLibraryEnumerateKernels);
   ENTRY(cudaFuncSetAttribute);
   ENTRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor);
+  ENTRY(cudaOccupancyMaxActiveClusters);
   return true;
 }
 

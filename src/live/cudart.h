@@ -30,6 +30,7 @@ typedef struct occ_cudart {
   __typeof__(cudaFuncSetAttribute) *cudaFuncSetAttribute;
   __typeof__(cudaOccupancyMaxActiveBlocksPerMultiprocessor)
       *cudaOccupancyMaxActiveBlocksPerMultiprocessor;
+  __typeof__(cudaOccupancyMaxActiveClusters) *cudaOccupancyMaxActiveClusters;
 } occ_cudart;
 
 /* Opens the runtime once per process and returns its entry points, or

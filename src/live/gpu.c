@@ -5,14 +5,18 @@
 #include <cudaTypedefs.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "live/activity.h"
+#include "live/cluster_timeline.h"
 #include "live/counter.h"
 #include "live/cudart.h"
+#include "live/jitlink.h"
 #include "live/timeline.h"
 
 /* The probe's PTX, built from kernels/probe.cu and embedded by embed.sh. */
@@ -65,6 +69,10 @@ typedef struct driver_api {
       cuOccupancyMaxActiveBlocksPerMultiprocessor;
   PFN_cuLaunchKernel_v4000 cuLaunchKernel;
   PFN_cuLaunchCooperativeKernel_v9000 cuLaunchCooperativeKernel;
+  PFN_cuLaunchKernelEx_v11060 cuLaunchKernelEx;
+  PFN_cuOccupancyMaxActiveClusters_v11070 cuOccupancyMaxActiveClusters;
+  PFN_cuOccupancyMaxPotentialClusterSize_v11070
+      cuOccupancyMaxPotentialClusterSize;
   /* Optional: only to name a module's kernels. */
   PFN_cuKernelGetName_v12030 cuKernelGetName;
 } driver_api;
@@ -93,6 +101,9 @@ typedef struct kernel_handles {
 typedef struct probe_module {
   cudaLibrary_t library; /* the probe's PTX, JIT-compiled with one cap */
   kernel_handles k;
+  void *cubin; /* the image the library was loaded from, when it was
+                  compiled ahead (occ_gpu_probe_prepare): it lives as long
+                  as the library */
 } probe_module;
 
 struct occ_gpu {
@@ -280,6 +291,9 @@ static occ_gpu_status load_entries(char *err, size_t err_size) {
   ENTRY(cuOccupancyMaxActiveBlocksPerMultiprocessor, false);
   ENTRY(cuLaunchKernel, false);
   ENTRY(cuLaunchCooperativeKernel, false);
+  ENTRY(cuLaunchKernelEx, false);
+  ENTRY(cuOccupancyMaxActiveClusters, false);
+  ENTRY(cuOccupancyMaxPotentialClusterSize, false);
   ENTRY(cuKernelGetName, true);
   return OCC_GPU_OK;
 }
@@ -327,6 +341,26 @@ static occ_gpu_status read_attr(int *value, CUdevice_attribute attr,
     (field) = v_;                                                           \
   } while (0)
 
+/* The thread block cluster layout is measured per board (make
+ * cluster-survey), so the device gets the one of the database's board of
+ * its name, and only if that board has its SM count and capability;
+ * otherwise it has none (unknown, never guessed). */
+static void board_cluster_layout(const occ_gpudb *db, const char *name,
+                                 occ_device *d) {
+  occ_device board;
+  char near[256];
+  d->cluster_domain_count = 0;
+  d->cluster_max_blocks_per_sm = 0;
+  if (occ_gpudb_find_gpu(db, name, &board, near, sizeof near) != 0 ||
+      board.sm_count != d->sm_count || board.cc_major != d->cc_major ||
+      board.cc_minor != d->cc_minor)
+    return;
+  d->cluster_domain_count = board.cluster_domain_count;
+  memcpy(d->cluster_domain_sms, board.cluster_domain_sms,
+         sizeof d->cluster_domain_sms);
+  d->cluster_max_blocks_per_sm = board.cluster_max_blocks_per_sm;
+}
+
 /* The database's entry for the capability gives what the driver does not
  * report (allocation units, carveout configurations, the barrier rule);
  * every limit the driver reports overwrites it. */
@@ -368,6 +402,7 @@ static occ_gpu_status read_device(CUdevice dev, int ordinal,
        CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
   ATTR(coop_attr, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
   *coop = coop_attr != 0;
+  board_cluster_layout(db, name, d);
   /* The driver's numbers with the database's rules must still hold
    * together (a configuration list ending at the SM's size, say). */
   char why[256];
@@ -445,6 +480,7 @@ void occ_gpu_close(occ_gpu *gpu) {
   occ_counter_close(gpu->counter);
   for (int i = 0; rt && i <= MAX_CAP; i++)
     if (gpu->probes[i].library) rt->cudaLibraryUnload(gpu->probes[i].library);
+  for (int i = 0; i <= MAX_CAP; i++) free(gpu->probes[i].cubin);
   if (gpu->context) {
     if (gpu->records_dev) drv.cuMemFree(gpu->records_dev);
     if (gpu->seed_dev) drv.cuMemFree(gpu->seed_dev);
@@ -1006,5 +1042,309 @@ occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
                    carveout_pct, out, err, err_size);
   rt->cudaLibraryUnload(lib);
   free(data);
+  return s;
+}
+
+/* --- Thread block clusters --- */
+
+const char occ_gpu_cluster_api_function[] = "cudaOccupancyMaxActiveClusters";
+const char occ_gpu_cluster_driver_api_function[] =
+    "cuOccupancyMaxActiveClusters";
+
+/* A launch of grid blocks in clusters of size along x, in the driver's
+ * form; *attr must outlive the configuration. */
+static CUlaunchConfig cluster_launch_config(int64_t grid, int size,
+                                            const occ_probe_config *p,
+                                            CUlaunchAttribute *attr) {
+  CUlaunchConfig c;
+  memset(&c, 0, sizeof c);
+  memset(attr, 0, sizeof *attr);
+  c.gridDimX = (unsigned)grid;
+  c.gridDimY = c.gridDimZ = 1;
+  c.blockDimX = (unsigned)p->block_threads;
+  c.blockDimY = c.blockDimZ = 1;
+  c.sharedMemBytes = (unsigned)p->smem_dynamic_bytes;
+  attr->id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  attr->value.clusterDim.x = (unsigned)size;
+  attr->value.clusterDim.y = attr->value.clusterDim.z = 1;
+  c.attrs = attr;
+  c.numAttrs = 1;
+  return c;
+}
+
+/* The non-portable size allowance, set (or cleared: the probe is reused)
+ * through the runtime and on the context's function, as set_smem_attrs. */
+static occ_gpu_status set_cluster_attrs(const kernel_handles *k, bool allowed,
+                                        char *err, size_t err_size) {
+  RT(rt->cudaFuncSetAttribute((const void *)k->kernel,
+                              cudaFuncAttributeNonPortableClusterSizeAllowed,
+                              allowed ? 1 : 0));
+  DRV(drv.cuFuncSetAttribute(
+      k->function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+      allowed ? 1 : 0));
+  return OCC_GPU_OK;
+}
+
+/* cudart's cudaOccupancyMaxActiveClusters and the driver's answer beside
+ * it, for a grid of whole clusters (the grid does not change the answer),
+ * and the largest cluster the driver would allow. */
+static occ_gpu_status ask_clusters(const kernel_handles *k,
+                                   const occ_cluster_probe_config *cfg,
+                                   occ_cluster_probe_run *run, char *err,
+                                   size_t err_size) {
+  int size = cfg->cluster_size;
+  cudaLaunchAttribute rattr;
+  memset(&rattr, 0, sizeof rattr);
+  rattr.id = cudaLaunchAttributeClusterDimension;
+  rattr.val.clusterDim.x = (unsigned)size;
+  rattr.val.clusterDim.y = rattr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t rcfg;
+  memset(&rcfg, 0, sizeof rcfg);
+  rcfg.gridDim.x = (unsigned)size * 64;
+  rcfg.gridDim.y = rcfg.gridDim.z = 1;
+  rcfg.blockDim.x = (unsigned)cfg->probe.block_threads;
+  rcfg.blockDim.y = rcfg.blockDim.z = 1;
+  rcfg.dynamicSmemBytes = (size_t)cfg->probe.smem_dynamic_bytes;
+  rcfg.attrs = &rattr;
+  rcfg.numAttrs = 1;
+  RT(rt->cudaOccupancyMaxActiveClusters(&run->api_max_active_clusters,
+                                        (const void *)k->kernel, &rcfg));
+  CUlaunchAttribute dattr;
+  CUlaunchConfig dcfg = cluster_launch_config((int64_t)size * 64, size,
+                                              &cfg->probe, &dattr);
+  DRV(drv.cuOccupancyMaxActiveClusters(&run->driver_api_max_active_clusters,
+                                       k->function, &dcfg));
+  dcfg.numAttrs = 0; /* the potential size is asked without one */
+  DRV(drv.cuOccupancyMaxPotentialClusterSize(&run->max_potential_cluster_size,
+                                             k->function, &dcfg));
+  return OCC_GPU_OK;
+}
+
+/* Folds one launch's clusters into the run: the peak into min..max, the
+ * placement summed; of the SM groups, the launch with the fewest is kept
+ * (a join never crosses a domain, so fewer groups are nearer the
+ * domains). */
+static void fold_launch(const occ_cluster_residency *c, int blocks_per_sm,
+                        occ_cluster_probe_run *run) {
+  if (run->launches == 0 || c->peak_clusters < run->measured_min)
+    run->measured_min = c->peak_clusters;
+  if (c->peak_clusters > run->measured_max) run->measured_max = c->peak_clusters;
+  if (blocks_per_sm > run->measured_blocks_per_sm_max)
+    run->measured_blocks_per_sm_max = blocks_per_sm;
+  run->clusters_sharing_sm += c->clusters_sharing_sm;
+  if (run->launches == 0 || c->groups < run->sm_groups) {
+    run->sm_groups = c->groups;
+    memcpy(run->sm_group_sms, c->group_sms, sizeof run->sm_group_sms);
+  }
+  run->launches++;
+}
+
+/* One timeline launch of grid blocks in clusters, counted. */
+static occ_gpu_status cluster_launch(occ_gpu *gpu, CUfunction fn,
+                                     const occ_cluster_probe_config *cfg,
+                                     int64_t grid, occ_cluster_probe_run *run,
+                                     char *err, size_t err_size) {
+  unsigned long long spin_ns = SPIN_NS;
+  long long max_cycles = (long long)spin_ns * SPIN_CYCLES_PER_NS + 100000;
+  void *args[] = {&gpu->records_dev, &gpu->seed_dev, &gpu->sink_dev, &spin_ns,
+                  &max_cycles};
+  CUlaunchAttribute attr;
+  CUlaunchConfig c = cluster_launch_config(grid, cfg->cluster_size,
+                                           &cfg->probe, &attr);
+  DRV(drv.cuMemsetD8Async(gpu->records_dev, 0,
+                          (size_t)grid * sizeof(probe_record), NULL));
+  CUresult r = drv.cuLaunchKernelEx(&c, fn, args, NULL);
+  occ_gpu_status s = wait_idle(cfg->probe.deadline_s, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  if (r != CUDA_SUCCESS) {
+    run->launched = false;
+    error_name(r, run->launch_error, sizeof run->launch_error);
+    return OCC_GPU_OK;
+  }
+  run->launched = true;
+  DRV(drv.cuMemcpyDtoH(gpu->records_host, gpu->records_dev,
+                       (size_t)grid * sizeof(probe_record)));
+  const occ_device *d = &gpu->device;
+  occ_residency blocks;
+  occ_cluster_residency clusters;
+  int64_t bad = 0;
+  occ_timeline_status t = occ_timeline_residency(
+      gpu->records_host, grid, d->sm_count, 1, occ_device_max_warps(d),
+      &blocks, &bad);
+  if (t == OCC_TIMELINE_OK)
+    t = occ_cluster_residency_compute(gpu->records_host, grid,
+                                      cfg->cluster_size, &clusters, &bad);
+  if (t == OCC_TIMELINE_NOMEM) {
+    snprintf(err, err_size, "out of memory");
+    return OCC_GPU_ERR_NOMEM;
+  }
+  if (t == OCC_TIMELINE_NO_RECORD) {
+    snprintf(err, err_size, "probe block %lld left no timeline record",
+             (long long)bad);
+    return OCC_GPU_ERR_CUDA;
+  }
+  fold_launch(&clusters, blocks.max_blocks, run);
+  return OCC_GPU_OK;
+}
+
+occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
+                                     const occ_cluster_probe_config *cfg,
+                                     occ_cluster_probe_run *run, char *err,
+                                     size_t err_size) {
+  memset(run, 0, sizeof *run);
+  const occ_device *d = &gpu->device;
+  if (d->cc_major < 9) {
+    snprintf(err, err_size, "device %d (%s) has compute capability %d.%d: "
+             "thread block clusters need 9.0 or newer", gpu->ordinal, d->name,
+             d->cc_major, d->cc_minor);
+    return OCC_GPU_ERR_DEVICE;
+  }
+  const occ_probe_config *p = &cfg->probe;
+  if (p->deadline_s > 0 && occ_gpu_now_s() > p->deadline_s) {
+    snprintf(err, err_size, "the verification's time limit was reached");
+    return OCC_GPU_ERR_TIMEOUT;
+  }
+  int cap = p->regs_per_thread < 1 ? 1
+            : p->regs_per_thread > MAX_CAP ? MAX_CAP : p->regs_per_thread;
+  occ_gpu_status s = runtime_device(gpu, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  kernel_handles k;
+  bool cached;
+  double t0 = occ_gpu_now_s();
+  s = probe_kernel(gpu, cap, &k, &cached, err, err_size);
+  run->jit_ms = ms_since(t0);
+  if (s != OCC_GPU_OK) return s;
+  occ_probe_run attrs;
+  if ((s = probe_attrs(k.function, &attrs, err, err_size)) != OCC_GPU_OK ||
+      (s = set_smem_attrs(gpu, &k, p->smem_dynamic_bytes,
+                          attrs.smem_static_bytes, p->carveout_pct, err,
+                          err_size)) != OCC_GPU_OK ||
+      (s = set_cluster_attrs(&k, cfg->non_portable, err, err_size)) !=
+          OCC_GPU_OK)
+    return s;
+  run->regs_per_thread = attrs.regs_per_thread;
+  int driver_blocks;
+  if ((s = ask_occupancy(&k, p->block_threads, p->smem_dynamic_bytes,
+                         &run->api_blocks_per_sm, &driver_blocks, err,
+                         err_size)) != OCC_GPU_OK ||
+      (s = ask_clusters(&k, cfg, run, err, err_size)) != OCC_GPU_OK)
+    return s;
+  /* WAVES x the API's clusters keep every domain full; one cluster, to be
+   * refused, when the API says none fit. Never more than the records. */
+  int64_t clusters = run->api_max_active_clusters > 0
+                         ? WAVES * (int64_t)run->api_max_active_clusters
+                         : 1;
+  if (clusters * cfg->cluster_size > gpu->records_cap)
+    clusters = gpu->records_cap / cfg->cluster_size;
+  run->grid_blocks = clusters * cfg->cluster_size;
+  t0 = occ_gpu_now_s();
+  for (int i = 0; i < OCC_CLUSTER_PROBE_LAUNCHES; i++) {
+    s = cluster_launch(gpu, k.function, cfg, run->grid_blocks, run, err,
+                       err_size);
+    if (s != OCC_GPU_OK || !run->launched) break;
+  }
+  run->launch_ms = ms_since(t0);
+  return s;
+}
+
+/* --- Probes compiled ahead, in parallel --- */
+
+/* The caps still to compile, taken by the workers in turn. */
+typedef struct prepare_work {
+  const int *caps;
+  int count, next;
+  int cc_major, cc_minor;
+  void **cubins;
+  size_t *sizes;
+  pthread_mutex_t lock;
+  bool failed;
+  char err[512];
+} prepare_work;
+
+static void *prepare_worker(void *arg) {
+  prepare_work *w = arg;
+  for (;;) {
+    pthread_mutex_lock(&w->lock);
+    int i = w->failed ? w->count : w->next++;
+    pthread_mutex_unlock(&w->lock);
+    if (i >= w->count) return NULL;
+    char err[512];
+    if (occ_jitlink_compile((const char *)occ_probe_ptx, w->cc_major,
+                            w->cc_minor, w->caps[i], &w->cubins[i],
+                            &w->sizes[i], err, sizeof err) != 0) {
+      pthread_mutex_lock(&w->lock);
+      if (!w->failed) snprintf(w->err, sizeof w->err, "%s", err);
+      w->failed = true;
+      pthread_mutex_unlock(&w->lock);
+    }
+  }
+}
+
+/* Compiles w's caps on up to one thread per online CPU. */
+static void compile_all(prepare_work *w) {
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  int threads = cpus < 1 ? 1 : cpus > 64 ? 64 : (int)cpus;
+  if (threads > w->count) threads = w->count;
+  pthread_t ids[64];
+  int started = 0;
+  for (; started < threads; started++)
+    if (pthread_create(&ids[started], NULL, prepare_worker, w) != 0) break;
+  if (started == 0) prepare_worker(w); /* no thread: this one does it all */
+  for (int i = 0; i < started; i++) pthread_join(ids[i], NULL);
+}
+
+/* Loads the compiled caps with the runtime, as probe_kernel loads PTX; a
+ * probe module takes its cubin over. */
+static occ_gpu_status load_prepared(occ_gpu *gpu, prepare_work *w, char *err,
+                                    size_t err_size) {
+  for (int i = 0; i < w->count; i++) {
+    probe_module *p = &gpu->probes[w->caps[i]];
+    RT(rt->cudaLibraryLoadData(&p->library, w->cubins[i], NULL, NULL, 0, NULL,
+                               NULL, 0));
+    p->cubin = w->cubins[i];
+    w->cubins[i] = NULL;
+    occ_gpu_status s = probe_handles(p, err, err_size);
+    if (s != OCC_GPU_OK) {
+      rt->cudaLibraryUnload(p->library);
+      p->library = NULL;
+      free(p->cubin);
+      p->cubin = NULL;
+      return s;
+    }
+  }
+  return OCC_GPU_OK;
+}
+
+occ_gpu_status occ_gpu_probe_prepare(occ_gpu *gpu, const int *caps, int count,
+                                     int *compiled, char *why, size_t why_size,
+                                     char *err, size_t err_size) {
+  *compiled = 0;
+  why[0] = '\0';
+  occ_gpu_status s = runtime_device(gpu, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  if (!occ_jitlink_open(why, why_size)) return OCC_GPU_OK;
+  int todo[MAX_CAP + 1], n = 0;
+  bool wanted[MAX_CAP + 1] = {false};
+  for (int i = 0; i < count; i++) {
+    int cap = caps[i] < 1 ? 1 : caps[i] > MAX_CAP ? MAX_CAP : caps[i];
+    if (!wanted[cap] && !gpu->probes[cap].library) todo[n++] = cap;
+    wanted[cap] = true;
+  }
+  if (n == 0) return OCC_GPU_OK;
+  void *cubins[MAX_CAP + 1] = {NULL};
+  size_t sizes[MAX_CAP + 1];
+  prepare_work w = {.caps = todo, .count = n, .cc_major = gpu->device.cc_major,
+                    .cc_minor = gpu->device.cc_minor, .cubins = cubins,
+                    .sizes = sizes};
+  pthread_mutex_init(&w.lock, NULL);
+  compile_all(&w);
+  pthread_mutex_destroy(&w.lock);
+  /* A cap that did not compile ahead is left to the driver's JIT. */
+  if (w.failed)
+    snprintf(why, why_size, "%s", w.err);
+  else
+    s = load_prepared(gpu, &w, err, err_size);
+  for (int i = 0; i < n; i++) free(cubins[i]);
+  if (s == OCC_GPU_OK && !w.failed) *compiled = n;
   return s;
 }

@@ -6,7 +6,8 @@
  * it starts on machines without an NVIDIA driver and no run pays for CUDA's
  * start-up; the first live call opens libcuda.so.1 with dlopen and fetches
  * the driver API through cuGetProcAddress, and the calls that ask the CUDA
- * occupancy API open the CUDA runtime (cudart.h). Kernels are loaded with
+ * occupancy API open the CUDA runtime (cudart.h); a sweep's probes are
+ * compiled ahead with nvJitLink where it is installed (jitlink.h). Kernels are loaded with
  * the runtime (cudaLibraryLoadData), asked about with the runtime's
  * occupancy API and launched with the driver, in the device's primary
  * context, which both share. Every failing CUDA call is reported in err as
@@ -121,6 +122,77 @@ typedef struct occ_probe_run {
  * driver chose for it, the counter if asked and the cooperative bound. */
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size);
+
+/* Thread block clusters (compute capability 9.0 and newer): the probe
+ * launched as a cluster launch. The probe's grid and block are
+ * one-dimensional, so a cluster of cluster_size blocks is launched as
+ * (cluster_size, 1, 1): the occupancy API and the hardware take the
+ * product of a cluster's dimensions only (make cluster-survey: 2-D and 3-D
+ * shapes gave the answers of their sizes). */
+typedef struct occ_cluster_probe_config {
+  occ_probe_config probe; /* the kernel; probe.counter is not read */
+  int cluster_size;       /* 1..16 */
+  bool non_portable;      /* sets cudaFuncAttributeNonPortableClusterSizeAllowed
+                             (needed above 8) */
+} occ_cluster_probe_config;
+
+/* The names of the API functions a cluster probe run asks. */
+extern const char occ_gpu_cluster_api_function[];        /* cudaOccupancyMaxActiveClusters */
+extern const char occ_gpu_cluster_driver_api_function[]; /* cuOccupancyMaxActiveClusters */
+
+typedef struct occ_cluster_probe_run {
+  int regs_per_thread;          /* what the JIT-compiled probe really uses */
+  int api_blocks_per_sm;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
+  int api_max_active_clusters;  /* occ_gpu_cluster_api_function's (cudart) */
+  int driver_api_max_active_clusters; /* the driver's, beside it */
+  int max_potential_cluster_size; /* cuOccupancyMaxPotentialClusterSize */
+
+  int64_t grid_blocks;          /* WAVES x api clusters x size (one cluster
+                                   when the API says 0) */
+  bool launched;                /* false: the launch was refused */
+  char launch_error[96];
+  int launches;                 /* timeline launches made */
+  /* Clusters with all their blocks resident at once: the peak of each
+   * launch, the lowest and the highest over the launches. */
+  int measured_min, measured_max;
+  int measured_blocks_per_sm_max; /* most blocks resident on one SM */
+  /* Placement, over every launch: clusters with two blocks on one SM, and
+   * the groups of SMs joined by a cluster (two SMs that held blocks of one
+   * cluster are in one group, transitively; -1 for clusters of one block),
+   * with their SM counts, largest first, from the launch that joined the
+   * most. A group lies inside one scheduling domain. On the H100 clusters
+   * of 3 to 16 blocks joined exactly the domains that fit them; clusters
+   * of 2 only ever paired the same two SMs (66 groups of 2: the TPCs), so
+   * for them the groups are not the domains. */
+  int64_t clusters_sharing_sm;
+  int sm_groups;
+  int sm_group_sms[OCC_CLUSTER_DOMAINS_MAX];
+  double jit_ms, launch_ms;
+} occ_cluster_probe_run;
+
+/* Runs the probe as a cluster launch: JIT (cached per cap, as
+ * occ_gpu_probe), the cluster occupancy API of the runtime and of the
+ * driver, then OCC_CLUSTER_PROBE_LAUNCHES timeline launches of 4 x the
+ * API's clusters, each counted for co-resident clusters and placement.
+ * OCC_GPU_ERR_DEVICE where the device has no clusters (below 9.0). A
+ * launch the driver refuses is a result (launched false), not an error. */
+#define OCC_CLUSTER_PROBE_LAUNCHES 3
+occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
+                                     const occ_cluster_probe_config *cfg,
+                                     occ_cluster_probe_run *run, char *err,
+                                     size_t err_size);
+
+/* Compiles the probe for every register cap of caps (count of them) that
+ * is not loaded yet, ahead and in parallel on the CPU (nvJitLink, see
+ * jitlink.h), and loads them, so that occ_gpu_probe and
+ * occ_gpu_cluster_probe find them cached. *compiled: how many were. Where
+ * nvJitLink is missing or fails, nothing is compiled ahead, why says why,
+ * and the status is still OCC_GPU_OK: each probe then waits for the
+ * driver's JIT, as without this call. An error is a CUDA call that
+ * failed. */
+occ_gpu_status occ_gpu_probe_prepare(occ_gpu *gpu, const int *caps, int count,
+                                     int *compiled, char *why, size_t why_size,
+                                     char *err, size_t err_size);
 
 /* The attributes of a kernel in a user's cubin, fatbin or PTX file, and
  * the occupancy API's answers for it (the runtime's and the driver's).

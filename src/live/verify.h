@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "live/gpu.h"
+#include "core/cluster.h"
 #include "core/occ.h"
 
 typedef struct occ_verify_options {
@@ -115,5 +116,45 @@ occ_gpu_status occ_verify_sweep(occ_gpu *gpu, int n, uint64_t seed,
                                 occ_sweep_fn fn, void *context,
                                 occ_sweep_summary *summary, char *err,
                                 size_t err_size);
+
+/* --- Thread block clusters --- */
+
+/* One cluster launch verified: the offline rule (core/cluster.h, with the
+ * device's surveyed layout) against cudart's cudaOccupancyMaxActiveClusters,
+ * the driver's answer beside it, and the clusters measured co-resident
+ * (occ_gpu_cluster_probe). */
+typedef struct occ_cluster_verify {
+  occ_kernel requested;
+  occ_cluster cluster;
+  occ_kernel probe;           /* what the probe ran (as occ_verify.probe) */
+  occ_result prediction;      /* occ_compute of probe */
+  occ_cluster_result cluster_prediction; /* layout_known false: no layout */
+  occ_cluster_probe_run run;
+  /* The checks; a check not made (no layout to predict from, no launch)
+   * is neither made nor failed. */
+  bool api_checked, api_agrees;           /* prediction == cudart */
+  bool driver_agrees;                     /* the driver's == cudart's */
+  bool measured_checked, measured_agrees; /* measured min == max == cudart */
+  bool placement_agrees;      /* no cluster had two blocks on one SM */
+  bool agree;                 /* every check made agrees */
+} occ_cluster_verify;
+
+/* Judges v->run against v->cluster_prediction: fills the checks. Pure. */
+void occ_verify_cluster_judge(occ_cluster_verify *v);
+
+/* Verifies kernel launched in clusters of cluster on gpu (compute
+ * capability 9.0+). A cluster shape the core refuses (occ_cluster_check)
+ * is OCC_GPU_ERR_DEVICE with the reason in err; a disagreement is not an
+ * error, it is v->agree == false. */
+occ_gpu_status occ_verify_cluster(occ_gpu *gpu, const occ_kernel *kernel,
+                                  const occ_cluster *cluster,
+                                  const occ_verify_options *options,
+                                  occ_cluster_verify *v, char *err,
+                                  size_t err_size);
+
+/* Draws a cluster case for a sweep: a kernel as occ_sweep_case, and a
+ * cluster of 1..16 blocks along x (non_portable above 8). Pure. */
+void occ_sweep_cluster_case(const occ_device *device, uint64_t *state,
+                            occ_kernel *kernel, occ_cluster *cluster);
 
 #endif
