@@ -182,7 +182,8 @@ static void llvm_lds(const occ_amd_arch *a, const occ_amd_kernel *k, bool wgp,
 }
 
 /* The smallest of LLVM's limits and every limit equal to it
- * (GCNSubtarget::computeOccupancy takes the minimum). */
+ * (GCNSubtarget::computeOccupancy takes the minimum); the wave slots alone
+ * when nothing holds the SIMD below them. */
 static void llvm_occupancy(const occ_amd_arch *a, occ_amd_result *r) {
   const struct {
     int waves;
@@ -198,8 +199,10 @@ static void llvm_occupancy(const occ_amd_arch *a, occ_amd_result *r) {
   int best = a->max_waves_per_simd;
   for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
     if (limits[i].waves > 0 && limits[i].waves < best) best = limits[i].waves;
-  r->limiters = 0;
-  for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+  /* A resource that allows the SIMD's every slot limits nothing (its
+   * count was clamped to the slots): then the slots are the limiter. */
+  r->limiters = best == a->max_waves_per_simd ? OCC_AMD_LIMITER_WAVE_SLOTS : 0;
+  for (size_t i = 1; best < a->max_waves_per_simd && i < sizeof limits / sizeof limits[0]; i++)
     if (limits[i].waves == best) r->limiters |= limits[i].bit;
   r->max_waves_per_simd = a->max_waves_per_simd;
   r->waves_per_simd = best;

@@ -99,7 +99,9 @@ typedef enum occ_amd_status {
 /* A static one-line description of a status (what is accepted). */
 const char *occ_amd_strerror(occ_amd_status status);
 
-/* Which limits give LLVM's waves per SIMD (the smallest; ties all set). */
+/* Which limits give LLVM's waves per SIMD: the resources below the
+ * SIMD's slots that allow the fewest waves (ties all set), or the slots
+ * alone when none is below them. */
 typedef enum occ_amd_limiter {
   OCC_AMD_LIMITER_WAVE_SLOTS = 1u << 0, /* the SIMD's wave slots */
   OCC_AMD_LIMITER_VGPRS = 1u << 1,      /* VGPRs (+ AGPRs on a unified file) */
