@@ -153,6 +153,16 @@ Test(amd, sgpr_thresholds_gfx9) {
     cr_assert_eq(occ_amd_compute(&a, &k, &r), OCC_AMD_OK);
     cr_expect_eq(r.waves_by_sgprs, waves[i], "%d SGPRs", sgprs[i]);
   }
+  /* Unknown SGPRs: no SGPR limit by either rule, but HIP's VGPR limit
+   * applies (a real kernel's count is never 0). */
+  occ_amd_kernel unknown = {.threads_per_block = 64, .vgprs = 128,
+                            .sgprs = OCC_AMD_SGPRS_UNKNOWN};
+  occ_amd_result u;
+  cr_assert_eq(occ_amd_compute(&a, &unknown, &u), OCC_AMD_OK);
+  cr_expect_eq(u.waves_by_sgprs, -1);
+  cr_expect_eq(u.hip_waves_by_sgprs, -1);
+  cr_expect_eq(u.hip_waves_by_vgprs, 2); /* 256 / 128 */
+  cr_expect_eq(u.waves_per_simd, 2);
   occ_amd_arch rdna = arch("gfx1201");
   occ_amd_kernel k = {.threads_per_block = 64, .vgprs = 4, .sgprs = 100};
   occ_amd_result r;
@@ -182,6 +192,7 @@ Test(amd, bad_input) {
       {&cdna, {.threads_per_block = 0}, OCC_AMD_ERR_BLOCK},
       {&cdna, {.threads_per_block = 64, .max_threads_per_block = 2048}, OCC_AMD_ERR_BLOCK},
       {&cdna, {.threads_per_block = 64, .sgprs = 109}, OCC_AMD_ERR_SGPRS},
+      {&cdna, {.threads_per_block = 64, .sgprs = -2}, OCC_AMD_ERR_SGPRS},
       {&cdna, {.cu_mode = true, .threads_per_block = 64}, OCC_AMD_ERR_CU_MODE},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

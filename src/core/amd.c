@@ -125,7 +125,7 @@ static occ_amd_status check_kernel(const occ_amd_arch *a, const occ_amd_kernel *
     return OCC_AMD_ERR_BLOCK;
   if (!in_range(k->vgprs, 0, a->addressable_vgprs)) return OCC_AMD_ERR_VGPRS;
   if (!in_range(k->agprs, 0, a->addressable_agprs)) return OCC_AMD_ERR_AGPRS;
-  if (!in_range(k->sgprs, 0, occ_amd_max_sgprs(a))) return OCC_AMD_ERR_SGPRS;
+  if (!in_range(k->sgprs, OCC_AMD_SGPRS_UNKNOWN, occ_amd_max_sgprs(a))) return OCC_AMD_ERR_SGPRS;
   if (k->lds_bytes < 0 || k->lds_bytes > a->lds_per_block_bytes) return OCC_AMD_ERR_LDS;
   return OCC_AMD_OK;
 }
@@ -225,7 +225,9 @@ static void hip_rule(const occ_amd_arch *a, const occ_amd_kernel *k, int block,
   r->hip_vgprs_per_simd = halve ? a->hip_vgprs_per_simd / 2 : a->hip_vgprs_per_simd;
   r->hip_vgpr_granule = halve ? a->hip_vgpr_granule / 2 : a->hip_vgpr_granule;
   int total = r->vgprs_total;
-  r->hip_waves_by_vgprs = k->sgprs > 0 && total > 0
+  /* An unknown SGPR count is a real kernel's, never 0: the VGPR limit
+   * applies. */
+  r->hip_waves_by_vgprs = k->sgprs != 0 && total > 0
                               ? r->hip_vgprs_per_simd / round_up(total, r->hip_vgpr_granule)
                               : -1;
   r->hip_waves_by_sgprs = k->sgprs > 0 && a->hip_sgprs_per_simd > 0
@@ -289,7 +291,9 @@ occ_amd_status occ_amd_compute(const occ_amd_arch *a, const occ_amd_kernel *k,
    * WGP in WGP mode; 2 per CU in CU mode. */
   r.simds = a->wgp_mode && wgp ? 2 * a->simds_per_cu : a->simds_per_cu;
   llvm_vgprs(a, k, &r);
-  r.waves_by_sgprs = waves_by_sgprs(a, k->sgprs > 0 ? k->sgprs : 1);
+  /* AMDGPUAsmPrinter counts at least one SGPR (NumSGPRsForWavesPerEU). */
+  r.waves_by_sgprs = k->sgprs == OCC_AMD_SGPRS_UNKNOWN ? -1
+                                                      : waves_by_sgprs(a, k->sgprs > 0 ? k->sgprs : 1);
   llvm_lds(a, k, wgp, max_block, &r);
   llvm_occupancy(a, &r);
   hip_rule(a, k, block, &r);

@@ -29,6 +29,9 @@
 
 #define OCC_AMD_NAME_MAX 16
 
+/* occ_amd_kernel.sgprs when the count is not known. */
+#define OCC_AMD_SGPRS_UNKNOWN (-1)
+
 /* One AMD architecture (a gfx target) as both rules see it. Sizes are
  * bytes; register counts are per lane (VGPRs, AGPRs) or per wave (SGPRs).
  * Fields named hip_* are the runtime's view where it differs from LLVM's. */
@@ -80,7 +83,8 @@ typedef struct occ_amd_kernel {
   int vgprs;                 /* architectural VGPRs per lane (NumVgprs) */
   int agprs;                 /* AccVGPRs per lane (NumAgprs); 0 where none */
   int sgprs;                 /* SGPRs per wave, VCC and the rest included
-                                (NumSgprs / TotalSGPRs) */
+                                (NumSgprs / TotalSGPRs); OCC_AMD_SGPRS_UNKNOWN
+                                when not known (no SGPR limit is applied) */
   int64_t lds_bytes;         /* static + dynamic LDS per workgroup */
 } occ_amd_kernel;
 
@@ -141,7 +145,8 @@ typedef struct occ_amd_result {
   int vgprs_per_simd;         /* the file for this wave size */
   int waves_by_vgprs;         /* file / allocated, 1..max */
   int waves_by_agprs;         /* gfx908's own AGPR file; -1 elsewhere */
-  int waves_by_sgprs;         /* -1 where SGPRs limit nothing (gfx10+) */
+  int waves_by_sgprs;         /* -1 where SGPRs limit nothing (gfx10+) or
+                                 the count is unknown */
   /* LDS and workgroup slots, LLVM's rule (max_threads_per_block). */
   int compiler_waves_per_block;
   int lds_per_cu_bytes;       /* doubled in WGP mode */
@@ -158,9 +163,9 @@ typedef struct occ_amd_result {
    * SIMDs). */
   int hip_max_waves_per_simd;
   int hip_vgprs_per_simd, hip_vgpr_granule;
-  int hip_waves_by_vgprs;     /* -1 when the kernel reports no SGPRs (clr
+  int hip_waves_by_vgprs;     /* -1 when the kernel reports 0 SGPRs (clr
                                  then skips the VGPR limit too) */
-  int hip_waves_by_sgprs;     /* -1: unlimited */
+  int hip_waves_by_sgprs;     /* -1: unlimited (gfx10+) or unknown */
   int hip_waves_per_simd;     /* min(max, VGPR, SGPR) */
   int hip_threads_per_cu;     /* simds x waves x wave_size */
   int hip_blocks_by_waves;    /* threads / roundup(block, wave_size) */
