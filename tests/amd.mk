@@ -7,7 +7,11 @@
 #   architecture of data/gpus.json that llc-19 knows, each wave size and CU
 #   mode, ~1,500 kernels per llc run (tests/amd_llvm_diff.c); any
 #   difference from llc's "; Occupancy:" fails. Skipped (77) without llc-19.
-TEST_TARGETS += test-amd-unit test-amd-llvm
+# - test-amd-fuzz: the remark reader under libFuzzer, ASan and UBSan for
+#   20 s, from the logs of tests/data/amd/ (clang).
+TEST_TARGETS += test-amd-unit test-amd-llvm test-amd-fuzz
+
+.PHONY: test-amd-unit test-amd-llvm test-amd-fuzz
 
 AMD_LLC ?= llc-19
 
@@ -29,3 +33,17 @@ build/unit_amd: $(AMD_UNIT_SRCS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_
 
 test-amd-unit: build/unit_amd
 	./build/unit_amd --short-filename
+
+build/fuzz_amd_remarks: tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/amdgpu_remarks.h | deps
+	@mkdir -p build
+	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -o $@ tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c
+
+test-amd-fuzz: build/fuzz_amd_remarks
+	@rm -rf build/fuzz_amd_corpus && mkdir -p build/fuzz_amd_corpus
+	cp tests/data/amd/*.log build/fuzz_amd_corpus/
+	./build/fuzz_amd_remarks -max_total_time=20 -max_len=8192 -artifact_prefix=build/ \
+	  -print_final_stats=1 build/fuzz_amd_corpus 2>build/fuzz_amd.log || \
+	  { tail -40 build/fuzz_amd.log; exit 1; }
+	grep -E '^(Done|stat::peak_rss)' build/fuzz_amd.log
