@@ -9,9 +9,12 @@
 #   difference from llc's "; Occupancy:" fails. Skipped (77) without llc-19.
 # - test-amd-fuzz: the remark reader under libFuzzer, ASan and UBSan for
 #   20 s, from the logs of tests/data/amd/ (clang).
-TEST_TARGETS += test-amd-unit test-amd-llvm test-amd-fuzz
+# - test-amd-fuzz-db: the database fuzzer (tests/hostile_db.mk's
+#   build/fuzz_db) for 20 s from a small database with AMD entries
+#   (tests/data/amd/fuzz-db-seed.json), so the AMD loader is mutated too.
+TEST_TARGETS += test-amd-unit test-amd-llvm test-amd-fuzz test-amd-fuzz-db
 
-.PHONY: test-amd-unit test-amd-llvm test-amd-fuzz
+.PHONY: test-amd-unit test-amd-llvm test-amd-fuzz test-amd-fuzz-db
 
 AMD_LLC ?= llc-19
 
@@ -47,3 +50,11 @@ test-amd-fuzz: build/fuzz_amd_remarks
 	  -print_final_stats=1 build/fuzz_amd_corpus 2>build/fuzz_amd.log || \
 	  { tail -40 build/fuzz_amd.log; exit 1; }
 	grep -E '^(Done|stat::peak_rss)' build/fuzz_amd.log
+
+test-amd-fuzz-db: build/fuzz_db
+	@rm -rf build/fuzz_amd_db_corpus && mkdir -p build/fuzz_amd_db_corpus
+	cp tests/data/amd/fuzz-db-seed.json build/fuzz_amd_db_corpus/
+	./build/fuzz_db -max_total_time=20 -max_len=32768 -timeout=10 -rss_limit_mb=2048 \
+	  -artifact_prefix=build/ -print_final_stats=1 build/fuzz_amd_db_corpus \
+	  2>build/fuzz_amd_db.log || { tail -40 build/fuzz_amd_db.log; exit 1; }
+	grep -E '^(Done|stat::peak_rss)' build/fuzz_amd_db.log
