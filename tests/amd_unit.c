@@ -111,6 +111,22 @@ Test(amd, worksheet_steps) {
   cr_expect_eq(r.reasons, OCC_AMD_REASON_ROUNDING);
 }
 
+/* Dynamic LDS: HIP's rule counts it, the compiler's figure cannot. */
+Test(amd, dynamic_lds_hip_only) {
+  occ_amd_arch a = arch("gfx90a");
+  occ_amd_kernel k = {.threads_per_block = 256, .vgprs = 32, .sgprs = 32,
+                      .lds_dynamic_bytes = 32768};
+  occ_amd_result r;
+  cr_assert_eq(occ_amd_compute(&a, &k, &r), OCC_AMD_OK);
+  cr_expect_eq(r.waves_per_simd, 8);
+  cr_expect_eq(r.hip_blocks_by_lds, 2);
+  cr_expect_eq(r.active_blocks_per_cu, 2);
+  cr_expect_eq(r.llvm_blocks_per_cu, 8);
+  cr_expect_eq(r.reasons, OCC_AMD_REASON_LDS);
+  k.lds_bytes = 32769; /* with the dynamic part, over 64 KiB */
+  cr_expect_eq(occ_amd_compute(&a, &k, &r), OCC_AMD_ERR_LDS);
+}
+
 Test(amd, gfx908_max_waves_differ) {
   occ_amd_arch a = arch("gfx908");
   occ_amd_kernel k = {.threads_per_block = 64, .vgprs = 16, .sgprs = 16};

@@ -126,7 +126,9 @@ static occ_amd_status check_kernel(const occ_amd_arch *a, const occ_amd_kernel *
   if (!in_range(k->vgprs, 0, a->addressable_vgprs)) return OCC_AMD_ERR_VGPRS;
   if (!in_range(k->agprs, 0, a->addressable_agprs)) return OCC_AMD_ERR_AGPRS;
   if (!in_range(k->sgprs, OCC_AMD_SGPRS_UNKNOWN, occ_amd_max_sgprs(a))) return OCC_AMD_ERR_SGPRS;
-  if (k->lds_bytes < 0 || k->lds_bytes > a->lds_per_block_bytes) return OCC_AMD_ERR_LDS;
+  if (k->lds_bytes < 0 || k->lds_dynamic_bytes < 0 ||
+      k->lds_bytes > a->lds_per_block_bytes - k->lds_dynamic_bytes)
+    return OCC_AMD_ERR_LDS;
   return OCC_AMD_OK;
 }
 
@@ -174,7 +176,8 @@ static void llvm_lds(const occ_amd_arch *a, const occ_amd_kernel *k, bool wgp,
   r->waves_by_workgroups = clamp(ceil_div((int64_t)r->workgroup_slots * n, r->simds), 1,
                                  a->max_waves_per_simd);
   /* No LDS: the rule divides by 1 byte, so LDS never binds. Too much for
-   * one group: LLVM assumes the worst, 1 wave. */
+   * one group (not reached: the input is checked): LLVM assumes the worst,
+   * 1 wave. */
   if (lds_groups == 0)
     r->waves_by_lds = 1;
   else
@@ -239,7 +242,8 @@ static void hip_rule(const occ_amd_arch *a, const occ_amd_kernel *k, int block,
   r->hip_waves_per_simd = waves;
   r->hip_threads_per_cu = r->simds * waves * r->wave_size;
   r->hip_blocks_by_waves = r->hip_threads_per_cu / round_up(block, r->wave_size);
-  r->hip_blocks_by_lds = k->lds_bytes ? (int)(a->hip_lds_per_cu_bytes / k->lds_bytes) : -1;
+  int64_t lds = k->lds_bytes + k->lds_dynamic_bytes;
+  r->hip_blocks_by_lds = lds ? (int)(a->hip_lds_per_cu_bytes / lds) : -1;
   r->active_blocks_per_cu = r->hip_blocks_by_lds >= 0
                                 ? min_int(r->hip_blocks_by_waves, r->hip_blocks_by_lds)
                                 : r->hip_blocks_by_waves;
@@ -266,9 +270,10 @@ static unsigned reasons(const occ_amd_arch *a, const occ_amd_kernel *k,
       (hip_s < llvm_waves || llvm_s < r->hip_waves_per_simd))
     why |= OCC_AMD_REASON_SGPR_RULE;
   if (r->limiters & OCC_AMD_LIMITER_WORKGROUPS) why |= OCC_AMD_REASON_WORKGROUP_SLOTS;
-  if (k->lds_bytes && (r->limiters & OCC_AMD_LIMITER_LDS || r->hip_blocks_by_lds ==
-                                                                r->active_blocks_per_cu) &&
-      r->lds_per_cu_bytes != a->hip_lds_per_cu_bytes)
+  bool lds_binds = r->limiters & OCC_AMD_LIMITER_LDS ||
+                   r->hip_blocks_by_lds == r->active_blocks_per_cu;
+  if (lds_binds && ((k->lds_bytes && r->lds_per_cu_bytes != a->hip_lds_per_cu_bytes) ||
+                    k->lds_dynamic_bytes))
     why |= OCC_AMD_REASON_LDS;
   if (max_block != block) why |= OCC_AMD_REASON_BLOCK_SIZE;
   if (!why) why = OCC_AMD_REASON_ROUNDING;
@@ -289,7 +294,7 @@ occ_amd_status occ_amd_compute(const occ_amd_arch *a, const occ_amd_kernel *k,
   r.inactive_lanes = r.waves_per_block * wave - block;
   /* AMDGPUBaseInfo.cpp, getEUsPerCU: 4 SIMDs per CU before gfx10 and per
    * WGP in WGP mode; 2 per CU in CU mode. */
-  r.simds = a->wgp_mode && wgp ? 2 * a->simds_per_cu : a->simds_per_cu;
+  r.simds = wgp ? 2 * a->simds_per_cu : a->simds_per_cu;
   llvm_vgprs(a, k, &r);
   /* AMDGPUAsmPrinter counts at least one SGPR (NumSGPRsForWavesPerEU). */
   r.waves_by_sgprs = k->sgprs == OCC_AMD_SGPRS_UNKNOWN ? -1

@@ -85,7 +85,11 @@ typedef struct occ_amd_kernel {
   int sgprs;                 /* SGPRs per wave, VCC and the rest included
                                 (NumSgprs / TotalSGPRs); OCC_AMD_SGPRS_UNKNOWN
                                 when not known (no SGPR limit is applied) */
-  int64_t lds_bytes;         /* static + dynamic LDS per workgroup */
+  int64_t lds_bytes;         /* static LDS per workgroup (what the compiler
+                                sees: LDS Size, LDSByteSize) */
+  int64_t lds_dynamic_bytes; /* LDS given at launch (HIP's sharedMemBytes):
+                                HIP's rule counts it, the compiler's figure
+                                cannot */
 } occ_amd_kernel;
 
 typedef enum occ_amd_status {
@@ -97,7 +101,7 @@ typedef enum occ_amd_status {
   OCC_AMD_ERR_VGPRS,       /* VGPRs not 0..addressable */
   OCC_AMD_ERR_AGPRS,       /* AGPRs on a target without them, or too many */
   OCC_AMD_ERR_SGPRS,       /* SGPRs not 0..addressable (+ the extra ones) */
-  OCC_AMD_ERR_LDS          /* LDS not 0..lds_per_block_bytes */
+  OCC_AMD_ERR_LDS          /* static + dynamic LDS not 0..lds_per_block_bytes */
 } occ_amd_status;
 
 /* A static one-line description of a status (what is accepted). */
@@ -122,7 +126,8 @@ typedef enum occ_amd_reason {
   OCC_AMD_REASON_VGPR_FILE = 1u << 1,  /* HIP's VGPR file or granule differs */
   OCC_AMD_REASON_SGPR_RULE = 1u << 2,  /* 800/roundup(sgprs,16) vs thresholds */
   OCC_AMD_REASON_WORKGROUP_SLOTS = 1u << 3, /* HIP models no workgroup slots */
-  OCC_AMD_REASON_LDS = 1u << 4,        /* LDS per CU vs per WGP, or rounding */
+  OCC_AMD_REASON_LDS = 1u << 4,        /* LDS per CU vs per WGP, or dynamic
+                                          LDS the compiler does not see */
   OCC_AMD_REASON_BLOCK_SIZE = 1u << 5, /* compiled for a larger block */
   OCC_AMD_REASON_ROUNDING = 1u << 6    /* LLVM rounds waves per SIMD up; HIP
                                           counts whole blocks */
@@ -169,7 +174,8 @@ typedef struct occ_amd_result {
   int hip_waves_per_simd;     /* min(max, VGPR, SGPR) */
   int hip_threads_per_cu;     /* simds x waves x wave_size */
   int hip_blocks_by_waves;    /* threads / roundup(block, wave_size) */
-  int hip_blocks_by_lds;      /* lds_per_cu / lds; -1 when no LDS */
+  int hip_blocks_by_lds;      /* lds_per_cu / (static + dynamic LDS); -1
+                                 when no LDS */
   int active_blocks_per_cu;   /* hipOccupancyMaxActiveBlocksPerMultiprocessor */
   double hip_occupancy;       /* blocks x waves / (simds x max waves) */
   /* The comparison. */
