@@ -3,7 +3,7 @@
 # installed: "build" what `make` needs (cJSON; the CUDA toolkit is at
 # $CUDA), "test" what only the suite needs as well (Criterion, jq, GNU
 # time, xmllint, valgrind for the instruction count, clang for the
-# fuzzers). The Makefile runs it before anything compiles. As root it installs what is
+# fuzzers, llvm-19 and clang-19 for the AMD tests). The Makefile runs it before anything compiles. As root it installs what is
 # missing with apt-get; otherwise it names the packages and fails.
 set -eu
 missing=""
@@ -15,6 +15,10 @@ if [ "${1:-build}" = test ]; then
   command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
   command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
+  # llc-19 and clang-19: the AMD differential test (tests/amd.mk) and the
+  # AMD remark logs (tests/data/amd/).
+  command -v llc-19 >/dev/null 2>&1 || missing="$missing llvm-19"
+  command -v clang-19 >/dev/null 2>&1 || missing="$missing clang-19"
 fi
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +37,7 @@ typedef occ_gpudb_entry entry;
 struct occ_gpudb {
   occ_gpudb_tables t;
   entry *owned_archs, *owned_gpus;
+  occ_gpudb_amd_entry *owned_amd_archs, *owned_amd_gpus;
   char *pool;
   size_t pool_cap;
 };
@@ -47,9 +49,10 @@ static void set_err(char *err, size_t size, const char *fmt, ...) {
   va_end(ap);
 }
 
-/* Lower-case letters and digits only, vendor words dropped. */
+/* Lower-case letters and digits only, vendor and brand words dropped. */
 static void normalize(const char *in, char out[NORM_MAX]) {
-  static const char *const words[] = {"nvidia", "geforce", "tesla", "quadro"};
+  static const char *const words[] = {"nvidia", "geforce", "tesla", "quadro",
+                                      "amd", "radeon", "instinct"};
   char tmp[NORM_MAX];
   size_t n = 0;
   for (; *in && n + 1 < NORM_MAX; in++)
@@ -374,9 +377,9 @@ static const char *read_text(const cJSON *obj, const char *key, size_t min,
 /* The entry's source and family; a board without a family of its own keeps
  * its architecture's (inherited, an offset in the pool). A "comment" is a
  * string, read by people only. */
-static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
-                        uint32_t inherited, const char *where, char *err,
-                        size_t size) {
+static int read_strings_to(occ_gpudb *db, const cJSON *obj, uint32_t *family,
+                           uint32_t *source, uint32_t inherited,
+                           const char *where, char *err, size_t size) {
   bool ok = true;
   const char *src = read_text(obj, "source", 1, SOURCE_MAX, &ok, where, err, size);
   const char *fam = ok ? read_text(obj, "family", 0, FAMILY_MAX, &ok, where, err, size)
@@ -387,9 +390,16 @@ static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
     ok = false;
   }
   if (!ok) return -1;
-  e->family = inherited;
-  return pool_add(db, src, SOURCE_MAX, &e->source, where, err, size) ||
-         (fam && pool_add(db, fam, FAMILY_MAX, &e->family, where, err, size));
+  *family = inherited;
+  return pool_add(db, src, SOURCE_MAX, source, where, err, size) ||
+         (fam && pool_add(db, fam, FAMILY_MAX, family, where, err, size));
+}
+
+static int read_strings(occ_gpudb *db, const cJSON *obj, entry *e,
+                        uint32_t inherited, const char *where, char *err,
+                        size_t size) {
+  return read_strings_to(db, obj, &e->family, &e->source, inherited, where,
+                         err, size);
 }
 
 int occ_device_check_text(const occ_device *d, char *out, size_t size) {
@@ -503,9 +513,10 @@ static int add_match_key(occ_gpudb *db, const char *text, uint32_t *offset,
 }
 
 /* The board's normalized name and aliases, for occ_gpudb_find_gpu. */
-static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
-                           entry *e, const char *where, char *err, size_t size) {
-  if (add_match_key(db, name, &e->match_keys[0], where, "\"name\"", err, size))
+static int read_match_keys_to(occ_gpudb *db, const cJSON *obj, const char *name,
+                              uint32_t *match_keys, int *alias_count,
+                              const char *where, char *err, size_t size) {
+  if (add_match_key(db, name, &match_keys[0], where, "\"name\"", err, size))
     return -1;
   const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
   if (aliases && !cJSON_IsArray(aliases)) {
@@ -514,19 +525,280 @@ static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
   }
   const cJSON *a;
   cJSON_ArrayForEach(a, aliases) {
-    if (!cJSON_IsString(a) || e->alias_count >= ALIAS_MAX ||
+    if (!cJSON_IsString(a) || *alias_count >= ALIAS_MAX ||
         strlen(a->valuestring) >= OCC_NAME_MAX || !printable(a->valuestring)) {
       set_err(err, size, "%s: \"aliases\" must be at most %d strings of at most "
               "%d bytes of printable UTF-8", where, ALIAS_MAX, OCC_NAME_MAX - 1);
       return -1;
     }
-    if (add_match_key(db, a->valuestring, &e->match_keys[e->alias_count + 1],
+    if (add_match_key(db, a->valuestring, &match_keys[*alias_count + 1],
                       where, "an alias", err, size))
       return -1;
-    e->alias_count++;
+    (*alias_count)++;
   }
   return 0;
 }
+
+static int read_match_keys(occ_gpudb *db, const cJSON *obj, const char *name,
+                           entry *e, const char *where, char *err, size_t size) {
+  return read_match_keys_to(db, obj, name, e->match_keys, &e->alias_count,
+                            where, err, size);
+}
+
+/* ---- AMD entries ------------------------------------------------------
+ * An entry is AMD's when it has "gfx" (the target, "gfx942") in place of
+ * "cc": the target name is how HIP and the compiler name an architecture,
+ * so it tells the vendors apart without a field that could disagree with
+ * it. Its fields are occ_amd_arch's (src/core/amd.h), all required; a board
+ * names its architecture by "gfx" and brings "cu_count" (and, for a board
+ * of several HIP devices, "devices_per_board"); it overrides nothing. */
+
+static bool is_amd(const cJSON *item) {
+  return cJSON_GetObjectItemCaseSensitive(item, "gfx") != NULL;
+}
+
+static size_t count_amd(const cJSON *arr) {
+  size_t n = 0;
+  const cJSON *item;
+  cJSON_ArrayForEach(item, arr) n += is_amd(item);
+  return n;
+}
+
+/* The AMD table of an array (architectures or gpus) of n entries. */
+static int amd_alloc(occ_gpudb *db, bool gpus, size_t n, const char *origin,
+                     char *err, size_t size) {
+  if (n == 0) return 0;
+  occ_gpudb_amd_entry *e = calloc(n, sizeof *e);
+  if (!e) {
+    set_err(err, size, "%s: out of memory", origin);
+    return -1;
+  }
+  if (gpus)
+    db->owned_amd_gpus = e, db->t.amd_gpus = e;
+  else
+    db->owned_amd_archs = e, db->t.amd_archs = e;
+  return 0;
+}
+
+#define AMD_INT(field) {#field, offsetof(occ_amd_arch, field)}
+static const struct amd_int_field {
+  const char *key;
+  size_t offset;
+} amd_int_fields[] = {
+    AMD_INT(gfx_major), AMD_INT(default_wave_size), AMD_INT(simds_per_cu),
+    AMD_INT(max_waves_per_simd), AMD_INT(max_threads_per_block),
+    AMD_INT(vgprs_per_simd_wave64), AMD_INT(vgpr_granule_wave64),
+    AMD_INT(vgprs_per_simd_wave32), AMD_INT(vgpr_granule_wave32),
+    AMD_INT(addressable_vgprs), AMD_INT(addressable_agprs),
+    AMD_INT(unified_agpr_align), AMD_INT(addressable_sgprs),
+    AMD_INT(lds_per_cu_bytes), AMD_INT(lds_per_wgp_bytes),
+    AMD_INT(lds_per_block_bytes), AMD_INT(barriers_per_cu),
+    AMD_INT(barriers_per_wgp), AMD_INT(hip_max_waves_per_simd),
+    AMD_INT(hip_vgprs_per_simd), AMD_INT(hip_vgpr_granule),
+    AMD_INT(hip_sgprs_per_simd), AMD_INT(hip_sgpr_granule),
+    AMD_INT(hip_lds_per_cu_bytes),
+};
+#undef AMD_INT
+
+static const char *const amd_arch_keys[] = {
+    "gfx", "family", "source", "comment", "wave_sizes", "wgp_mode",
+    "unified_vgpr_file", "sgpr_waves", NULL};
+static const char *const amd_gpu_keys[] = {
+    "name", "gfx", "cu_count", "devices_per_board", "aliases", "family",
+    "source", "comment", NULL};
+
+static bool is_amd_int_key(const char *key) {
+  for (size_t i = 0; i < sizeof amd_int_fields / sizeof amd_int_fields[0]; i++)
+    if (strcmp(key, amd_int_fields[i].key) == 0) return true;
+  return false;
+}
+
+/* Every key of obj is one of allowed or, with ints, an integer field of
+ * occ_amd_arch; none twice. */
+static int check_amd_keys(const cJSON *obj, const char *const *allowed,
+                          bool ints, const char *where, char *err, size_t size) {
+  if (!cJSON_IsObject(obj)) {
+    set_err(err, size, "%s: must be an object", where);
+    return -1;
+  }
+  for (const cJSON *a = obj->child; a; a = a->next) {
+    bool known = ints && is_amd_int_key(a->string);
+    for (const char *const *k = allowed; !known && *k; k++) known = strcmp(a->string, *k) == 0;
+    if (!known) {
+      bool echo = strlen(a->string) <= 40 && printable(a->string);
+      set_err(err, size, "%s: unknown key \"%s\" of an AMD entry (see data/gpus.json's comment)",
+              where, echo ? a->string : "?");
+      return -1;
+    }
+  }
+  for (const cJSON *a = obj->child; a; a = a->next)
+    for (const cJSON *b = a->next; b; b = b->next)
+      if (strcmp(a->string, b->string) == 0) {
+        set_err(err, size, "%s: \"%s\" is given twice", where, a->string);
+        return -1;
+      }
+  return 0;
+}
+
+/* A required integer of 0..INT32_MAX. */
+static int read_amd_int(const cJSON *obj, const char *key, int *out,
+                        const char *where, char *err, size_t size) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > INT32_MAX) {
+    set_err(err, size, "%s: \"%s\" must be an integer of 0 to %d", where, key,
+            INT32_MAX);
+    return -1;
+  }
+  *out = (int)v->valuedouble;
+  return 0;
+}
+
+static int read_amd_bool(const cJSON *obj, const char *key, bool *out,
+                         const char *where, char *err, size_t size) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+  if (!cJSON_IsBool(v)) {
+    set_err(err, size, "%s: \"%s\" must be true or false", where, key);
+    return -1;
+  }
+  *out = cJSON_IsTrue(v);
+  return 0;
+}
+
+/* "wave_sizes": [32], [64] or [32, 64]; "sgpr_waves": up to 4 pairs. */
+static int read_amd_arrays(const cJSON *obj, occ_amd_arch *a, const char *where,
+                           char *err, size_t size) {
+  const cJSON *w = cJSON_GetObjectItemCaseSensitive(obj, "wave_sizes"), *v;
+  bool ok = cJSON_IsArray(w) && cJSON_GetArraySize(w) >= 1 && cJSON_GetArraySize(w) <= 2;
+  const cJSON *list = ok ? w : NULL;
+  cJSON_ArrayForEach(v, list) {
+    if (cJSON_IsNumber(v) && v->valuedouble == 32 && !a->wave32) a->wave32 = true;
+    else if (cJSON_IsNumber(v) && v->valuedouble == 64 && !a->wave64) a->wave64 = true;
+    else ok = false;
+  }
+  if (!ok) {
+    set_err(err, size, "%s: \"wave_sizes\" must be [32], [64] or [32, 64]", where);
+    return -1;
+  }
+  const cJSON *s = cJSON_GetObjectItemCaseSensitive(obj, "sgpr_waves");
+  ok = cJSON_IsArray(s) && cJSON_GetArraySize(s) <= 4;
+  list = ok ? s : NULL;
+  cJSON_ArrayForEach(v, list) {
+    const cJSON *at = cJSON_GetArrayItem(v, 0), *waves = cJSON_GetArrayItem(v, 1);
+    if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2 || !cJSON_IsNumber(at) ||
+        !cJSON_IsNumber(waves) || at->valuedouble < 0 || at->valuedouble > 1e6 ||
+        waves->valuedouble < 0 || waves->valuedouble > 1e6) {
+      ok = false;
+      break;
+    }
+    a->sgpr_waves_at[a->sgpr_limit_count] = (int)at->valuedouble;
+    a->sgpr_waves[a->sgpr_limit_count++] = (int)waves->valuedouble;
+  }
+  if (!ok) {
+    set_err(err, size, "%s: \"sgpr_waves\" must be up to 4 pairs [SGPRs, waves]", where);
+    return -1;
+  }
+  return 0;
+}
+
+/* "gfx": "gfx" then 3 or 4 lower-case hex digits ("gfx90a", "gfx1100"). */
+static bool valid_gfx(const char *s) {
+  size_t n = strlen(s);
+  if (strncmp(s, "gfx", 3) != 0 || n < 6 || n > 7) return false;
+  for (size_t i = 3; i < n; i++)
+    if (!isdigit((unsigned char)s[i]) && !(s[i] >= 'a' && s[i] <= 'f')) return false;
+  return true;
+}
+
+static const occ_gpudb_amd_entry *find_amd_arch(const occ_gpudb_tables *t,
+                                                const char *gfx) {
+  for (size_t i = 0; i < t->amd_arch_count; i++)
+    if (strcmp(t->amd_archs[i].arch.name, gfx) == 0) return &t->amd_archs[i];
+  return NULL;
+}
+
+static const char *read_gfx(const cJSON *obj, const char *where, char *err,
+                            size_t size) {
+  const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "gfx");
+  if (!cJSON_IsString(g) || !valid_gfx(g->valuestring)) {
+    set_err(err, size, "%s: \"gfx\" must be a target name like \"gfx942\"", where);
+    return NULL;
+  }
+  return g->valuestring;
+}
+
+static int read_amd_arch(occ_gpudb *db, const cJSON *obj, size_t index,
+                         char *err, size_t size) {
+  char where[64];
+  snprintf(where, sizeof where, "architectures[%zu]", index);
+  const char *gfx;
+  if (check_amd_keys(obj, amd_arch_keys, true, where, err, size) ||
+      !(gfx = read_gfx(obj, where, err, size)))
+    return -1;
+  size_t len = strlen(where);
+  snprintf(where + len, sizeof where - len, " (%s)", gfx);
+  if (find_amd_arch(&db->t, gfx)) {
+    set_err(err, size, "%s: %s is given twice", where, gfx);
+    return -1;
+  }
+  occ_gpudb_amd_entry *e = &db->owned_amd_archs[db->t.amd_arch_count];
+  occ_amd_arch *a = &e->arch;
+  snprintf(a->name, sizeof a->name, "%s", gfx);
+  for (size_t i = 0; i < sizeof amd_int_fields / sizeof amd_int_fields[0]; i++)
+    if (read_amd_int(obj, amd_int_fields[i].key,
+                     (int *)((char *)a + amd_int_fields[i].offset), where, err, size))
+      return -1;
+  const char *why;
+  if (read_amd_bool(obj, "wgp_mode", &a->wgp_mode, where, err, size) ||
+      read_amd_bool(obj, "unified_vgpr_file", &a->unified_vgpr_file, where, err, size) ||
+      read_amd_arrays(obj, a, where, err, size) ||
+      read_strings_to(db, obj, &e->family, &e->source, EMPTY_STRING, where, err, size))
+    return -1;
+  if (occ_amd_arch_check(a, &why) != 0) {
+    set_err(err, size, "%s: %s", where, why);
+    return -1;
+  }
+  db->t.amd_arch_count++;
+  return 0;
+}
+
+static int read_amd_gpu(occ_gpudb *db, const cJSON *obj, size_t index,
+                        char *err, size_t size) {
+  char where[96];
+  snprintf(where, sizeof where, "gpus[%zu]", index);
+  bool ok = true;
+  const char *name, *gfx;
+  if (check_amd_keys(obj, amd_gpu_keys, false, where, err, size) ||
+      !(name = read_text(obj, "name", 1, OCC_NAME_MAX - 1, &ok, where, err, size)))
+    return -1;
+  size_t len = strlen(where);
+  snprintf(where + len, sizeof where - len, " (%s)", name);
+  if (!(gfx = read_gfx(obj, where, err, size))) return -1;
+  const occ_gpudb_amd_entry *arch = find_amd_arch(&db->t, gfx);
+  if (!arch) {
+    set_err(err, size, "%s: no architecture entry for %s", where, gfx);
+    return -1;
+  }
+  occ_gpudb_amd_entry *e = &db->owned_amd_gpus[db->t.amd_gpu_count];
+  e->arch = arch->arch;
+  snprintf(e->name, sizeof e->name, "%s", name);
+  e->devices_per_board = 1;
+  if (read_amd_int(obj, "cu_count", &e->cu_count, where, err, size) ||
+      (cJSON_GetObjectItemCaseSensitive(obj, "devices_per_board") &&
+       read_amd_int(obj, "devices_per_board", &e->devices_per_board, where, err, size)))
+    return -1;
+  if (e->cu_count < 1 || e->cu_count > OCC_DEV_SM_COUNT_MAX ||
+      e->devices_per_board < 1 || e->devices_per_board > 64) {
+    set_err(err, size, "%s: \"cu_count\" must be 1 to %d and \"devices_per_board\" 1 to 64",
+            where, OCC_DEV_SM_COUNT_MAX);
+    return -1;
+  }
+  if (read_strings_to(db, obj, &e->family, &e->source, arch->family, where, err, size) ||
+      read_match_keys_to(db, obj, name, e->match_keys, &e->alias_count, where, err, size))
+    return -1;
+  db->t.amd_gpu_count++;
+  return 0;
+}
+/* ---- end of AMD entries ---------------------------------------------- */
 
 /* The board's name and architecture; where names the board from then on. */
 static const entry *read_gpu_head(const occ_gpudb *db, const cJSON *obj,
@@ -633,7 +905,15 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
             key, max);
     return -1;
   }
-  *count = (size_t)cJSON_GetArraySize(arr);
+  bool gpus = strcmp(key, "gpus") == 0;
+  size_t amd = count_amd(arr);
+  *count = (size_t)cJSON_GetArraySize(arr) - amd;
+  if (amd_alloc(db, gpus, amd, origin, err, size)) return -1;
+  if (*count == 0) {
+    set_err(err, size, "%s: \"%s\" must hold at least one NVIDIA entry (one with \"cc\")",
+            origin, key);
+    return -1;
+  }
   *entries = calloc(*count, sizeof **entries);
   if (!*entries) {
     *count = 0;
@@ -641,14 +921,24 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
     return -1;
   }
   publish_tables(db);
-  bool gpus = strcmp(key, "gpus") == 0;
   char why[512];
-  size_t i = 0;
+  size_t i = 0, nv = 0;
   const cJSON *item;
   cJSON_ArrayForEach(item, arr) {
-    entry *e = &(*entries)[i];
-    int rc = gpus ? read_gpu(db, item, e, i, why, sizeof why)
-                  : read_arch(db, item, e, i, why, sizeof why);
+    int rc;
+    if (!is_amd(item) && i >= *count) {
+      /* So an entry's index among its vendor's is its index in the file
+       * (messages name entries by it). */
+      set_err(err, size, "%s: %s[%zu]: AMD entries (with \"gfx\") must follow "
+              "the NVIDIA ones (with \"cc\")", origin, key, i);
+      return -1;
+    }
+    if (is_amd(item))
+      rc = gpus ? read_amd_gpu(db, item, i, why, sizeof why)
+                : read_amd_arch(db, item, i, why, sizeof why);
+    else
+      rc = gpus ? read_gpu(db, item, &(*entries)[nv++], i, why, sizeof why)
+                : read_arch(db, item, &(*entries)[nv++], i, why, sizeof why);
     if (rc != 0) {
       set_err(err, size, "%s: %s", origin, why);
       return -1;
@@ -662,6 +952,8 @@ void occ_gpudb_free(occ_gpudb *db) {
   if (!db) return;
   free(db->owned_archs);
   free(db->owned_gpus);
+  free(db->owned_amd_archs);
+  free(db->owned_amd_gpus);
   free(db->pool);
   free(db);
 }
@@ -678,12 +970,18 @@ static int compare_keys(const void *a, const void *b) {
   return c ? c : (x->board > y->board) - (x->board < y->board);
 }
 
+/* The name of gpus[i] (AMD boards follow the NVIDIA ones, read_array). */
+static const char *board_name(const occ_gpudb_tables *t, size_t i) {
+  return i < t->gpu_count ? t->gpus[i].device.name : t->amd_gpus[i - t->gpu_count].name;
+}
+
 /* No two boards share a name or an alias (as looked up: normalized), or
  * a lookup would silently answer the first. */
 static int check_unique_boards(const occ_gpudb *db, const char *origin,
                                char *err, size_t size) {
   const occ_gpudb_tables *t = &db->t;
-  board_key *keys = malloc(t->gpu_count * (ALIAS_MAX + 1) * sizeof *keys);
+  size_t boards = t->gpu_count + t->amd_gpu_count;
+  board_key *keys = malloc(boards * (ALIAS_MAX + 1) * sizeof *keys);
   if (!keys) {
     set_err(err, size, "%s: out of memory", origin);
     return -1;
@@ -692,14 +990,19 @@ static int check_unique_boards(const occ_gpudb *db, const char *origin,
   for (size_t i = 0; i < t->gpu_count; i++)
     for (int a = 0; a <= t->gpus[i].alias_count; a++)
       keys[n++] = (board_key){occ_gpudb_string(t, t->gpus[i].match_keys[a]), i};
+  for (size_t i = 0; i < t->amd_gpu_count; i++)
+    for (int a = 0; a <= t->amd_gpus[i].alias_count; a++)
+      keys[n++] = (board_key){occ_gpudb_string(t, t->amd_gpus[i].match_keys[a]),
+                              t->gpu_count + i};
   qsort(keys, n, sizeof *keys, compare_keys);
   int rc = 0;
   for (size_t i = 1; i < n && rc == 0; i++) {
     if (strcmp(keys[i].key, keys[i - 1].key) != 0 || keys[i].board == keys[i - 1].board)
       continue;
     set_err(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
-            "up) also names gpus[%zu] (%s)", origin, keys[i].board, t->gpus[keys[i].board].device.name,
-            keys[i].key, keys[i - 1].board, t->gpus[keys[i - 1].board].device.name);
+            "up) also names gpus[%zu] (%s)", origin, keys[i].board,
+            board_name(t, keys[i].board), keys[i].key, keys[i - 1].board,
+            board_name(t, keys[i - 1].board));
     rc = -1;
   }
   free(keys);
@@ -958,4 +1261,99 @@ void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
 void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
                        const char **family, const char **source) {
   entry_at(db, &db->t.archs[i], device, family, source);
+}
+
+/* ---- AMD look-ups ---------------------------------------------------- */
+
+size_t occ_gpudb_amd_arch_count(const occ_gpudb *db) { return db->t.amd_arch_count; }
+size_t occ_gpudb_amd_gpu_count(const occ_gpudb *db) { return db->t.amd_gpu_count; }
+
+static void amd_strings(const occ_gpudb *db, const occ_gpudb_amd_entry *e,
+                        const char **family, const char **source) {
+  if (family) *family = occ_gpudb_string(&db->t, e->family);
+  if (source) *source = occ_gpudb_string(&db->t, e->source);
+}
+
+static void amd_gpu_of(const occ_gpudb_amd_entry *e, occ_amd_gpu *gpu) {
+  memset(gpu, 0, sizeof *gpu);
+  snprintf(gpu->name, sizeof gpu->name, "%s", e->name);
+  gpu->arch = e->arch;
+  gpu->cu_count = e->cu_count;
+  gpu->devices_per_board = e->devices_per_board;
+}
+
+void occ_gpudb_amd_arch_at(const occ_gpudb *db, size_t i, occ_amd_arch *arch,
+                           const char **family, const char **source) {
+  *arch = db->t.amd_archs[i].arch;
+  amd_strings(db, &db->t.amd_archs[i], family, source);
+}
+
+void occ_gpudb_amd_gpu_at(const occ_gpudb *db, size_t i, occ_amd_gpu *gpu,
+                          const char **family, const char **source) {
+  amd_gpu_of(&db->t.amd_gpus[i], gpu);
+  amd_strings(db, &db->t.amd_gpus[i], family, source);
+}
+
+/* Writes up to three names of list (targets or boards) nearest to key. */
+static void amd_nearest(const occ_gpudb *db, const char *key, bool boards,
+                        char *near, size_t size) {
+  const occ_gpudb_amd_entry *list = boards ? db->t.amd_gpus : db->t.amd_archs;
+  size_t count = boards ? db->t.amd_gpu_count : db->t.amd_arch_count;
+  size_t best[3] = {0, 0, 0}, dist[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
+  for (size_t i = 0; i < count; i++) {
+    size_t d = edit_distance(key, list[i].arch.name);
+    for (int a = 0; boards && a <= list[i].alias_count; a++) {
+      size_t da = edit_distance(key, occ_gpudb_string(&db->t, list[i].match_keys[a]));
+      if (da < d) d = da;
+    }
+    for (int slot = 0; slot < 3; slot++) {
+      if (d < dist[slot]) {
+        for (int k = 2; k > slot; k--) best[k] = best[k - 1], dist[k] = dist[k - 1];
+        best[slot] = i;
+        dist[slot] = d;
+        break;
+      }
+    }
+  }
+  if (size) near[0] = '\0';
+  for (int slot = 0; slot < 3 && dist[slot] != (size_t)-1; slot++) {
+    size_t used = strlen(near);
+    const occ_gpudb_amd_entry *e = &list[best[slot]];
+    snprintf(near + used, size - used, "%s%s", slot ? ", " : "",
+             boards ? e->name : e->arch.name);
+  }
+}
+
+int occ_gpudb_find_amd_arch(const occ_gpudb *db, const char *name,
+                            occ_amd_arch *arch, char *near, size_t near_size) {
+  char key[OCC_AMD_NAME_MAX];
+  size_t n = 0;
+  for (; name[n] && name[n] != ':' && n + 1 < sizeof key; n++)
+    key[n] = (char)tolower((unsigned char)name[n]);
+  key[n] = '\0';
+  const occ_gpudb_amd_entry *e =
+      name[n] == '\0' || name[n] == ':' ? find_amd_arch(&db->t, key) : NULL;
+  if (e) {
+    *arch = e->arch;
+    return 0;
+  }
+  amd_nearest(db, key, false, near, near_size);
+  return -1;
+}
+
+int occ_gpudb_find_amd_gpu(const occ_gpudb *db, const char *name,
+                           occ_amd_gpu *gpu, char *near, size_t near_size) {
+  char key[NORM_MAX];
+  normalize(name, key);
+  for (size_t i = 0; key[0] && i < db->t.amd_gpu_count; i++) {
+    const occ_gpudb_amd_entry *e = &db->t.amd_gpus[i];
+    for (int a = 0; a <= e->alias_count; a++) {
+      if (strcmp(key, occ_gpudb_string(&db->t, e->match_keys[a])) == 0) {
+        amd_gpu_of(e, gpu);
+        return 0;
+      }
+    }
+  }
+  amd_nearest(db, key, true, near, near_size);
+  return -1;
 }

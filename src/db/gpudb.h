@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "core/amd.h"
 #include "core/occ.h"
 
 typedef struct occ_gpudb occ_gpudb;
@@ -51,6 +52,37 @@ void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
                       const char **family, const char **source);
 void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
                        const char **family, const char **source);
+
+/* AMD: architectures by target name ("gfx942") and named boards
+ * (data/gpus.json's entries with "gfx"), apart from the NVIDIA ones above:
+ * occ_gpudb_find_gpu and the NVIDIA listing never return them. */
+typedef struct occ_amd_gpu {
+  char name[OCC_NAME_MAX];
+  occ_amd_arch arch;
+  int cu_count;          /* per HIP device */
+  int devices_per_board; /* HIP devices (GCDs) on the board, usually 1 */
+} occ_amd_gpu;
+
+/* Finds an architecture by target name ("gfx942", "GFX942", with any
+ * ":xnack-" style features after it ignored). Fills *arch; returns 0, or
+ * -1 and writes the nearest known targets into near. */
+int occ_gpudb_find_amd_arch(const occ_gpudb *db, const char *name,
+                            occ_amd_arch *arch, char *near, size_t near_size);
+
+/* Finds an AMD board by name or alias, matched as occ_gpudb_find_gpu
+ * matches ("mi300x", "Instinct MI300X"). Returns 0, or -1 and writes the
+ * nearest AMD board names into near. */
+int occ_gpudb_find_amd_gpu(const occ_gpudb *db, const char *name,
+                           occ_amd_gpu *gpu, char *near, size_t near_size);
+
+size_t occ_gpudb_amd_arch_count(const occ_gpudb *db);
+size_t occ_gpudb_amd_gpu_count(const occ_gpudb *db);
+/* The i-th AMD architecture or board, with its family and source (they
+ * live as long as db; either pointer may be NULL). */
+void occ_gpudb_amd_arch_at(const occ_gpudb *db, size_t i, occ_amd_arch *arch,
+                           const char **family, const char **source);
+void occ_gpudb_amd_gpu_at(const occ_gpudb *db, size_t i, occ_amd_gpu *gpu,
+                          const char **family, const char **source);
 
 /* Checks device against the core's contract (occ_device_check). Returns
  * 0 when it holds; else -1 with the first field out of range and its

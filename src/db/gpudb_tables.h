@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/amd.h"
 #include "core/occ.h"
 #include "db/gpudb.h"
 
@@ -29,9 +30,24 @@ typedef struct occ_gpudb_entry {
   uint32_t match_keys[OCC_GPUDB_ALIAS_MAX + 1];
 } occ_gpudb_entry;
 
+/* One AMD architecture or board (data/gpus.json's entries with "gfx").
+ * A board holds a copy of its architecture; an architecture's name, cu_count
+ * and match keys are empty. */
+typedef struct occ_gpudb_amd_entry {
+  occ_amd_arch arch;
+  char name[OCC_NAME_MAX];
+  int cu_count;
+  int devices_per_board; /* HIP devices (GCDs) on the board */
+  uint32_t family, source;
+  int alias_count;
+  uint32_t match_keys[OCC_GPUDB_ALIAS_MAX + 1];
+} occ_gpudb_amd_entry;
+
 typedef struct occ_gpudb_tables {
   const occ_gpudb_entry *archs, *gpus;
   size_t arch_count, gpu_count;
+  const occ_gpudb_amd_entry *amd_archs, *amd_gpus;
+  size_t amd_arch_count, amd_gpu_count;
   const char *strings; /* the pool: NUL-terminated strings, by offset */
   size_t strings_size;
   uint32_t default_gpu;

@@ -1,0 +1,365 @@
+/* amdgpu_remarks.c - the streaming reader of AMD's kernel-resource-usage
+ * remarks (see amdgpu_remarks.h).
+ *
+ * A line is a remark of ours when, with ANSI escape sequences taken out and
+ * a CR at its end dropped, it ends in "[-Rpass-analysis=kernel-resource-
+ * usage]" and holds "remark:". Its field is the text after "remark:" (and
+ * after a "FILE:LINE:COL:" location printed there), up to that tag. Every
+ * other line (source snippets, carets, warnings, make's echo) is ignored,
+ * but for a compiler command line, which may name the target. A kernel is
+ * handed over at its "LDS Size" line (the last the compiler prints), or
+ * at the next "Function Name", or at the end of the input. */
+#include "ptxas/amdgpu_remarks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG "[-Rpass-analysis=kernel-resource-usage]"
+#define REGS_MAX 1024
+#define COUNT_MAX 1048576
+#define BYTES_MAX (INT64_C(1) << 40)
+
+struct occ_amdgpu_parser {
+  occ_amdgpu_fn fn;
+  void *ctx;
+  occ_amdgpu_stats stats;
+  int stopped;
+
+  char *line; /* a line split across chunks */
+  size_t line_len;
+  bool line_pending, line_overflow;
+
+  char *clean; /* the line without escape sequences */
+  char *name;  /* the open kernel's name */
+  bool open;
+  occ_amdgpu_kernel kernel;
+  char arch[OCC_AMDGPU_ARCH_MAX]; /* the target the log named last */
+  int wave_size;                  /* and the wave size it asked for */
+  char *chunk;
+};
+
+/* The first needle (n bytes) in hay (len bytes), or NULL (memmem is not
+ * in POSIX). */
+static const char *find(const char *hay, size_t len, const char *needle, size_t n) {
+  for (size_t i = 0; n <= len && i <= len - n; i++)
+    if (hay[i] == needle[0] && memcmp(hay + i, needle, n) == 0) return hay + i;
+  return NULL;
+}
+
+static void kernel_reset(occ_amdgpu_kernel *k) {
+  memset(k, 0, sizeof *k);
+  k->sgprs = k->vgprs = k->agprs = OCC_AMDGPU_UNKNOWN;
+  k->scratch_bytes_per_lane = OCC_AMDGPU_UNKNOWN;
+  k->dynamic_stack = k->occupancy_waves_per_simd = OCC_AMDGPU_UNKNOWN;
+  k->sgpr_spills = k->vgpr_spills = OCC_AMDGPU_UNKNOWN;
+  k->lds_bytes = OCC_AMDGPU_UNKNOWN;
+}
+
+static void skip_line(occ_amdgpu_parser *p) {
+  if (!p->stats.first_skipped_line) p->stats.first_skipped_line = p->stats.lines;
+  p->stats.skipped_lines++;
+}
+
+/* Hands the open kernel over. */
+static int emit(occ_amdgpu_parser *p) {
+  if (!p->open) return 0;
+  p->open = false;
+  occ_amdgpu_kernel *k = &p->kernel;
+  if (k->sgprs < 0 || k->vgprs < 0 || k->occupancy_waves_per_simd < 0) p->stats.incomplete++;
+  k->name = p->name;
+  p->stats.kernels++;
+  return p->fn ? p->fn(k, p->ctx) : 0;
+}
+
+/* Copies s[0, len) to out without ANSI escape sequences (ESC [ ... final
+ * byte, or ESC and one byte) and without a final CR. Returns the length. */
+static size_t strip(const char *s, size_t len, char *out) {
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == 0x1b) {
+      if (i + 1 < len && s[i + 1] == '[') {
+        i += 2;
+        while (i < len && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e)) i++;
+      } else {
+        i++;
+      }
+      continue;
+    }
+    out[n++] = s[i];
+  }
+  if (n > 0 && out[n - 1] == '\r') n--;
+  out[n] = '\0';
+  return n;
+}
+
+/* A decimal in [0, max] at s, then only spaces; -1 when not. */
+static int64_t number(const char *s, const char *end, int64_t max) {
+  while (s < end && *s == ' ') s++;
+  if (s == end || *s < '0' || *s > '9') return -1;
+  int64_t v = 0;
+  for (; s < end && *s >= '0' && *s <= '9'; s++) {
+    v = v * 10 + (*s - '0');
+    if (v > max) return -1;
+  }
+  while (s < end && *s == ' ') s++;
+  return s == end ? v : -1;
+}
+
+static const char *skip_spaces(const char *s, const char *end) {
+  while (s < end && (*s == ' ' || *s == '\t')) s++;
+  return s;
+}
+
+/* Past a "FILE:LINE:COL:" location at s (the form "remark: LOC: field"),
+ * or s when there is none. */
+static const char *skip_location(const char *s, const char *end) {
+  for (const char *q = s; q + 1 < end; q++) {
+    if (*q != ':' || q[1] < '0' || q[1] > '9') continue;
+    const char *r = q + 1;
+    while (r < end && *r >= '0' && *r <= '9') r++;
+    if (r >= end || *r != ':') continue;
+    r++;
+    while (r < end && *r >= '0' && *r <= '9') r++;
+    if (r < end && *r == ':') return r + 1;
+  }
+  return s;
+}
+
+typedef enum field {
+  F_NAME, F_TOTAL_SGPRS, F_SGPR_SPILL, F_SGPRS, F_VGPR_SPILL, F_VGPRS, F_AGPRS,
+  F_SCRATCH, F_DYN_STACK, F_OCCUPANCY, F_LDS, F_COUNT
+} field;
+
+/* Longer keys before their prefixes ("SGPRs Spill:" before "SGPRs:"). */
+static const char *const keys[F_COUNT] = {
+    "Function Name:", "TotalSGPRs:", "SGPRs Spill:", "SGPRs:", "VGPRs Spill:",
+    "VGPRs:", "AGPRs:", "ScratchSize [bytes/lane]:", "Dynamic Stack:",
+    "Occupancy [waves/SIMD]:", "LDS Size [bytes/block]:"};
+
+static int open_kernel(occ_amdgpu_parser *p, const char *s, const char *end) {
+  int rc = emit(p);
+  s = skip_spaces(s, end);
+  while (end > s && end[-1] == ' ') end--;
+  if (s == end) {
+    skip_line(p);
+    return rc;
+  }
+  kernel_reset(&p->kernel);
+  memcpy(p->name, s, (size_t)(end - s));
+  p->name[end - s] = '\0';
+  memcpy(p->kernel.arch, p->arch, sizeof p->arch);
+  p->kernel.wave_size = p->wave_size;
+  p->kernel.line = p->stats.lines;
+  p->open = true;
+  return rc;
+}
+
+static bool set_field(occ_amdgpu_kernel *k, field f, const char *s, const char *end) {
+  if (f == F_DYN_STACK) {
+    s = skip_spaces(s, end);
+    while (end > s && end[-1] == ' ') end--;
+    size_t n = (size_t)(end - s);
+    if (n == 4 && memcmp(s, "True", 4) == 0) k->dynamic_stack = 1;
+    else if (n == 5 && memcmp(s, "False", 5) == 0) k->dynamic_stack = 0;
+    else return false;
+    return true;
+  }
+  int64_t max = f == F_SCRATCH || f == F_LDS ? BYTES_MAX
+              : f == F_SGPR_SPILL || f == F_VGPR_SPILL ? COUNT_MAX : REGS_MAX;
+  int64_t v = number(s, end, max);
+  if (v < 0) return false;
+  switch (f) {
+  case F_TOTAL_SGPRS: k->sgprs = (int)v; k->sgprs_total_form = true; break;
+  case F_SGPRS: k->sgprs = (int)v; break;
+  case F_SGPR_SPILL: k->sgpr_spills = (int)v; break;
+  case F_VGPRS: k->vgprs = (int)v; break;
+  case F_VGPR_SPILL: k->vgpr_spills = (int)v; break;
+  case F_AGPRS: k->agprs = (int)v; break;
+  case F_SCRATCH: k->scratch_bytes_per_lane = v; break;
+  case F_OCCUPANCY: k->occupancy_waves_per_simd = (int)v; break;
+  case F_LDS: k->lds_bytes = v; break;
+  default: return false;
+  }
+  return true;
+}
+
+/* One remark's field, s..end between "remark:" and the tag. */
+static int parse_remark(occ_amdgpu_parser *p, const char *s, const char *end) {
+  s = skip_spaces(s, end);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int f = 0; f < F_COUNT; f++) {
+      size_t len = strlen(keys[f]);
+      if ((size_t)(end - s) < len || memcmp(s, keys[f], len) != 0) continue;
+      if (f == F_NAME) return open_kernel(p, s + len, end);
+      if (!p->open || !set_field(&p->kernel, (field)f, s + len, end)) {
+        skip_line(p);
+        return 0;
+      }
+      return f == F_LDS ? emit(p) : 0;
+    }
+    s = skip_spaces(skip_location(s, end), end); /* "remark: LOC: field" */
+  }
+  return 0; /* another remark of the same pass: not ours to read */
+}
+
+/* A command line naming targets: remember the one target, or none when it
+ * names several (hipcc then reports each target's kernels in turn, and the
+ * remarks do not say which), and the wave size it asks for
+ * (-mwavefrontsize64, -mattr=+wavefrontsize64; -mno-wavefrontsize64 and
+ * +wavefrontsize32 name 32; none: 0, the target's default). */
+static void note_targets(occ_amdgpu_parser *p, const char *s) {
+  static const char *const opts[] = {"-mcpu=", "--offload-arch=", "--cuda-gpu-arch=",
+                                     "-march="};
+  char found[OCC_AMDGPU_ARCH_MAX] = "";
+  int count = 0;
+  for (size_t o = 0; o < sizeof opts / sizeof opts[0]; o++) {
+    for (const char *q = strstr(s, opts[o]); q; q = strstr(q + 1, opts[o])) {
+      const char *v = q + strlen(opts[o]);
+      if (strncmp(v, "gfx", 3) != 0) continue;
+      size_t n = 3;
+      while (v[n] && ((v[n] >= '0' && v[n] <= '9') || (v[n] >= 'a' && v[n] <= 'f'))) n++;
+      if (n < 6 || n >= OCC_AMDGPU_ARCH_MAX) continue;
+      if (count == 0 || strncmp(found, v, n) != 0 || found[n] != '\0') {
+        count++;
+        memcpy(found, v, n);
+        found[n] = '\0';
+      }
+    }
+  }
+  if (count == 1) memcpy(p->arch, found, sizeof found);
+  else if (count > 1) p->arch[0] = '\0';
+  if (count > 0)
+    p->wave_size = strstr(s, "no-wavefrontsize64") || strstr(s, "wavefrontsize32") ? 32
+                   : strstr(s, "wavefrontsize64")                                 ? 64
+                                                                                  : 0;
+}
+
+static int parse_line(occ_amdgpu_parser *p, const char *s, size_t len) {
+  p->stats.lines++;
+  size_t n = strip(s, len, p->clean);
+  const char *c = p->clean, *end = c + n;
+  size_t tag_len = sizeof TAG - 1;
+  const char *remark = strstr(c, "remark:");
+  if (remark && n >= tag_len && memcmp(end - tag_len, TAG, tag_len) == 0) {
+    const char *field_end = end - tag_len;
+    while (field_end > remark && field_end[-1] == ' ') field_end--;
+    const char *field_start = remark + strlen("remark:");
+    if (field_start > field_end) field_start = field_end;
+    return parse_remark(p, field_start, field_end);
+  }
+  if (strstr(c, "gfx")) note_targets(p, c);
+  return 0;
+}
+
+occ_amdgpu_parser *occ_amdgpu_new(occ_amdgpu_fn fn, void *ctx) {
+  occ_amdgpu_parser *p = calloc(1, sizeof *p);
+  if (!p) return NULL;
+  p->fn = fn;
+  p->ctx = ctx;
+  p->line = malloc(OCC_AMDGPU_LINE_MAX);
+  p->clean = malloc(OCC_AMDGPU_LINE_MAX + 1);
+  p->name = malloc(OCC_AMDGPU_LINE_MAX + 1);
+  if (!p->line || !p->clean || !p->name) {
+    occ_amdgpu_free(p);
+    return NULL;
+  }
+  kernel_reset(&p->kernel);
+  return p;
+}
+
+void occ_amdgpu_free(occ_amdgpu_parser *p) {
+  if (!p) return;
+  free(p->line);
+  free(p->clean);
+  free(p->name);
+  free(p->chunk);
+  free(p);
+}
+
+static void append(occ_amdgpu_parser *p, const char *s, size_t n) {
+  p->line_pending = true;
+  if (p->line_overflow || n > OCC_AMDGPU_LINE_MAX - p->line_len) {
+    p->line_overflow = true;
+    return;
+  }
+  memcpy(p->line + p->line_len, s, n);
+  p->line_len += n;
+}
+
+static int end_pending_line(occ_amdgpu_parser *p) {
+  int rc = 0;
+  if (p->line_overflow) {
+    p->stats.lines++;
+    skip_line(p);
+  } else {
+    rc = parse_line(p, p->line, p->line_len);
+  }
+  p->line_len = 0;
+  p->line_pending = p->line_overflow = false;
+  return rc;
+}
+
+int occ_amdgpu_feed(occ_amdgpu_parser *p, const char *data, size_t len) {
+  while (!p->stopped && len > 0) {
+    const char *nl = memchr(data, '\n', len);
+    size_t n = nl ? (size_t)(nl - data) : len;
+    int rc = 0;
+    if (nl && !p->line_pending && n <= OCC_AMDGPU_LINE_MAX) {
+      /* A NUL inside a line would end strstr early: such a line is
+       * binary, and skipped if it claims to be a remark. */
+      if (memchr(data, '\0', n)) {
+        p->stats.lines++;
+        if (find(data, n, "remark", 6)) skip_line(p);
+      } else {
+        rc = parse_line(p, data, n);
+      }
+    } else if (nl && !p->line_pending) {
+      p->stats.lines++;
+      skip_line(p);
+    } else {
+      append(p, data, n);
+      if (nl) rc = end_pending_line(p);
+    }
+    p->stopped = rc;
+    if (!nl) break;
+    data = nl + 1;
+    len -= n + 1;
+  }
+  return p->stopped;
+}
+
+int occ_amdgpu_finish(occ_amdgpu_parser *p) {
+  if (!p->stopped && p->line_pending) p->stopped = end_pending_line(p);
+  if (!p->stopped) p->stopped = emit(p);
+  return p->stopped;
+}
+
+int occ_amdgpu_read_file(occ_amdgpu_parser *p, FILE *in) {
+  enum { CHUNK_BYTES = 1 << 16 };
+  if (!p->chunk && !(p->chunk = malloc(CHUNK_BYTES))) return -1;
+  size_t n;
+  while ((n = fread(p->chunk, 1, CHUNK_BYTES, in)) > 0) {
+    int rc = occ_amdgpu_feed(p, p->chunk, n);
+    if (rc) return rc;
+  }
+  if (ferror(in)) return -1;
+  return occ_amdgpu_finish(p);
+}
+
+const occ_amdgpu_stats *occ_amdgpu_get_stats(const occ_amdgpu_parser *p) {
+  return &p->stats;
+}
+
+bool occ_amdgpu_is_remark_log(const char *text, size_t len) {
+  static const char needle[] = "Function Name:";
+  const char *end = text + len;
+  for (const char *q = text; q && q < end;) {
+    q = find(q, (size_t)(end - q), TAG, sizeof TAG - 1);
+    if (!q) break;
+    const char *line = q;
+    while (line > text && line[-1] != '\n') line--;
+    if (find(line, (size_t)(q - line), needle, sizeof needle - 1)) return true;
+    q += sizeof TAG - 1;
+  }
+  return false;
+}
