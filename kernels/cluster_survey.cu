@@ -32,6 +32,8 @@
  * tests/data/h100-cluster-*.csv and h200-cluster-*.csv are its output;
  * tests/cluster_rule.c checks the offline rule against them.
  * Build and run on a GPU machine: make cluster-survey.
+ *
+ * nvcc_test: targets from 90 (clusters: %clusterid and friends need sm_90).
  */
 #include <algorithm>
 #include <cstdio>
