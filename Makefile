@@ -9,6 +9,8 @@
 #          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
 #   db/    the GPU database (data/gpus.json, compiled in at build time)
 #   ptxas/ the compiler-report reader
+#   model/ the item each kernel configuration becomes, with the sections
+#          the options ask for, each computed once before any writer runs
 #   live/  the live GPU backend (the only code that sees CUDA's headers)
 #   out/   the writers: text, JSON, CSV, SVG
 #   cli/   options, commands, main
@@ -30,6 +32,7 @@ obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
 DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
+MODEL_OBJS = $(call obj,$(wildcard src/model/*.c))
 LIVE_OBJS  = $(call obj,$(filter-out $(INJECT_SRCS),$(wildcard src/live/*.c))) \
              build/probe_ptx.o
 # The injection library's own sources (see "occcalc run" below).
@@ -46,7 +49,7 @@ DB_DATA_OBJ = build/gpus_table.o
 
 # Everything but main(), for the tests that drive the program's parts.
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
-           $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+           $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
 # The product's link: libc and libcjson, a normal shared library (cJSON
 # writes every JSON document, src/out/json_write.h, and reads --data,

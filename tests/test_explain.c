@@ -267,11 +267,11 @@ Test(explain, json_steps) {
   k.smem_static_bytes = 4096;
   occ_result r;
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
-  occ_report rep = {&d, &k, NULL, &r, NULL};
-  cJSON *array = json_parsed(occ_json_explain(&rep));
-  cr_assert(cJSON_IsArray(array));
   occ_step steps[OCC_EXPLAIN_MAX_STEPS];
   size_t n = occ_explain(&d, &k, &r, NULL, steps, OCC_EXPLAIN_MAX_STEPS);
+  occ_report rep = {&d, &k, NULL, &r, NULL, NULL, steps, n};
+  cJSON *array = json_parsed(occ_json_explain(&rep));
+  cr_assert(cJSON_IsArray(array));
   cr_assert_eq((size_t)cJSON_GetArraySize(array), n);
   const cJSON *step;
   int checked = 0;

@@ -9,9 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/chart.h"
-#include "core/suggest.h"
-#include "core/sweep.h"
 #include "db/gpudb.h"
 #include "out/chart_out.h"
 #include "out/explain_out.h"
@@ -56,6 +53,10 @@ static occ_writer choose_writer(const occ_cli *cli) {
 int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
                       FILE *out, FILE *err) {
   *p = (occ_pipeline){.cli = cli, .out = out, .err = err, .many = many};
+  p->request = (occ_model_request){
+      .grid_blocks = cli->grid, .explain = cli->explain,
+      .charts = cli->charts, .chart_step = (int)cli->chart_step,
+      .suggest = cli->suggest};
   p->writer = choose_writer(cli);
   struct stat st;
   p->flush_each = p->writer == OCC_WRITE_JSONL &&
@@ -113,10 +114,7 @@ int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
 }
 
 occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item) {
-  occ_status status = occ_compute(item->device, &item->kernel, &item->result);
-  if (status == OCC_OK && p->cli->grid > 0)
-    occ_waves_compute(item->device, &item->result, p->cli->grid, &item->waves);
-  return status;
+  return occ_model_compute(item, &p->request);
 }
 
 int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
@@ -130,49 +128,17 @@ int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
   return OCC_EXIT_USAGE;
 }
 
-/* --- the explore outputs: charts and suggestions --- */
-
-typedef struct chart_set {
-  occ_chart charts[OCC_CHART_KIND_COUNT];
-  const occ_chart *list[OCC_CHART_KIND_COUNT];
-  size_t count;
-} chart_set;
-
-static int build_charts(const occ_pipeline *p, const occ_item *item,
-                        chart_set *set) {
-  const occ_kernel *k = &item->kernel;
-  set->count = 0;
-  occ_sweep *sweep = NULL;
-  occ_status status = occ_sweep_new(item->device, k->carveout_pct, k->barriers, &sweep);
-  for (int kind = 0; status == OCC_OK && kind < OCC_CHART_KIND_COUNT; kind++) {
-    if (!(p->cli->charts & (1u << kind))) continue;
-    status = occ_chart_build(sweep, k, (occ_chart_kind)kind,
-                             (int)p->cli->chart_step, &set->charts[set->count]);
-    if (status == OCC_OK) {
-      set->list[set->count] = &set->charts[set->count];
-      set->count++;
-    }
-  }
-  occ_sweep_free(sweep);
-  if (status == OCC_OK) return OCC_EXIT_OK;
-  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
-  occ_msg(p->err, "charts: %s", occ_strerror(status));
-  return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
-}
-
-static void free_charts(chart_set *set) {
-  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
-}
+/* --- the explore outputs: charts --- */
 
 static void svg_writer(FILE *f, const void *context) {
-  const chart_set *set = context;
+  const occ_charts *set = context;
   occ_chart_write_svg(f, set->list, set->count);
 }
 
 /* The SVG file of one configuration: --svg FILE, or with several
  * DIR/N-LABEL.svg, N counting the configurations from 1. */
-static int write_svg(const occ_pipeline *p, const occ_item *item,
-                     const chart_set *set) {
+static int write_svg(const occ_pipeline *p, const occ_item *item) {
+  const occ_charts *set = item->charts;
   if (!p->many)
     return occ_outfile_write(p->cli->svg_path, "--svg", svg_writer, set,
                              p->err);
@@ -190,31 +156,11 @@ static int write_svg(const occ_pipeline *p, const occ_item *item,
 
 /* Charts after a text report: on the terminal, or into the SVG file. */
 static int text_charts(const occ_pipeline *p, const occ_item *item) {
-  chart_set set;
-  int rc = build_charts(p, item, &set);
-  if (rc != OCC_EXIT_OK) return rc;
-  if (p->cli->svg_path) {
-    rc = write_svg(p, item, &set);
-  } else {
-    fputc('\n', p->out);
-    occ_chart_print_term(p->out, set.list, set.count,
-                         p->cli->ascii || !occ_chart_locale_is_utf8());
-  }
-  free_charts(&set);
-  return rc;
-}
-
-/* The suggestion for item, allocated (about 5 KB); NULL after the
- * diagnostic. *rc gets the status. */
-static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
-                               int *rc) {
-  occ_suggestion *s = malloc(sizeof *s);
-  occ_status status = s ? occ_suggest(item->device, &item->kernel, s) : OCC_ERR_NOMEM;
-  if (status == OCC_OK) return s;
-  free(s);
-  occ_msg(p->err, "suggest: %s", occ_strerror(status));
-  *rc = status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
-  return NULL;
+  if (p->cli->svg_path) return write_svg(p, item);
+  fputc('\n', p->out);
+  occ_chart_print_term(p->out, item->charts->list, item->charts->count,
+                       p->cli->ascii || !occ_chart_locale_is_utf8());
+  return OCC_EXIT_OK;
 }
 
 /* --- the writers --- */
@@ -222,8 +168,12 @@ static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
 /* The report of item; name is what it calls the kernel (NULL: nothing). */
 static occ_report report_of(const occ_pipeline *p, const occ_item *item,
                             const char *name) {
+  (void)p;
   return (occ_report){item->device, &item->kernel, name, &item->result,
-                      p->cli->grid > 0 ? &item->waves : NULL};
+                      item->has_waves ? &item->waves : NULL,
+                      item->has_ncu ? &item->ncu : NULL,
+                      item->explanation ? item->explanation->steps : NULL,
+                      item->explanation ? item->explanation->count : 0};
 }
 
 /* A compiler report's kernel in text: its readable name and where it was
@@ -281,13 +231,10 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
   if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);
-  int rc = cli->charts ? text_charts(p, item) : OCC_EXIT_OK;
-  if (rc != OCC_EXIT_OK || !cli->suggest) return rc;
-  occ_suggestion *s = suggest(p, item, &rc);
-  if (!s) return rc;
+  int rc = item->charts ? text_charts(p, item) : OCC_EXIT_OK;
+  if (rc != OCC_EXIT_OK || !item->suggestion) return rc;
   fputc('\n', p->out);
-  occ_suggest_print(p->out, item->device, s);
-  free(s);
+  occ_suggest_print(p->out, item->device, item->suggestion);
   return OCC_EXIT_OK;
 }
 
@@ -313,21 +260,16 @@ static int write_table(occ_pipeline *p, const occ_item *item) {
 }
 
 static int write_csv(const occ_pipeline *p, const occ_item *item) {
-  chart_set set;
-  int rc = build_charts(p, item, &set);
-  if (rc != OCC_EXIT_OK) return rc;
   if (p->written == 0) occ_chart_write_csv_header(p->out);
-  occ_chart_write_csv(p->out, item->label, set.list, set.count);
-  free_charts(&set);
+  if (item->charts)
+    occ_chart_write_csv(p->out, item->label, item->charts->list,
+                        item->charts->count);
   return OCC_EXIT_OK;
 }
 
 static int write_svg_stdout(const occ_pipeline *p, const occ_item *item) {
-  chart_set set;
-  int rc = build_charts(p, item, &set);
-  if (rc != OCC_EXIT_OK) return rc;
-  occ_chart_write_svg(p->out, set.list, set.count);
-  free_charts(&set);
+  if (item->charts)
+    occ_chart_write_svg(p->out, item->charts->list, item->charts->count);
   return OCC_EXIT_OK;
 }
 
@@ -351,23 +293,17 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
   if (cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE)
     ok = add_item(obj, "verify", live_json(item));
   int rc = OCC_EXIT_OK;
-  if (ok && cli->charts) {
-    chart_set set;
-    if ((rc = build_charts(p, item, &set)) != OCC_EXIT_OK) return rc;
-    ok = add_item(obj, "charts", occ_chart_json(set.list, set.count));
-    if (ok && cli->svg_path) rc = write_svg(p, item, &set);
-    free_charts(&set);
+  if (ok && item->charts) {
+    ok = add_item(obj, "charts",
+                  occ_chart_json(item->charts->list, item->charts->count));
+    if (ok && cli->svg_path) rc = write_svg(p, item);
   }
-  if (ok && cli->explain) {
+  if (ok && item->explanation) {
     occ_report rep = report_of(p, item, item->name);
     ok = add_item(obj, "explain", occ_json_explain(&rep));
   }
-  if (ok && rc == OCC_EXIT_OK && cli->suggest) {
-    occ_suggestion *s = suggest(p, item, &rc);
-    if (!s) return rc;
-    ok = add_item(obj, "suggest", occ_suggest_json(s));
-    free(s);
-  }
+  if (ok && rc == OCC_EXIT_OK && item->suggestion)
+    ok = add_item(obj, "suggest", occ_suggest_json(item->suggestion));
   if (ok) return rc;
   occ_msg(p->err, "out of memory writing JSON");
   return OCC_EXIT_FAILURE;
@@ -422,7 +358,18 @@ static void check_gate(occ_pipeline *p, const occ_item *item) {
           on, text);
 }
 
-int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
+/* Computes the sections the options ask for, once, before any writer
+ * reads them. */
+static int compute_sections(const occ_pipeline *p, occ_item *item) {
+  occ_model_section failed;
+  occ_status status = occ_model_sections(item, &p->request, &failed);
+  if (status == OCC_OK) return OCC_EXIT_OK;
+  occ_msg(p->err, "%s: %s", occ_model_section_name(failed),
+          occ_strerror(status));
+  return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
+}
+
+static int write_item(occ_pipeline *p, const occ_item *item) {
   int rc = OCC_EXIT_OK;
   switch (p->writer) {
   case OCC_WRITE_TEXT: rc = write_text(p, item); break;
@@ -432,13 +379,18 @@ int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
   case OCC_WRITE_CSV: rc = write_csv(p, item); break;
   case OCC_WRITE_SVG: rc = write_svg_stdout(p, item); break;
   }
+  if (rc == OCC_EXIT_OK && p->writer == OCC_WRITE_TABLE && p->cli->svg_path &&
+      item->charts)
+    rc = write_svg(p, item);
+  return rc;
+}
+
+int occ_pipeline_write(occ_pipeline *p, occ_item *item) {
+  int rc = compute_sections(p, item);
   if (rc != OCC_EXIT_OK) return rc;
-  if (p->writer == OCC_WRITE_TABLE && p->cli->svg_path && p->cli->charts) {
-    chart_set set;
-    if ((rc = build_charts(p, item, &set)) != OCC_EXIT_OK) return rc;
-    rc = write_svg(p, item, &set);
-    free_charts(&set);
-  }
+  rc = write_item(p, item);
+  occ_model_release(item);
+  if (rc != OCC_EXIT_OK) return rc;
   check_gate(p, item);
   p->written++;
   /* A reader gone (EPIPE with SIGPIPE ignored) or a full disk: stop now

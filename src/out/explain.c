@@ -106,10 +106,8 @@ static void write_indented(FILE *out, const char *text) {
 
 void occ_print_explain(FILE *out, const occ_report *rep) {
   char cc[16], text[512];
-  occ_step steps[OCC_EXPLAIN_MAX_STEPS];
-  size_t n = occ_explain(rep->device, rep->kernel, rep->result, rep->waves, steps,
-                         OCC_EXPLAIN_MAX_STEPS);
-  if (n > OCC_EXPLAIN_MAX_STEPS) n = OCC_EXPLAIN_MAX_STEPS;
+  const occ_step *steps = rep->steps;
+  size_t n = rep->step_count;
   occ_cc_text(rep->device, cc, sizeof cc);
   char name[4 * sizeof rep->device->name];
   fprintf(out, "Occupancy of a %d-thread block on %s (cc %s)",

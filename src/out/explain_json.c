@@ -51,10 +51,8 @@ static cJSON *step_json(const occ_report *rep, const occ_step *s) {
 }
 
 cJSON *occ_json_explain(const occ_report *rep) {
-  occ_step steps[OCC_EXPLAIN_MAX_STEPS];
-  size_t n = occ_explain(rep->device, rep->kernel, rep->result, rep->waves, steps,
-                         OCC_EXPLAIN_MAX_STEPS);
-  if (n > OCC_EXPLAIN_MAX_STEPS) n = OCC_EXPLAIN_MAX_STEPS;
+  const occ_step *steps = rep->steps;
+  size_t n = rep->step_count;
   cJSON *array = cJSON_CreateArray();
   if (!array) return NULL;
   for (size_t i = 0; i < n; i++) {

@@ -131,9 +131,8 @@ static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
 }
 
 cJSON *occ_json_ncu(const occ_report *rep) {
-  occ_ncu n;
-  if (occ_ncu_values(rep->device, rep->kernel, rep->result, rep->waves, &n) != OCC_OK)
-    return cJSON_CreateNull();
+  if (!rep->ncu) return cJSON_CreateNull();
+  const occ_ncu n = *rep->ncu;
   cJSON *o = cJSON_CreateObject();
   cJSON_AddNumberToObject(o, "launch__occupancy_limit_registers", n.occupancy_limit_registers);
   add_int_or_null(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem,

@@ -135,9 +135,8 @@ void occ_print_report(FILE *out, const occ_report *rep) {
 }
 
 void occ_print_ncu(FILE *out, const occ_report *rep) {
-  occ_ncu n;
-  if (occ_ncu_values(rep->device, rep->kernel, rep->result, rep->waves, &n) != OCC_OK)
-    return;
+  if (!rep->ncu) return;
+  const occ_ncu n = *rep->ncu;
   fprintf(out, "\nNsight Compute would report (its metric names)\n");
   /* A row without a figure says why in words: "unlimited" where the block
    * allocates no shared memory, "unknown" where the configuration the

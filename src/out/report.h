@@ -7,18 +7,25 @@
 #include "out/json_write.h"
 #include <stdio.h>
 
+#include "core/explain.h"
+#include "core/ncu.h"
 #include "core/occ.h"
 #include "db/gpudb.h"
 
 
-/* What one report is about. kernel_name may be NULL; waves is NULL
- * without --grid. */
+/* What one report is about, computed before (src/model/): the writers
+ * only read it. kernel_name may be NULL; waves is NULL without --grid; ncu
+ * is NULL where its values are not known; steps (step_count of them) is
+ * the derivation --explain writes. */
 typedef struct occ_report {
   const occ_device *device;
   const occ_kernel *kernel;
   const char *kernel_name;
   const occ_result *result;
   const occ_waves *waves;
+  const occ_ncu *ncu;
+  const occ_step *steps;
+  size_t step_count;
 } occ_report;
 
 /* Writes the compact human report (fits 80 columns). */
