@@ -341,21 +341,32 @@ static int write_json(occ_pipeline *p, const occ_item *item) {
   return rc;
 }
 
-static void check_gate(occ_pipeline *p, const occ_item *item) {
-  const occ_cli *cli = p->cli;
-  double pct = item->result.occupancy * 100.0;
-  if (!occ_cli_given(cli, "min-occupancy") || pct >= cli->min_occupancy_pct - 1e-9)
-    return;
-  p->below_gate++;
+bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
+                    const char *on) {
+  if (!occ_cli_given(cli, "min-occupancy") ||
+      !occ_model_below(item, cli->min_occupancy_pct))
+    return false;
   char text[16];
   occ_pct_text(item->result.occupancy, text, sizeof text);
-  const char *on = !p->fixed_device && item->ptxas && item->ptxas->arch[0]
-                       ? item->ptxas->arch
-                       : item->device->name;
-  occ_msg(p->err, "below --min-occupancy %g%%: %s on %s: %s%%",
+  occ_msg(err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",
           on, text);
+  return true;
+}
+
+int occ_gate_summary(const occ_cli *cli, FILE *err, long below) {
+  if (!below) return OCC_EXIT_OK;
+  occ_msg(err, "%ld kernel%s below --min-occupancy %g%%", below,
+          below == 1 ? "" : "s", cli->min_occupancy_pct);
+  return OCC_EXIT_GATE;
+}
+
+static void check_gate(occ_pipeline *p, const occ_item *item) {
+  const char *on = !p->fixed_device && item->ptxas && item->ptxas->arch[0]
+                       ? item->ptxas->arch
+                       : item->device->name;
+  p->below_gate += occ_gate_check(p->cli, p->err, item, on);
 }
 
 /* Computes the sections the options ask for, once, before any writer
@@ -408,8 +419,5 @@ void occ_pipeline_end(occ_pipeline *p) {
 }
 
 int occ_pipeline_gate(const occ_pipeline *p) {
-  if (!p->below_gate) return OCC_EXIT_OK;
-  occ_msg(p->err, "%ld kernel%s below --min-occupancy %g%%",
-          p->below_gate, p->below_gate == 1 ? "" : "s", p->cli->min_occupancy_pct);
-  return OCC_EXIT_GATE;
+  return occ_gate_summary(p->cli, p->err, p->below_gate);
 }

@@ -79,6 +79,16 @@ void occ_pipeline_end(occ_pipeline *p);
  * configuration was below --min-occupancy, else OCC_EXIT_OK. */
 int occ_pipeline_gate(const occ_pipeline *p);
 
+/* The gate, one for every source, run's included: true, after the one
+ * line naming item and where it was computed (on), when --min-occupancy
+ * is given and item's occupancy is below it (occ_model_below). */
+bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
+                    const char *on);
+
+/* The gate's last line when below kernels were: returns OCC_EXIT_GATE
+ * after it, else OCC_EXIT_OK. */
+int occ_gate_summary(const occ_cli *cli, FILE *err, long below);
+
 /* Both, for sources with nothing to say in between. */
 static inline int occ_pipeline_finish(occ_pipeline *p) {
   occ_pipeline_end(p);

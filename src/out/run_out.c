@@ -69,8 +69,8 @@ static void text_config(FILE *out, const occ_run_row *row) {
   text_size(local, sizeof local, l->local_bytes_per_thread);
   /* Under the profiler the activity record carries no configuration. */
   char config[48] = "the SM's configuration not recorded";
-  if (row->smem_executed_bytes > 0) {
-    text_size(sm, sizeof sm, row->smem_executed_bytes);
+  if (row->measure.smem_executed_bytes > 0) {
+    text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
     snprintf(config, sizeof config, "the SM configured with %s", sm);
   }
   fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
@@ -95,40 +95,40 @@ static void text_wrapped(FILE *out, const char *text) {
 
 static void text_occupancy(FILE *out, const occ_run_row *row) {
   char line[320], words[80];
-  if (row->device)
+  if (row->item.device)
     snprintf(line, sizeof line, "theoretical %.1f%% (%s), at launch %.1f%%",
-             100 * row->result.occupancy,
-             occ_limiters_words(row->result.limited_by, words, sizeof words),
-             100 * row->launch_occupancy);
+             100 * row->item.result.occupancy,
+             occ_limiters_words(row->item.result.limited_by, words, sizeof words),
+             100 * row->measure.launch_occupancy);
   else
     snprintf(line, sizeof line,
              "theoretical unknown (the device could not be read)");
   text_wrapped(out, line);
-  size_t n = row->achieved_known
+  size_t n = row->measure.achieved_known
                  ? (size_t)snprintf(line, sizeof line, "achieved %.1f%%",
-                                    100 * row->achieved)
+                                    100 * row->measure.achieved)
                  : (size_t)snprintf(line, sizeof line, "achieved -%s",
                                     row->first->graph_id ? " (in a graph)"
                                                          : "");
-  if (row->achieved_known && row->counter_launch_count < row->launch_count)
+  if (row->measure.achieved_known && row->measure.counter_launch_count < row->measure.launch_count)
     n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches)",
-                          row->counter_launch_count, row->launch_count);
+                          row->measure.counter_launch_count, row->measure.launch_count);
   text_wrapped(out, line);
   /* A line of its own: after "achieved" it wrapped inside a phrase. */
-  if (row->device && row->waves.blocks_per_wave) {
-    snprintf(line, sizeof line, "waves %.2f of %" PRId64 " blocks (%s)", row->waves.waves,
-             row->waves.blocks_per_wave, occ_waves_words(&row->waves, words, sizeof words));
+  if (row->item.device && row->item.waves.blocks_per_wave) {
+    snprintf(line, sizeof line, "waves %.2f of %" PRId64 " blocks (%s)", row->item.waves.waves,
+             row->item.waves.blocks_per_wave, occ_waves_words(&row->item.waves, words, sizeof words));
     text_wrapped(out, line);
   }
-  if (row->cause[0]) {
-    snprintf(line, sizeof line, "why lower: %s", row->cause);
+  if (row->measure.cause[0]) {
+    snprintf(line, sizeof line, "why lower: %s", row->measure.cause);
     text_wrapped(out, line);
   }
 }
 
 static void text_metrics(FILE *out, const occ_run_report *rep,
                          const occ_run_row *row) {
-  if (!row->achieved_known) return;
+  if (!row->measure.achieved_known) return;
   for (int i = 0; i < rep->metric_count; i++) {
     char name[61];
     occ_text_safe(rep->metric_names[i], name, sizeof name);
@@ -159,12 +159,12 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   for (size_t i = 0; i < rep->row_count; i++) {
     const occ_run_row *row = &rep->rows[i];
     char mean[24], total[24], name[77];
-    text_time(mean, sizeof mean, row->mean_us);
-    text_time(total, sizeof total, row->total_us);
+    text_time(mean, sizeof mean, row->measure.mean_us);
+    text_time(total, sizeof total, row->measure.total_us);
     fprintf(out, "%2zu %s\n", i + 1,
-            occ_text_safe(row->readable, name, sizeof name));
+            occ_text_safe(row->item.readable, name, sizeof name));
     fprintf(out, "   %zu launch%s on GPU %d, %s mean, %s total\n",
-            row->launch_count, row->launch_count == 1 ? "" : "es",
+            row->measure.launch_count, row->measure.launch_count == 1 ? "" : "es",
             row->first->device, mean, total);
     text_config(out, row);
     text_occupancy(out, row);
@@ -255,30 +255,30 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
 }
 
 static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
-  bool dev = row->device != NULL;
+  bool dev = row->item.device != NULL;
   char keys[96];
-  add_number_or_null(o, "theoretical_occupancy", row->result.occupancy, dev);
+  add_number_or_null(o, "theoretical_occupancy", row->item.result.occupancy, dev);
   if (dev)
     cJSON_AddStringToObject(o, "limited_by",
-                            occ_limiters_keys(row->result.limited_by, keys,
+                            occ_limiters_keys(row->item.result.limited_by, keys,
                                               sizeof keys));
   else
     cJSON_AddNullToObject(o, "limited_by");
   add_number_or_null(o, "active_blocks_per_sm",
-                     row->result.active_blocks_per_sm, dev);
-  add_number_or_null(o, "launch_occupancy", row->launch_occupancy, dev);
-  add_number_or_null(o, "waves", row->waves.waves, dev);
-  add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->waves), dev);
-  add_number_or_null(o, "achieved_occupancy", row->achieved,
-                     row->achieved_known);
+                     row->item.result.active_blocks_per_sm, dev);
+  add_number_or_null(o, "launch_occupancy", row->measure.launch_occupancy, dev);
+  add_number_or_null(o, "waves", row->item.waves.waves, dev);
+  add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->item.waves), dev);
+  add_number_or_null(o, "achieved_occupancy", row->measure.achieved,
+                     row->measure.achieved_known);
   cJSON_AddNumberToObject(o, "counter_launch_count",
-                          (double)row->counter_launch_count);
-  if (row->achieved_why)
-    cJSON_AddStringToObject(o, "achieved_null_reason", row->achieved_why);
+                          (double)row->measure.counter_launch_count);
+  if (row->measure.achieved_why)
+    cJSON_AddStringToObject(o, "achieved_null_reason", row->measure.achieved_why);
   else
     cJSON_AddNullToObject(o, "achieved_null_reason");
-  if (row->cause[0])
-    cJSON_AddStringToObject(o, "cause", row->cause);
+  if (row->measure.cause[0])
+    cJSON_AddStringToObject(o, "cause", row->measure.cause);
   else
     cJSON_AddNullToObject(o, "cause");
 }
@@ -286,8 +286,8 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
 static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON *o = cJSON_CreateObject();
   const occ_launch_record *l = row->first;
-  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&row->kernel,
-                                                     row->readable));
+  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&row->item.kernel,
+                                                     row->item.readable));
   cJSON_AddStringToObject(o, "mangled_name", l->name);
   cJSON_AddNumberToObject(o, "device", l->device);
   add_dims(o, "grid", l->grid);
@@ -295,15 +295,15 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->smem_executed_bytes);
-  cJSON_AddNumberToObject(o, "launch_count", (double)row->launch_count);
-  cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
-  cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);
+  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->measure.smem_executed_bytes);
+  cJSON_AddNumberToObject(o, "launch_count", (double)row->measure.launch_count);
+  cJSON_AddNumberToObject(o, "total_time_us", row->measure.total_us);
+  cJSON_AddNumberToObject(o, "mean_time_us", row->measure.mean_us);
   row_occupancy_json(o, row);
   add_metrics(o, row->metric_values, row->metric_known, rep->metric_names,
               rep->metric_count);
   cJSON *launches = cJSON_AddArrayToObject(o, "launches");
-  for (size_t i = 0; launches && i < row->launch_count; i++)
+  for (size_t i = 0; launches && i < row->measure.launch_count; i++)
     cJSON_AddItemToArray(launches,
                          launch_json(row->launches[i], row->counters[i],
                                      rep->metric_names, rep->metric_count));
@@ -361,28 +361,28 @@ static void csv_number(FILE *out, double v, bool known) {
 static void csv_row(FILE *out, const occ_run_report *rep,
                     const occ_run_row *row) {
   const occ_launch_record *l = row->first;
-  bool dev = row->device != NULL;
+  bool dev = row->item.device != NULL;
   char keys[96];
-  csv_text(out, row->readable);
+  csv_text(out, row->item.readable);
   fputc(',', out);
   csv_text(out, l->name);
   fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
-          row->launch_count, row->total_us, row->mean_us, l->grid[0],
+          row->measure.launch_count, row->measure.total_us, row->measure.mean_us, l->grid[0],
           l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
           l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes,
-          row->smem_executed_bytes);
-  csv_number(out, row->result.occupancy, dev);
-  fprintf(out, ",%s", dev ? occ_limiters_keys(row->result.limited_by, keys,
+          row->measure.smem_executed_bytes);
+  csv_number(out, row->item.result.occupancy, dev);
+  fprintf(out, ",%s", dev ? occ_limiters_keys(row->item.result.limited_by, keys,
                                               sizeof keys) : "");
-  csv_number(out, row->launch_occupancy, dev);
-  csv_number(out, row->waves.waves, dev);
-  csv_number(out, last_wave_fill(&row->waves), dev);
-  fprintf(out, ",%zu", row->counter_launch_count);
-  csv_number(out, row->achieved, row->achieved_known);
+  csv_number(out, row->measure.launch_occupancy, dev);
+  csv_number(out, row->item.waves.waves, dev);
+  csv_number(out, last_wave_fill(&row->item.waves), dev);
+  fprintf(out, ",%zu", row->measure.counter_launch_count);
+  csv_number(out, row->measure.achieved, row->measure.achieved_known);
   for (int i = 0; i < rep->metric_count; i++)
     csv_number(out, row->metric_values[i], row->metric_known[i]);
   fputc(',', out);
-  csv_text(out, row->cause);
+  csv_text(out, row->measure.cause);
   fputc('\n', out);
 }
 

@@ -11,30 +11,22 @@
 
 #include "core/occ.h"
 #include "live/inject_record.h"
+#include "model/measure.h"
+#include "model/model.h"
 
-/* One kernel and launch configuration, over all its launches. */
+/* One kernel and launch configuration, over all its launches: the
+ * model's item (its device NULL when the device could not be read; name
+ * the mangled symbol, readable the demangled name, owned) and the run's
+ * measurements (model/measure.h). */
 typedef struct occ_run_row {
   const occ_launch_record *first;  /* its first launch */
   const occ_launch_record **launches;
   const occ_launch_record **counters; /* each launch's, or NULL */
-  size_t launch_count;
-  const char *readable;            /* the demangled name (owned) */
-  double total_us, mean_us;
-  const occ_device *device;        /* NULL: the device could not be read */
-  occ_kernel kernel;
-  occ_result result;               /* theoretical (valid with device) */
-  occ_waves waves;
-  int32_t smem_executed_bytes;     /* the SM's shared memory as the driver
-                                      configured it; 0: not recorded */
-  double launch_occupancy;         /* with that shared memory */
-  bool achieved_known;
-  double achieved;                 /* 0..1, mean over those measured */
-  size_t counter_launch_count;     /* the launches measured */
+  occ_item item;
+  occ_measure measure;
   double metric_values[OCC_RECORD_METRICS_MAX]; /* each the mean over the
                                       launches whose counters hold it */
   bool metric_known[OCC_RECORD_METRICS_MAX];
-  const char *achieved_why;        /* why achieved is unknown, or NULL */
-  char cause[200];                 /* achieved > 10 points below: why */
 } occ_run_row;
 
 typedef struct occ_run_report {

@@ -159,7 +159,7 @@ occ 3 --min-occupancy 100 --metrics "$(printf 'm\033[31m')" -- "$odd" \
 ! grep -q "$esc" "$tmp/err" || no "$what: raw ESC on stderr: $(grep -a "$esc" "$tmp/err" | od -c | head -3)"
 grep -q '^occcalc run: f\\x1b\]0;x\\x07: 1 launches' "$tmp/err" || no "$what: the program's name"
 grep -q '^ 1 \\x1b\]0;pwned\\x07k\\n2$' "$tmp/err" || no "$what: the kernel's name"
-grep -q '^occcalc: \\x1b\]0;pwned\\x07k\\n2: theoretical occupancy' "$tmp/err" || no "$what: the gate line"
+grep -q '^occcalc: below --min-occupancy 100%: \\x1b\]0;pwned\\x07k\\n2 on ' "$tmp/err" || no "$what: the gate line"
 grep -q '^   m\\x1b\[31m 2$' "$tmp/err" || no "$what: the metric's name"
 ln -s /bin/true "$tmp/bin/$(printf 't\033x')"
 occ 0 -- "$tmp/bin/$(printf 't\033x')"
