@@ -173,7 +173,8 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
                       item->has_waves ? &item->waves : NULL,
                       item->has_ncu ? &item->ncu : NULL,
                       item->explanation ? item->explanation->steps : NULL,
-                      item->explanation ? item->explanation->count : 0};
+                      item->explanation ? item->explanation->count : 0,
+                      NULL};
 }
 
 /* A compiler report's kernel in text: its readable name and where it was
@@ -309,8 +310,12 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
   return OCC_EXIT_FAILURE;
 }
 
+/* The kernel's names in a document (occ_json_kernel's rule): the readable
+ * name, and the symbol it was demangled from. */
 static cJSON *item_json(const occ_pipeline *p, const occ_item *item) {
-  occ_report rep = report_of(p, item, item->name);
+  occ_report rep = report_of(p, item,
+                             item->readable ? item->readable : item->name);
+  rep.mangled_name = item->readable ? item->name : NULL;
   if (!item->ptxas) return occ_json_report(&rep);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
   return occ_ptxas_json(&row);

@@ -63,12 +63,18 @@ cJSON *occ_json_device(const occ_device *d) {
   return obj;
 }
 
-cJSON *occ_json_kernel(const occ_kernel *k, const char *name) {
-  cJSON *obj = cJSON_CreateObject();
-  if (name)
-    cJSON_AddStringToObject(obj, "name", name);
+static void add_string_or_null(cJSON *obj, const char *key, const char *s) {
+  if (s)
+    cJSON_AddStringToObject(obj, key, s);
   else
-    cJSON_AddNullToObject(obj, "name");
+    cJSON_AddNullToObject(obj, key);
+}
+
+cJSON *occ_json_kernel(const occ_kernel *k, const char *name,
+                       const char *mangled_name) {
+  cJSON *obj = cJSON_CreateObject();
+  add_string_or_null(obj, "name", name);
+  add_string_or_null(obj, "mangled_name", mangled_name);
   cJSON_AddItemToObject(obj, "block", cJSON_CreateIntArray(k->block, 3));
   cJSON_AddNumberToObject(obj, "regs_per_thread", k->regs_per_thread);
   cJSON_AddNumberToObject(obj, "smem_static_bytes", (double)k->smem_static_bytes);
@@ -159,7 +165,7 @@ cJSON *occ_json_ncu(const occ_report *rep) {
   return o;
 }
 
-static cJSON *json_waves(const occ_waves *w) {
+cJSON *occ_json_waves(const occ_waves *w) {
   cJSON *obj = cJSON_CreateObject();
   cJSON_AddNumberToObject(obj, "grid_blocks", (double)w->grid_blocks);
   cJSON_AddNumberToObject(obj, "blocks_per_wave", (double)w->blocks_per_wave);
@@ -174,7 +180,8 @@ cJSON *occ_json_report(const occ_report *rep) {
   cJSON *root = occ_json_root();
   if (!root) return NULL;
   cJSON_AddItemToObject(root, "device", occ_json_device(rep->device));
-  cJSON *kernel = occ_json_kernel(rep->kernel, rep->kernel_name);
+  cJSON *kernel = occ_json_kernel(rep->kernel, rep->kernel_name,
+                                  rep->mangled_name);
   /* Before cc 7.0 the SM has no carveout: a preference given is ignored
    * (the report says so), so the launch has none. */
   if (kernel && r->carveout_ignored)
@@ -208,7 +215,7 @@ cJSON *occ_json_report(const occ_report *rep) {
     cJSON_AddStringToObject(root, "reason", reason);
   }
   if (rep->waves)
-    cJSON_AddItemToObject(root, "waves", json_waves(rep->waves));
+    cJSON_AddItemToObject(root, "waves", occ_json_waves(rep->waves));
   else
     cJSON_AddNullToObject(root, "waves");
   /* What a compiler report adds (occ_ptxas_json): null for other sources,
@@ -261,4 +268,12 @@ cJSON *occ_json_gpu_list(const occ_gpudb *db) {
     return NULL;
   }
   return root;
+}
+
+cJSON *occ_json_limited_by(const occ_result *r) {
+  cJSON *limited_by = cJSON_CreateArray();
+  for (int i = 0; limited_by && i < OCC_LIMITER_COUNT; i++)
+    if ((r->limited_by >> i) & 1)
+      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
+  return limited_by;
 }

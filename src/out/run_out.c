@@ -197,13 +197,15 @@ static void add_metrics(cJSON *obj, const double *values,
 }
 
 /* One launch: the record's fields, as --jsonl writes and as each JSON
- * row's "launches" holds. */
-static cJSON *launch_json(const occ_launch_record *l,
+ * row's "launches" holds, added to o. A value the record does not carry
+ * (the SM's configuration and the times of a profiled launch, 0 in the
+ * record) is null. */
+static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
                           const occ_launch_record *counters,
                           const char *const *names, int count) {
-  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
   cJSON_AddNumberToObject(o, "pid", l->pid);
-  cJSON_AddNumberToObject(o, "device", l->device);
+  cJSON_AddNumberToObject(o, "device_ordinal", l->device);
   cJSON_AddNumberToObject(o, "context", l->context);
   cJSON_AddNumberToObject(o, "stream", l->stream);
   cJSON_AddNumberToObject(o, "correlation_id", l->correlation);
@@ -211,12 +213,18 @@ static cJSON *launch_json(const occ_launch_record *l,
   add_dims(o, "cluster", l->cluster);
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", l->smem_executed_bytes);
+  add_number_or_null(o, "smem_executed_bytes", l->smem_executed_bytes,
+                     l->smem_executed_bytes > 0);
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
-  occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
-  occ_json_add_int(o, "end_ns", (int64_t)l->end_ns);
-  cJSON_AddNumberToObject(o, "duration_us", occ_launch_duration_us(l, counters));
+  if (l->start_ns) occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
+  else cJSON_AddNullToObject(o, "start_ns");
+  if (l->end_ns) occ_json_add_int(o, "end_ns", (int64_t)l->end_ns);
+  else cJSON_AddNullToObject(o, "end_ns");
+  /* From the times, else from the counters' record; else not known. */
+  add_number_or_null(o, "duration_us", occ_launch_duration_us(l, counters),
+                     l->end_ns > l->start_ns ||
+                         (counters && counters->value_count > 1));
   add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
   /* The launch's metrics: those its counters record holds. */
@@ -243,11 +251,12 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
                          const char *readable,
                          const occ_launch_record *counters,
                          const char *const *names, int count) {
-  cJSON *o = launch_json(l, counters, names, count);
+  /* Each line a document of its own: the root's schema first. */
+  cJSON *o = launch_json(occ_json_root(), l, counters, names, count);
   occ_kernel k = record_kernel(l);
-  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&k, readable));
-  cJSON_AddStringToObject(o, "mangled_name", l->name);
-  if (occ_json_write_compact(out, o))
+  if (o)
+    cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&k, readable, l->name));
+  if (o && occ_json_write_compact(out, o))
     fputc('\n', out);
   else
     occ_msg(stderr, "out of memory writing JSON");
@@ -256,18 +265,15 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
 
 static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   bool dev = row->item.device != NULL;
-  char keys[96];
   add_number_or_null(o, "theoretical_occupancy", row->item.result.occupancy, dev);
-  if (dev)
-    cJSON_AddStringToObject(o, "limited_by",
-                            occ_limiters_keys(row->item.result.limited_by, keys,
-                                              sizeof keys));
-  else
-    cJSON_AddNullToObject(o, "limited_by");
+  cJSON_AddItemToObject(o, "limited_by",
+                        dev ? occ_json_limited_by(&row->item.result)
+                            : cJSON_CreateNull());
   add_number_or_null(o, "active_blocks_per_sm",
                      row->item.result.active_blocks_per_sm, dev);
   add_number_or_null(o, "launch_occupancy", row->measure.launch_occupancy, dev);
-  add_number_or_null(o, "waves", row->item.waves.waves, dev);
+  cJSON_AddItemToObject(o, "waves", dev ? occ_json_waves(&row->item.waves)
+                                        : cJSON_CreateNull());
   add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->item.waves), dev);
   add_number_or_null(o, "achieved_occupancy", row->measure.achieved,
                      row->measure.achieved_known);
@@ -287,15 +293,20 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON *o = cJSON_CreateObject();
   const occ_launch_record *l = row->first;
   cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&row->item.kernel,
-                                                     row->item.readable));
-  cJSON_AddStringToObject(o, "mangled_name", l->name);
-  cJSON_AddNumberToObject(o, "device", l->device);
+                                                     row->item.readable,
+                                                     l->name));
+  cJSON_AddNumberToObject(o, "device_ordinal", l->device);
+  cJSON_AddItemToObject(o, "device", row->item.device
+                                         ? occ_json_device(row->item.device)
+                                         : cJSON_CreateNull());
   add_dims(o, "grid", l->grid);
   add_dims(o, "cluster", l->cluster);
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->measure.smem_executed_bytes);
+  add_number_or_null(o, "smem_executed_bytes",
+                     row->measure.smem_executed_bytes,
+                     row->measure.smem_executed_bytes > 0);
   cJSON_AddNumberToObject(o, "launch_count", (double)row->measure.launch_count);
   cJSON_AddNumberToObject(o, "total_time_us", row->measure.total_us);
   cJSON_AddNumberToObject(o, "mean_time_us", row->measure.mean_us);
@@ -305,7 +316,8 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON *launches = cJSON_AddArrayToObject(o, "launches");
   for (size_t i = 0; launches && i < row->measure.launch_count; i++)
     cJSON_AddItemToArray(launches,
-                         launch_json(row->launches[i], row->counters[i],
+                         launch_json(cJSON_CreateObject(), row->launches[i],
+                                     row->counters[i],
                                      rep->metric_names, rep->metric_count));
   return o;
 }
@@ -366,11 +378,14 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   csv_text(out, row->item.readable);
   fputc(',', out);
   csv_text(out, l->name);
-  fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
-          row->measure.launch_count, row->measure.total_us, row->measure.mean_us, l->grid[0],
-          l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-          l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes,
-          row->measure.smem_executed_bytes);
+  fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
+          row->measure.launch_count, row->measure.total_us,
+          row->measure.mean_us, l->grid[0], l->grid[1], l->grid[2],
+          l->block[0], l->block[1], l->block[2], l->regs_per_thread,
+          l->smem_static_bytes, l->smem_dynamic_bytes);
+  /* Not recorded (a profiled launch): an empty field, never 0. */
+  csv_number(out, row->measure.smem_executed_bytes,
+             row->measure.smem_executed_bytes > 0);
   csv_number(out, row->item.result.occupancy, dev);
   fprintf(out, ",%s", dev ? occ_limiters_keys(row->item.result.limited_by, keys,
                                               sizeof keys) : "");

@@ -159,7 +159,7 @@ static void add_string_or_null(cJSON *o, const char *key, const char *text) {
 
 /* The probe is a kernel like any other, plus how it came to be. */
 static bool json_probe(cJSON *v_json, const occ_verify *v) {
-  cJSON *p = occ_json_kernel(&v->probe, NULL);
+  cJSON *p = occ_json_kernel(&v->probe, NULL, NULL);
   if (!p || !cJSON_AddItemToObject(v_json, "probe", p)) {
     cJSON_Delete(p);
     return false;
@@ -306,7 +306,7 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
 
 cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v) {
   cJSON *c = cJSON_CreateObject();
-  cJSON *kernel = occ_json_kernel(&v->requested, NULL);
+  cJSON *kernel = occ_json_kernel(&v->requested, NULL, NULL);
   cJSON *verify = occ_json_verify(gpu, v);
   if (!c || !kernel || !verify) {
     cJSON_Delete(c), cJSON_Delete(kernel), cJSON_Delete(verify);

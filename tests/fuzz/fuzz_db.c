@@ -42,7 +42,7 @@ static void report(const occ_device *d, const occ_kernel *k) {
   check(occ_model_sections(&item, &req, &failed) == OCC_OK);
   occ_report rep = {d, &item.kernel, "k", r, &item.waves,
                     item.has_ncu ? &item.ncu : NULL, item.explanation->steps,
-                    item.explanation->count};
+                    item.explanation->count, NULL};
   occ_print_report(sink, &rep);
   occ_print_explain(sink, &rep);
   occ_print_ncu(sink, &rep);
