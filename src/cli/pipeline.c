@@ -348,7 +348,7 @@ static int write_json(occ_pipeline *p, const occ_item *item) {
 
 bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
                     const char *on) {
-  if (!occ_cli_given(cli, "min-occupancy") ||
+  if (!occ_cli_given(cli, OCC_OPT_MIN_OCCUPANCY) ||
       !occ_model_below(item, cli->min_occupancy_pct))
     return false;
   char text[16];

@@ -167,13 +167,7 @@ static int check_options(run_state *s) {
       return occ_cli_usage_error(stderr, "--device: %s, or 'all'", why);
     s->device_filter = (int)v;
   }
-  if (cli->metrics && cli->no_counters)
-    return occ_cli_usage_error(stderr, "--metrics: not with --no-counters "
-                                       "(metrics are read by the counters)");
   s->counter_launches = DEFAULT_COUNTER_LAUNCHES;
-  if (cli->counter_launches && cli->no_counters)
-    return occ_cli_usage_error(stderr, "--counter-launches: not with "
-                                       "--no-counters");
   if (cli->counter_launches && strcmp(cli->counter_launches, "all") == 0) {
     s->counter_launches = 0;
   } else if (cli->counter_launches) {
