@@ -39,7 +39,7 @@ test-ptxas-golden: build/ptxas_dump
 # What out/json_write.h adds to cJSON: exact integers, U+FFFD for invalid
 # UTF-8, cJSON's own text otherwise.
 JSON_WRITE_DEPS = tests/ptxas/json_write_test.c tests/json_parsed.h \
-                  src/out/json_write.c src/out/json_write.h src/out/utf8.h
+                  src/out/json_write.c src/out/json_write.h src/core/utf8.h
 
 build/json_write_test: $(JSON_WRITE_DEPS)
 	@mkdir -p build

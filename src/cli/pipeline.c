@@ -177,40 +177,6 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
                       NULL};
 }
 
-/* A compiler report's kernel in text: its readable name and where it was
- * read, and how its block was chosen when --block was not given. */
-/* Columns a UTF-8 text takes (one a code point). */
-static size_t columns(const char *s) {
-  size_t n = 0;
-  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
-  return n;
-}
-
-/* Cuts text to at most width columns, ending it with "..." when cut, at a
- * code point's boundary. */
-static void fit(char *text, size_t width) {
-  if (columns(text) <= width || width < 4) return;
-  size_t n = 0, i = 0;
-  for (; text[i] && n < width - 3; i++) n += ((unsigned char)text[i] & 0xC0) != 0x80;
-  while (i > 0 && ((unsigned char)text[i] & 0xC0) == 0x80) i--;
-  memcpy(text + i, "...", 4);
-}
-
-static void print_ptxas_heading(const occ_pipeline *p, const occ_item *item) {
-  const occ_ptxas_kernel *k = item->ptxas;
-  char name[4096], where[96];
-  snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
-           (long)k->line);
-  occ_text_safe(item->readable, name, sizeof name);
-  fit(name, 80 - 3 - columns(where));
-  fprintf(p->out, "== %s%s\n", name, where);
-  if (item->choice)
-    fprintf(p->out, "   no --block: %d threads, the smallest block reaching "
-            "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
-            "picks %d)\n", item->kernel.block[0], item->choice->block_size);
-  fputc('\n', p->out);
-}
-
 static void print_live(const occ_pipeline *p, const occ_item *item) {
   if (item->verify) {
     fputc('\n', p->out);
@@ -228,7 +194,10 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
   const char *name = item->readable ? item->readable : item->name;
   occ_report rep = report_of(p, item, item->ptxas ? NULL : name);
   if (p->written > 0) fputc('\n', p->out);
-  if (item->ptxas) print_ptxas_heading(p, item);
+  if (item->ptxas)
+    occ_ptxas_print_heading(p->out, item->ptxas, item->readable,
+                            item->choice ? item->kernel.block[0] : 0,
+                            item->choice);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
   if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include "core/utf8.h"
 #include "db/devfields.h"
 #include "db/gpudb_tables.h"
 
@@ -185,26 +186,12 @@ static int check_syntax(const char *text, size_t len, size_t parsed,
   return 0;
 }
 
-/* The length of the UTF-8 sequence at p (1-4), or 0 when invalid:
- * overlong forms, surrogates and code points past U+10FFFF included. */
-static int utf8_length(const unsigned char *p) {
-  unsigned c = p[0];
-  int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-        : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-  for (int i = 1; i < n; i++)
-    if ((p[i] & 0xc0) != 0x80) return 0;
-  if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
-      (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-    return 0;
-  return n;
-}
-
-/* True when s is valid UTF-8 without control characters. */
+/* True when s is valid UTF-8 (core/utf8.h) without control characters. */
 static bool printable(const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    int n = utf8_length(p);
-    if (n == 0 || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0))
-      return false;
+    unsigned cp;
+    size_t n = occ_utf8_len(p, &cp);
+    if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return false;
     p += n;
   }
   return true;

@@ -16,13 +16,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "live/cupti_buffer.h"
 #include "live/inject_lib.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
 /* CUPTI's activity buffers: large enough that a program of thousands of
  * launches fills few, aligned as CUPTI requires. */
-enum { BUFFER_BYTES = 1 << 20, BUFFER_ALIGN = 8 };
+enum { BUFFER_BYTES = 1 << 20 };
 
 occ_inject_api occ_inject_cupti;
 static int out_fd = -1;
@@ -155,22 +156,15 @@ static void write_kernel(const CUpti_ActivityKernel10 *k) {
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
                                       size_t *max_records) {
-  *buffer = aligned_alloc(BUFFER_ALIGN, BUFFER_BYTES);
-  *size = *buffer ? BUFFER_BYTES : 0;
-  *max_records = 0;
+  occ_cupti_buffer_new(buffer, size, max_records, BUFFER_BYTES);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
                                       uint8_t *buffer, size_t size,
                                       size_t valid) {
   (void)ctx, (void)stream, (void)size;
-  CUpti_Activity *record = NULL;
-  while (occ_inject_cupti.cuptiActivityGetNextRecord(buffer, valid, &record) ==
-         CUPTI_SUCCESS)
-    if (record->kind == CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL ||
-        record->kind == CUPTI_ACTIVITY_KIND_KERNEL)
-      write_kernel((const CUpti_ActivityKernel10 *)record);
-  free(buffer);
+  occ_cupti_buffer_each_kernel(occ_inject_cupti.cuptiActivityGetNextRecord,
+                               buffer, valid, write_kernel);
 }
 
 static void at_exit(void) {

@@ -3,6 +3,8 @@
  * column so a row reads alone, and "marked" 1 on the kernel's own
  * configuration. Occupancy is a fraction, as in JSON. */
 #include "out/chart_out.h"
+
+#include "out/csv.h"
 #include "out/vocab.h"
 
 #include <string.h>
@@ -15,20 +17,6 @@ void occ_chart_write_csv_header(FILE *out) {
         out);
 }
 
-/* The name as one field: quoted, with quotes doubled, when it holds a
- * comma, a quote or a line break (C++ names hold commas). */
-static void put_field(FILE *out, const char *text) {
-  if (!strpbrk(text, ",\"\r\n")) {
-    fputs(text, out);
-    return;
-  }
-  putc('"', out);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"') putc('"', out);
-    putc(*p, out);
-  }
-  putc('"', out);
-}
 
 void occ_chart_write_csv(FILE *out, const char *kernel,
                          const occ_chart *const *charts, size_t count) {
@@ -40,7 +28,7 @@ void occ_chart_write_csv(FILE *out, const char *kernel,
       long long threads = c->kind == OCC_CHART_BLOCK ? p->x : c->threads_per_block;
       long long regs = c->kind == OCC_CHART_REGS ? p->x : c->regs_per_thread;
       long long smem = c->kind == OCC_CHART_SMEM ? p->x : c->smem_bytes;
-      put_field(out, kernel ? kernel : "");
+      occ_csv_field(out, kernel ? kernel : "");
       fprintf(out, ",%s,%lld,%lld,%lld,%d,%d,%.6g,%s,%d\n",
               occ_chart_kind_name(c->kind), threads, regs, smem,
               p->active_blocks_per_sm, p->active_warps_per_sm,

@@ -3,7 +3,7 @@
 
 #include <inttypes.h>
 
-#include "out/utf8.h"
+#include "core/utf8.h"
 
 cJSON *occ_json_add_int(cJSON *obj, const char *key, int64_t value) {
   char digits[24];

@@ -37,6 +37,14 @@ void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,
 /* True when more than one limit binds (the table marks it "+"). */
 bool occ_ptxas_limiter_ties(const occ_result *result);
 
+/* The heading of a kernel's text report (--ptxas with --explain, --chart,
+ * --suggest, --grid or --ncu): its readable name, cut to 80 columns, where
+ * it was read, and with choice the block chosen without --block
+ * (chosen_block threads). */
+void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *kernel,
+                             const char *readable, int chosen_block,
+                             const occ_block_choice *choice);
+
 /* Columns a row takes before the kernel name. */
 int occ_ptxas_table_fixed_width(void);
 

@@ -180,3 +180,36 @@ void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,
           "whatever the\n  occupancy.\n",
           out);
 }
+
+/* Columns a UTF-8 text takes (one a code point). */
+static size_t columns(const char *s) {
+  size_t n = 0;
+  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+  return n;
+}
+
+/* Cuts text to at most width columns, ending it with "..." when cut, at a
+ * code point's boundary. */
+static void fit(char *text, size_t width) {
+  if (columns(text) <= width || width < 4) return;
+  size_t n = 0, i = 0;
+  for (; text[i] && n < width - 3; i++) n += ((unsigned char)text[i] & 0xC0) != 0x80;
+  while (i > 0 && ((unsigned char)text[i] & 0xC0) == 0x80) i--;
+  memcpy(text + i, "...", 4);
+}
+
+void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
+                             const char *readable, int chosen_block,
+                             const occ_block_choice *choice) {
+  char name[4096], where[96];
+  snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
+           (long)k->line);
+  occ_text_safe(readable, name, sizeof name);
+  fit(name, 80 - 3 - columns(where));
+  fprintf(out, "== %s%s\n", name, where);
+  if (choice)
+    fprintf(out, "   no --block: %d threads, the smallest block reaching "
+            "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
+            "picks %d)\n", chosen_block, choice->block_size);
+  fputc('\n', out);
+}

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "out/csv.h"
 #include "out/json_write.h"
 #include "out/report.h"
 #include "out/text_safe.h"
@@ -353,15 +354,6 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
   return rc;
 }
 
-/* A CSV field: quoted, with quotes doubled (C++ names hold commas). */
-static void csv_text(FILE *out, const char *text) {
-  fputc('"', out);
-  for (const char *p = text; *p; p++) {
-    if (*p == '"') fputc('"', out);
-    fputc(*p, out);
-  }
-  fputc('"', out);
-}
 
 static void csv_number(FILE *out, double v, bool known) {
   if (known)
@@ -375,9 +367,9 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   const occ_launch_record *l = row->first;
   bool dev = row->item.device != NULL;
   char keys[96];
-  csv_text(out, row->item.readable);
+  occ_csv_field(out, row->item.readable);
   fputc(',', out);
-  csv_text(out, l->name);
+  occ_csv_field(out, l->name);
   fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
           row->measure.launch_count, row->measure.total_us,
           row->measure.mean_us, l->grid[0], l->grid[1], l->grid[2],
@@ -397,7 +389,7 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   for (int i = 0; i < rep->metric_count; i++)
     csv_number(out, row->metric_values[i], row->metric_known[i]);
   fputc(',', out);
-  csv_text(out, row->measure.cause);
+  occ_csv_field(out, row->measure.cause);
   fputc('\n', out);
 }
 
@@ -410,7 +402,7 @@ void occ_run_print_csv(FILE *out, const occ_run_report *rep) {
         "achieved_occupancy", out);
   for (int i = 0; i < rep->metric_count; i++) {
     fputc(',', out);
-    csv_text(out, rep->metric_names[i]);
+    occ_csv_field(out, rep->metric_names[i]);
   }
   fputs(",cause\n", out);
   for (size_t i = 0; i < rep->row_count; i++) csv_row(out, rep, &rep->rows[i]);

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "out/utf8.h"
+#include "core/utf8.h"
 
 /* Code points that reorder or split a line though they print nothing. */
 static bool is_invisible_control(unsigned cp) {
