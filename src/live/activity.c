@@ -75,7 +75,7 @@ static int fail(CUptiResult r, const char *call, char *why, size_t why_size) {
 /* The records are read as this header's CUpti_ActivityKernel10: an older
  * CUPTI writes an older layout. */
 static int load(char *why, size_t why_size) {
-  void *lib = occ_cupti_open(why, why_size);
+  void *lib = occ_cupti_open(RTLD_NOW | RTLD_LOCAL, why, why_size);
   if (!lib) return -1;
 #define LOAD(name)                                                           \
   if (!(*(void **)&api.name = dlsym(lib, #name))) {                          \

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "live/counter.h"
 #include "live/cupti_buffer.h"
 #include "live/inject_lib.h"
 
@@ -30,14 +31,9 @@ static int out_fd = -1;
 static pid_t owner_pid; /* a fork()ed child without exec must not flush */
 static int counters_on;
 
-static const char *const cupti_names[] = {
-    "libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so",
-    "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
-
 static int load_cupti(void) {
-  void *lib = NULL;
-  for (size_t i = 0; !lib && i < sizeof cupti_names / sizeof *cupti_names; i++)
-    lib = dlopen(cupti_names[i], RTLD_NOW | RTLD_GLOBAL);
+  char why[160]; /* the library says nothing: the run's note says why */
+  void *lib = occ_cupti_open(RTLD_NOW | RTLD_GLOBAL, why, sizeof why);
   if (!lib) return -1;
 #define INJECT_LOAD(name)                                                    \
   if (!(*(void **)&occ_inject_cupti.name = dlsym(lib, #name))) return -1;
