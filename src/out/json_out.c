@@ -14,6 +14,7 @@
 #include "out/report_text.h"
 #include "out/vocab.h"
 #include "core/ncu.h"
+#include "out/ncu_rows.h"
 #include "out/text_safe.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
@@ -138,30 +139,14 @@ static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
 
 cJSON *occ_json_ncu(const occ_report *rep) {
   if (!rep->ncu) return cJSON_CreateNull();
-  const occ_ncu n = *rep->ncu;
+  occ_ncu_value rows[OCC_NCU_ROW_COUNT];
+  occ_ncu_values_rows(rep->ncu, rows);
   cJSON *o = cJSON_CreateObject();
-  cJSON_AddNumberToObject(o, "launch__occupancy_limit_registers", n.occupancy_limit_registers);
-  add_int_or_null(o, "launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem,
-                  n.shared_mem_limit == OCC_NCU_SMEM_LIMIT_KNOWN);
-  cJSON_AddNumberToObject(o, "launch__occupancy_limit_warps", n.occupancy_limit_warps);
-  cJSON_AddNumberToObject(o, "launch__occupancy_limit_blocks", n.occupancy_limit_blocks);
-  cJSON_AddNumberToObject(o, "launch__occupancy_limit_barriers", n.occupancy_limit_barriers);
-  cJSON_AddNumberToObject(o, "launch__registers_per_thread", n.registers_per_thread);
-  add_int_or_null(o, "launch__shared_mem_config_size", n.shared_mem_config_size,
-                  n.shared_mem_config_known);
-  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_static",
-                          (double)n.shared_mem_per_block_static);
-  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_dynamic",
-                          (double)n.shared_mem_per_block_dynamic);
-  cJSON_AddNumberToObject(o, "launch__shared_mem_per_block_driver",
-                          (double)n.shared_mem_per_block_driver);
-  cJSON_AddNumberToObject(o, "sm__maximum_warps_per_active_cycle_pct",
-                          n.maximum_warps_per_active_cycle_pct);
-  if (n.has_waves)
-    cJSON_AddNumberToObject(o, "launch__waves_per_multiprocessor",
-                            n.waves_per_multiprocessor);
-  else
-    cJSON_AddNullToObject(o, "launch__waves_per_multiprocessor");
+  for (int i = 0; o && i < OCC_NCU_ROW_COUNT; i++)
+    if (rows[i].known)
+      cJSON_AddNumberToObject(o, rows[i].key, rows[i].value);
+    else
+      cJSON_AddNullToObject(o, rows[i].key);
   return o;
 }
 

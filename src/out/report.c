@@ -6,6 +6,7 @@
 #include <inttypes.h>
 
 #include "core/ncu.h"
+#include "out/ncu_rows.h"
 #include "out/report_text.h"
 #include "out/vocab.h"
 #include "out/text_safe.h"
@@ -136,37 +137,17 @@ void occ_print_report(FILE *out, const occ_report *rep) {
 
 void occ_print_ncu(FILE *out, const occ_report *rep) {
   if (!rep->ncu) return;
-  const occ_ncu n = *rep->ncu;
+  occ_ncu_value rows[OCC_NCU_ROW_COUNT];
+  occ_ncu_values_rows(rep->ncu, rows);
   fprintf(out, "\nNsight Compute would report (its metric names)\n");
-  /* A row without a figure says why in words: "unlimited" where the block
-   * allocates no shared memory, "unknown" where the configuration the
-   * driver chooses is not known. */
-  const char *smem_limit_words =
-      n.shared_mem_limit == OCC_NCU_SMEM_LIMIT_NONE      ? "unlimited"
-      : n.shared_mem_limit == OCC_NCU_SMEM_LIMIT_UNKNOWN ? "unknown"
-                                                         : NULL;
-  const struct { const char *name; long long value; const char *words; } rows[] = {
-      {"launch__occupancy_limit_registers", n.occupancy_limit_registers, NULL},
-      {"launch__occupancy_limit_shared_mem", n.occupancy_limit_shared_mem,
-       smem_limit_words},
-      {"launch__occupancy_limit_warps", n.occupancy_limit_warps, NULL},
-      {"launch__occupancy_limit_blocks", n.occupancy_limit_blocks, NULL},
-      {"launch__occupancy_limit_barriers", n.occupancy_limit_barriers, NULL},
-      {"launch__registers_per_thread", n.registers_per_thread, NULL},
-      {"launch__shared_mem_config_size", n.shared_mem_config_size,
-       n.shared_mem_config_known ? NULL : "unknown"},
-      {"launch__shared_mem_per_block_static", n.shared_mem_per_block_static, NULL},
-      {"launch__shared_mem_per_block_dynamic", n.shared_mem_per_block_dynamic, NULL},
-      {"launch__shared_mem_per_block_driver", n.shared_mem_per_block_driver, NULL}};
-  for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-    if (rows[i].words)
-      fprintf(out, "  %-40s %10s\n", rows[i].name, rows[i].words);
-    else
-      fprintf(out, "  %-40s %10lld\n", rows[i].name, rows[i].value);
+  /* A row without a figure says why in words, or is left out. */
+  for (int i = 0; i < OCC_NCU_ROW_COUNT; i++) {
+    const occ_ncu_value *v = &rows[i];
+    if (!v->known && v->words)
+      fprintf(out, "  %-40s %10s\n", v->key, v->words);
+    else if (v->known && v->decimals)
+      fprintf(out, "  %-40s %10.*f\n", v->key, v->decimals, v->value);
+    else if (v->known)
+      fprintf(out, "  %-40s %10lld\n", v->key, (long long)v->value);
   }
-  fprintf(out, "  %-40s %10.2f\n", "sm__maximum_warps_per_active_cycle_pct",
-          n.maximum_warps_per_active_cycle_pct);
-  if (n.has_waves)
-    fprintf(out, "  %-40s %10.2f\n", "launch__waves_per_multiprocessor",
-            n.waves_per_multiprocessor);
 }
