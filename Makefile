@@ -9,11 +9,14 @@
 #          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
 #   db/    the GPU database (data/gpus.json, compiled in at build time)
 #   ptxas/ the compiler-report reader
-#   model/ the item each kernel configuration becomes, with the sections
-#          the options ask for, each computed once before any writer runs
-#   live/  the live GPU backend (the only code that sees CUDA's headers)
-#   out/   the writers: text, JSON, CSV, SVG
-#   cli/   options, commands, main
+#   model/  the item each kernel configuration becomes, with the sections
+#           the options ask for, each computed once before any writer runs
+#   live/   occcalc's live GPU backend (with inject/, the only code that
+#           sees CUDA's headers) and the reader of run's launch records
+#   render/ the renderers: text, JSON, JSONL, CSV, SVG; they read the model
+#   inject/ the injection library run loads into the user's program
+#           (build/libocc_inject.so), a program of its own
+#   cli/    options, commands, main: the sources that fill the model
 
 # The release: --version prints it, and the man page's .TH line must say
 # the same (make test-options checks it).
@@ -33,11 +36,11 @@ CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
 DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
 MODEL_OBJS = $(call obj,$(wildcard src/model/*.c))
-LIVE_OBJS  = $(call obj,$(filter-out $(INJECT_SRCS),$(wildcard src/live/*.c))) \
+LIVE_OBJS  = $(call obj,$(wildcard src/live/*.c)) \
              build/probe_ptx.o
 # The injection library's own sources (see "occcalc run" below).
-INJECT_SRCS = $(wildcard src/live/inject*.c)
-OUT_OBJS   = $(call obj,$(wildcard src/out/*.c))
+INJECT_SRCS = $(wildcard src/inject/*.c)
+RENDER_OBJS = $(call obj,$(wildcard src/render/*.c))
 CLI_OBJS   = $(call obj,$(wildcard src/cli/*.c))
 HDRS       = $(wildcard src/*/*.h)
 CORE_LIB   = build/libocc_core.a
@@ -48,11 +51,11 @@ DB_GEN_SRC  = src/db/gpus_gen.c
 DB_DATA_OBJ = build/gpus_table.o
 
 # Everything but main(), for the tests that drive the program's parts.
-LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
+LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
            $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
 # The product's link: libc and libcjson, a normal shared library (cJSON
-# writes every JSON document, src/out/json_write.h, and reads --data,
+# writes every JSON document, src/render/json_write.h, and reads --data,
 # src/db/gpudb.c; Debian packages no static libcjson). No CUDA library
 # (src/live/gpu.c opens the driver, and src/live/cudart.c the CUDA runtime
 # whose occupancy API verify asks, with dlopen when a live command runs, so

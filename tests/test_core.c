@@ -6,7 +6,7 @@
 #include "db_fixture.h"
 #include "db/gpudb.h"
 #include "core/occ.h"
-#include "out/report_text.h"
+#include "render/report_text.h"
 
 
 static occ_result run(const occ_device *d, int regs, int64_t smem, int bx, int by) {

@@ -1,5 +1,5 @@
 /* Unit tests of the derivation as data (core/explain.h) and its JSON
- * (out/explain_out.h): each step's result is its operation applied to its
+ * (render/explain_out.h): each step's result is its operation applied to its
  * operands, operands named after an earlier result carry its value, and
  * the values are the occ_result's, on every architecture of the database. */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include "json_parsed.h"
 #include "core/explain.h"
 #include "db_fixture.h"
-#include "out/explain_out.h"
+#include "render/explain_out.h"
 
 static double operand(const occ_step *s, int i) {
   cr_assert_lt(i, s->operand_count, "%s: operand %d missing", s->key, i);

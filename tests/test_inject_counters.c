@@ -1,5 +1,5 @@
 /* test_inject_counters.c - the injection library's counters logic
- * (src/live/inject_counters.c) without a GPU: which launches it profiles,
+ * (src/inject/inject_counters.c) without a GPU: which launches it profiles,
  * how it stops and starts the Range Profiler around the others, and which
  * range it gives each launch. CUPTI's callbacks are driven with the
  * driver calls' parameter structures as cupti.h declares them, so the
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "live/counter.h"
-#include "live/inject_lib.h"
+#include "inject/inject_lib.h"
 
 /* ---- the fake Range Profiler (counter.h) ---- */
 

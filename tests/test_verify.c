@@ -12,7 +12,7 @@
 #include "core/occ.h"
 #include "live/timeline.h"
 #include "live/verify.h"
-#include "out/verify_out.h"
+#include "render/verify_out.h"
 
 static occ_probe_record rec(unsigned sm, unsigned long long a,
                             unsigned long long b) {

@@ -9,10 +9,10 @@ TEST_TARGETS += test-unit
 CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tests/test_config.c \
                  $(wildcard tests/test_db*.c)
 
-UNIT_OUT_OBJS = $(filter-out build/out/verify_out.o,$(OUT_OBJS))
+UNIT_RENDER_OBJS = $(filter-out build/render/verify_out.o,$(RENDER_OBJS))
 
-build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(UNIT_OUT_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_OUT_OBJS) $(CORE_DB_LIBS) -lcjson -lcriterion
+build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(UNIT_RENDER_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_RENDER_OBJS) $(CORE_DB_LIBS) -lcjson -lcriterion
 
 PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c
 
@@ -21,7 +21,7 @@ build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h 
 
 # The injection library's counters logic against a fake Range Profiler
 # (tests/test_inject_counters.c).
-build/unit_inject: tests/test_inject_counters.c build/inject/live/inject_counters.o
+build/unit_inject: tests/test_inject_counters.c build/inject/inject/inject_counters.o
 	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
 	  -o $@ $^ -lcriterion -lpthread
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/chart.h"
-#include "out/text_safe.h"
+#include "render/text_safe.h"
 
 #define AT(field) offsetof(occ_cli, field)
 #define CALC OCC_MODE_CALC

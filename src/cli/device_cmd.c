@@ -7,9 +7,9 @@
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
-#include "out/report.h"
-#include "out/verify_out.h"
-#include "out/text_safe.h"
+#include "render/report.h"
+#include "render/verify_out.h"
+#include "render/text_safe.h"
 
 /* No probe may hang occcalc: the verification of one device, and a whole
  * sweep, stop at these limits. */

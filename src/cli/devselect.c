@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/report.h"
-#include "out/text_safe.h"
+#include "render/report.h"
+#include "render/text_safe.h"
 
 occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
   char why[512];

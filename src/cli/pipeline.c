@@ -10,16 +10,16 @@
 #include <unistd.h>
 
 #include "db/gpudb.h"
-#include "out/chart_out.h"
-#include "out/explain_out.h"
-#include "out/json_write.h"
-#include "out/outfile.h"
-#include "out/ptxas_out.h"
-#include "out/report.h"
-#include "out/report_text.h"
-#include "out/suggest_out.h"
-#include "out/verify_out.h"
-#include "out/text_safe.h"
+#include "render/chart_out.h"
+#include "render/explain_out.h"
+#include "render/json_write.h"
+#include "render/outfile.h"
+#include "render/ptxas_out.h"
+#include "render/report.h"
+#include "render/report_text.h"
+#include "render/suggest_out.h"
+#include "render/verify_out.h"
+#include "render/text_safe.h"
 
 /* Columns to fit kernel names in: the terminal's when writing to one, else
  * $COLUMNS when set, else no limit (a pipe to grep wants whole names). */

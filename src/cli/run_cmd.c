@@ -1,6 +1,6 @@
 /* run_cmd.c - occcalc run (see run_cmd.h): the launch records become rows
  * of one kernel and launch configuration, computed by the core on the
- * devices the program used, then written by out/run_out.c. */
+ * devices the program used, then written by render/run_out.c. */
 #include "cli/run_cmd.h"
 
 #include <errno.h>
@@ -15,9 +15,9 @@
 #include "cli/run_index.h"
 #include "live/gpu.h"
 #include "live/run.h"
-#include "out/outfile.h"
-#include "out/run_out.h"
-#include "out/text_safe.h"
+#include "render/outfile.h"
+#include "render/run_out.h"
+#include "render/text_safe.h"
 #include "ptxas/demangle.h"
 
 #define MAX_DEVICES 64

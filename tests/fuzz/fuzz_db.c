@@ -13,9 +13,9 @@
 #include "core/sweep.h"
 #include "db/gpudb.h"
 #include "model/model.h"
-#include "out/chart_out.h"
-#include "out/report.h"
-#include "out/suggest_out.h"
+#include "render/chart_out.h"
+#include "render/report.h"
+#include "render/suggest_out.h"
 
 static FILE *sink;
 
