@@ -50,6 +50,16 @@ CORE_LIB   = build/libocc_core.a
 DB_GEN_SRC  = src/db/gpus_gen.c
 DB_DATA_OBJ = build/gpus_table.o
 
+# The library behind one header (src/libocc.h): core, database, reader,
+# model and renderers, without the command line, the live backend and
+# their renderer (verify_out.c); what a test or another program links.
+LIBOCC_OBJS = $(CORE_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
+              $(MODEL_OBJS) $(filter-out build/render/verify_out.o \
+              build/render/run_out.o,$(RENDER_OBJS))
+LIBOCC = build/libocc.a
+$(LIBOCC): $(LIBOCC_OBJS)
+	rm -f $@ && ar rcs $@ $(LIBOCC_OBJS)
+
 # Everything but main(), for the tests that drive the program's parts.
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
            $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)

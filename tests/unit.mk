@@ -4,7 +4,7 @@
 # database and the writers, without the CUDA runtime; the verifier's and the command line's (tests/test_verify.c,
 # tests/test_cli.c) link the whole program but main(); the injection
 # library's counters logic (tests/test_inject_counters.c) links its object.
-TEST_TARGETS += test-unit
+TEST_TARGETS += test-unit test-lib
 
 CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tests/test_config.c \
                  $(wildcard tests/test_db*.c)
@@ -29,3 +29,12 @@ test-unit: build/unit_core build/unit_program build/unit_inject
 	./build/unit_core --short-filename
 	./build/unit_program --short-filename
 	./build/unit_inject --short-filename
+
+# The library's boundary: tests/lib_test.c includes src/libocc.h alone and
+# links build/libocc.a alone (no command line, no live backend, no CUDA).
+build/lib_test: tests/lib_test.c src/libocc.h $(LIBOCC)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/lib_test.c $(LIBOCC) \
+	  -lcjson -lm -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+
+test-lib: build/lib_test
+	./build/lib_test
