@@ -183,7 +183,8 @@ static void print_live(const occ_pipeline *p, const occ_item *item) {
     occ_print_verify(p->out, item->gpu, item->verify);
   } else if (item->module) {
     fputc('\n', p->out);
-    occ_print_module_check(p->out, item->module, &item->result);
+    occ_print_module_check(p->out, item->module, &item->result,
+                           item->verdict == OCC_VERDICT_AGREE);
   }
 }
 
@@ -251,7 +252,9 @@ static bool add_item(cJSON *obj, const char *key, cJSON *item) {
 
 static cJSON *live_json(const occ_item *item) {
   if (item->verify) return occ_json_verify(item->gpu, item->verify);
-  if (item->module) return occ_json_module_check(item->module, &item->result);
+  if (item->module)
+    return occ_json_module_check(item->module, &item->result,
+                                 item->verdict == OCC_VERDICT_AGREE);
   return cJSON_CreateNull();
 }
 

@@ -36,6 +36,15 @@ typedef struct occ_explanation {
   size_t count;
 } occ_explanation;
 
+/* The verification's verdict (the live probe's, or a module's), decided
+ * once by the source that verified; every writer and the exit status read
+ * it. */
+typedef enum occ_verdict {
+  OCC_VERDICT_NONE,     /* not verified */
+  OCC_VERDICT_AGREE,
+  OCC_VERDICT_DISAGREE
+} occ_verdict;
+
 /* One kernel configuration. The source sets device, kernel and what it
  * knows; occ_model_compute fills result and waves, occ_model_sections the
  * sections asked for (NULL, or has_ false, when not asked or not known). */
@@ -51,6 +60,7 @@ typedef struct occ_item {
   const struct occ_gpu *gpu;       /* live: the GPU, or NULL */
   const struct occ_verify *verify; /* live: the probe's verification */
   const struct occ_module_kernel *module; /* live: the module's kernel */
+  occ_verdict verdict;             /* live: the verification's */
   occ_result result;
   bool has_waves;                  /* a grid was given */
   occ_waves waves;

@@ -364,7 +364,7 @@ cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed) {
 }
 
 void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
-                            const occ_result *prediction) {
+                            const occ_result *prediction, bool agree) {
   fprintf(out, "module kernel: %d registers/thread, %" PRId64 " B static "
           "shared memory,\n  %" PRId64 " B local memory/thread, at most %d "
           "threads/block\n  (not launched: its arguments are unknown)\n",
@@ -374,14 +374,13 @@ void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
           prediction->active_blocks_per_sm);
   print_api(out, mk->api_blocks_per_sm, mk->driver_api_blocks_per_sm,
             "the kernel");
-  fprintf(out, "  verdict: %s\n",
-          occ_module_agrees(mk, prediction) ? "agree" : "DISAGREE");
+  fprintf(out, "  verdict: %s\n", agree ? "agree" : "DISAGREE");
 }
 
 /* The same keys as a probe's "verify" object: what was not measured is
  * null, and "module" holds the kernel's attributes. */
 cJSON *occ_json_module_check(const occ_module_kernel *mk,
-                             const occ_result *prediction) {
+                             const occ_result *prediction, bool agree) {
   cJSON *o = cJSON_CreateObject();
   cJSON *m = o ? add_object(o, "module") : NULL;
   if (!m) {
@@ -408,7 +407,6 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddNullToObject(o, "achieved_occupancy");
   cJSON_AddNullToObject(o, "cooperative_max_blocks");
   cJSON_AddNullToObject(o, "probe");
-  bool agree = occ_module_agrees(mk, prediction);
   if (!json_failed(o, occ_module_failed(mk, prediction)) ||
       !cJSON_AddBoolToObject(o, "agree", agree)) {
     cJSON_Delete(o);

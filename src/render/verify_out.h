@@ -32,10 +32,10 @@ cJSON *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
                       uint64_t seed);
 
 /* --module: the kernel's attributes and the API's answer beside the
- * prediction. */
+ * prediction, with the verdict the source decided (occ_module_agrees). */
 void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
-                            const occ_result *prediction);
+                            const occ_result *prediction, bool agree);
 cJSON *occ_json_module_check(const occ_module_kernel *mk,
-                             const occ_result *prediction);
+                             const occ_result *prediction, bool agree);
 
 #endif
