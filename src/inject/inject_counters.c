@@ -67,7 +67,8 @@ typedef struct launch_config {
 } launch_config;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static const char *metrics[1 + OCC_RECORD_METRICS_MAX];
+/* Achieved occupancy, the duration, then up to OCC_RECORD_METRICS_MAX. */
+static const char *metrics[OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX];
 static int metric_count;
 static char metric_text[1024];
 static CUcontext active_ctx;
