@@ -147,6 +147,8 @@ check list-gpus "$gpus" '(.gpus | length > 0) and (.architectures | length > 0) 
 # an array, schema on every --jsonl line, null (never 0) for what a record
 # does not carry (a profiled launch's SM configuration and times).
 forge=build/forge
+tmp_csv=$(mktemp)
+trap 'rm -f "$tmp_csv"' EXIT
 run=$(./occcalc run --json -- $forge launch smem_executed=102400 launch \
   start_ns=0 end_ns=0 counters values=40 2>/dev/null)
 rules run "$run"
@@ -163,6 +165,25 @@ same=$(./occcalc --arch sm_90 --sms 132 --regs 32 --block 256 --grid 1024 --json
 check run-same "$(printf '[%s,%s]' "$run" "$same")" '.[0].rows[0] as $r | .[1] as $c |
   $r.theoretical_occupancy == $c.occupancy and $r.limited_by == $c.limited_by and
   $r.waves == $c.waves and $r.device == $c.device'
+# run's CSV and JSON walk one table of the row's numbers: the same names,
+# the same values, empty in CSV exactly where null in JSON.
+./occcalc run --csv -- $forge launch smem_executed=102400 launch \
+  start_ns=0 end_ns=0 counters values=40 >"$tmp_csv" 2>/dev/null
+if ! printf '%s' "$run" | python3 -c '
+import csv, json, sys
+row = json.load(sys.stdin)["rows"][0]
+line = next(csv.DictReader(open(sys.argv[1])))
+keys = ["launch_count", "total_time_us", "mean_time_us", "smem_executed_bytes",
+        "theoretical_occupancy", "active_blocks_per_sm", "launch_occupancy",
+        "last_wave_fill", "counter_launch_count", "achieved_occupancy"]
+bad = [k for k in keys if k not in line or
+       (line[k] == "") != (row[k] is None) or
+       (row[k] is not None and abs(float(line[k]) - row[k]) > 1e-5 * max(1, abs(row[k])))]
+bad += [] if float(line["waves"]) - row["waves"]["waves"] < 1e-5 else ["waves"]
+sys.exit("run csv and json disagree: %s" % bad if bad else 0)' "$tmp_csv"; then
+  echo "json_keys: run: CSV and JSON disagree"
+  fail=1
+fi
 runl=$(./occcalc run --jsonl -- $forge launch launch start_ns=0 end_ns=0 \
   2>/dev/null | jq -s .)
 check "run-jsonl: no _pct key but carveout_pct" "$runl" "$no_pct"

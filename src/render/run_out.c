@@ -264,22 +264,91 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
   cJSON_Delete(o);
 }
 
+/* A row's numbers, described once as rows of key, kind and getter (as
+ * curl's variables[]): the JSON row and the CSV row walk the same table,
+ * so they cannot disagree on a name, a value or what is not known (null in
+ * JSON, an empty field in CSV). */
+typedef enum { FIELD_COUNT, FIELD_TIME, FIELD_FRACTION } field_kind;
+
+/* True when known, the value in *v. */
+typedef bool field_getter(const occ_run_row *row, double *v);
+
+static bool get_launch_count(const occ_run_row *r, double *v) {
+  *v = (double)r->measure.launch_count;
+  return true;
+}
+static bool get_total_time(const occ_run_row *r, double *v) {
+  *v = r->measure.total_us;
+  return true;
+}
+static bool get_mean_time(const occ_run_row *r, double *v) {
+  *v = r->measure.mean_us;
+  return true;
+}
+/* Not recorded (a profiled launch): unknown, never 0. */
+static bool get_smem_executed(const occ_run_row *r, double *v) {
+  *v = r->measure.smem_executed_bytes;
+  return r->measure.smem_executed_bytes > 0;
+}
+static bool get_theoretical(const occ_run_row *r, double *v) {
+  *v = r->item.result.occupancy;
+  return r->item.device != NULL;
+}
+static bool get_active_blocks(const occ_run_row *r, double *v) {
+  *v = r->item.result.active_blocks_per_sm;
+  return r->item.device != NULL;
+}
+static bool get_launch_occupancy(const occ_run_row *r, double *v) {
+  *v = r->measure.launch_occupancy;
+  return r->item.device != NULL;
+}
+static bool get_last_wave_fill(const occ_run_row *r, double *v) {
+  *v = last_wave_fill(&r->item.waves);
+  return r->item.device != NULL;
+}
+static bool get_counter_launches(const occ_run_row *r, double *v) {
+  *v = (double)r->measure.counter_launch_count;
+  return true;
+}
+static bool get_achieved(const occ_run_row *r, double *v) {
+  *v = r->measure.achieved;
+  return r->measure.achieved_known;
+}
+
+static const struct {
+  const char *key;
+  field_kind kind;
+  field_getter *get;
+} row_fields[] = {
+    {"launch_count", FIELD_COUNT, get_launch_count},
+    {"total_time_us", FIELD_TIME, get_total_time},
+    {"mean_time_us", FIELD_TIME, get_mean_time},
+    {"smem_executed_bytes", FIELD_COUNT, get_smem_executed},
+    {"theoretical_occupancy", FIELD_FRACTION, get_theoretical},
+    {"active_blocks_per_sm", FIELD_COUNT, get_active_blocks},
+    {"launch_occupancy", FIELD_FRACTION, get_launch_occupancy},
+    {"last_wave_fill", FIELD_FRACTION, get_last_wave_fill},
+    {"counter_launch_count", FIELD_COUNT, get_counter_launches},
+    {"achieved_occupancy", FIELD_FRACTION, get_achieved},
+};
+enum { ROW_FIELD_COUNT = sizeof row_fields / sizeof row_fields[0] };
+
+static void row_fields_json(cJSON *o, const occ_run_row *row) {
+  for (int i = 0; i < ROW_FIELD_COUNT; i++) {
+    double v;
+    bool known = row_fields[i].get(row, &v);
+    add_number_or_null(o, row_fields[i].key, v, known);
+  }
+}
+
 static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   bool dev = row->item.device != NULL;
-  add_number_or_null(o, "theoretical_occupancy", row->item.result.occupancy, dev);
+  row_fields_json(o, row);
   cJSON_AddItemToObject(o, "limited_by",
                         dev ? occ_json_limited_by(&row->item.result)
                             : cJSON_CreateNull());
-  add_number_or_null(o, "active_blocks_per_sm",
-                     row->item.result.active_blocks_per_sm, dev);
-  add_number_or_null(o, "launch_occupancy", row->measure.launch_occupancy, dev);
   cJSON_AddItemToObject(o, "waves", dev ? occ_json_waves(&row->item.waves)
                                         : cJSON_CreateNull());
-  add_number_or_null(o, "last_wave_fill", last_wave_fill(&row->item.waves), dev);
-  add_number_or_null(o, "achieved_occupancy", row->measure.achieved,
-                     row->measure.achieved_known);
-  cJSON_AddNumberToObject(o, "counter_launch_count",
-                          (double)row->measure.counter_launch_count);
   if (row->measure.achieved_why)
     cJSON_AddStringToObject(o, "achieved_null_reason", row->measure.achieved_why);
   else
@@ -305,12 +374,6 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  add_number_or_null(o, "smem_executed_bytes",
-                     row->measure.smem_executed_bytes,
-                     row->measure.smem_executed_bytes > 0);
-  cJSON_AddNumberToObject(o, "launch_count", (double)row->measure.launch_count);
-  cJSON_AddNumberToObject(o, "total_time_us", row->measure.total_us);
-  cJSON_AddNumberToObject(o, "mean_time_us", row->measure.mean_us);
   row_occupancy_json(o, row);
   add_metrics(o, row->metric_values, row->metric_known, rep->metric_names,
               rep->metric_count);
@@ -362,6 +425,18 @@ static void csv_number(FILE *out, double v, bool known) {
     fputs(",", out);
 }
 
+/* A field of row_fields: counts whole, times in 3 decimals. */
+static void csv_field_value(FILE *out, field_kind kind, double v, bool known) {
+  if (!known)
+    fputs(",", out);
+  else if (kind == FIELD_COUNT)
+    fprintf(out, ",%.0f", v);
+  else if (kind == FIELD_TIME)
+    fprintf(out, ",%.3f", v);
+  else
+    fprintf(out, ",%.6g", v);
+}
+
 static void csv_row(FILE *out, const occ_run_report *rep,
                     const occ_run_row *row) {
   const occ_launch_record *l = row->first;
@@ -370,22 +445,17 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   occ_csv_field(out, row->item.readable);
   fputc(',', out);
   occ_csv_field(out, l->name);
-  fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
-          row->measure.launch_count, row->measure.total_us,
-          row->measure.mean_us, l->grid[0], l->grid[1], l->grid[2],
-          l->block[0], l->block[1], l->block[2], l->regs_per_thread,
-          l->smem_static_bytes, l->smem_dynamic_bytes);
-  /* Not recorded (a profiled launch): an empty field, never 0. */
-  csv_number(out, row->measure.smem_executed_bytes,
-             row->measure.smem_executed_bytes > 0);
-  csv_number(out, row->item.result.occupancy, dev);
+  fprintf(out, ",%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device, l->grid[0],
+          l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+          l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes);
   fprintf(out, ",%s", dev ? occ_limiters_keys(row->item.result.limited_by, keys,
                                               sizeof keys) : "");
-  csv_number(out, row->measure.launch_occupancy, dev);
   csv_number(out, row->item.waves.waves, dev);
-  csv_number(out, last_wave_fill(&row->item.waves), dev);
-  fprintf(out, ",%zu", row->measure.counter_launch_count);
-  csv_number(out, row->measure.achieved, row->measure.achieved_known);
+  for (int i = 0; i < ROW_FIELD_COUNT; i++) {
+    double v;
+    bool known = row_fields[i].get(row, &v);
+    csv_field_value(out, row_fields[i].kind, v, known);
+  }
   for (int i = 0; i < rep->metric_count; i++)
     csv_number(out, row->metric_values[i], row->metric_known[i]);
   fputc(',', out);
@@ -394,12 +464,12 @@ static void csv_row(FILE *out, const occ_run_report *rep,
 }
 
 void occ_run_print_csv(FILE *out, const occ_run_report *rep) {
-  fputs("kernel,mangled_name,device,launch_count,total_time_us,"
-        "mean_time_us,grid_x,grid_y,grid_z,block_x,block_y,block_z,"
-        "regs_per_thread,smem_static_bytes,smem_dynamic_bytes,"
-        "smem_executed_bytes,theoretical_occupancy,limited_by,"
-        "launch_occupancy,waves,last_wave_fill,counter_launch_count,"
-        "achieved_occupancy", out);
+  /* The JSON row's names; limited_by its keys joined by "+", waves the
+   * number of waves (the JSON object's "waves"). */
+  fputs("kernel,mangled_name,device_ordinal,grid_x,grid_y,grid_z,block_x,"
+        "block_y,block_z,regs_per_thread,smem_static_bytes,"
+        "smem_dynamic_bytes,limited_by,waves", out);
+  for (int i = 0; i < ROW_FIELD_COUNT; i++) fprintf(out, ",%s", row_fields[i].key);
   for (int i = 0; i < rep->metric_count; i++) {
     fputc(',', out);
     occ_csv_field(out, rep->metric_names[i]);
