@@ -65,28 +65,23 @@ static void normalize(const char *in, char out[NORM_MAX]) {
 
 int occ_parse_cc(const char *text, int *major, int *minor) {
   const char *p = text;
-  if (strncmp(p, "sm_", 3) == 0) p += 3;
-  else if (strncmp(p, "compute_", 8) == 0) p += 8;
-  if (!isdigit((unsigned char)*p)) return -1;
-  char *end;
-  errno = 0;
-  long a = strtol(p, &end, 10);
-  if (errno) return -1;
-  long b;
-  if (*end == '.') {
-    p = end + 1;
-    if (!isdigit((unsigned char)*p)) return -1;
-    b = strtol(p, &end, 10);
-    if (b > 9) return -1;
-  } else {
-    if (p == text || a < 10) return -1; /* "90" alone needs the sm_ form */
-    b = a % 10;
-    a /= 10;
-  }
-  if ((*end == 'a' || *end == 'f') && end[1] == '\0' && p != text) end++;
-  if (*end != '\0' || a < 1 || a > 99) return -1;
-  *major = (int)a;
-  *minor = (int)b;
+  bool prefixed = strncmp(p, "sm_", 3) == 0 || strncmp(p, "compute_", 8) == 0;
+  if (prefixed) p = strchr(p, '_') + 1;
+  /* A major of 1 to 19 (two digits only from 10), then with a dot
+   * unprefixed ("9.0", "10.0") or without one after sm_ or compute_
+   * ("90", "100"), then one digit of minor. */
+  if (p[0] < '1' || p[0] > '9') return -1;
+  bool dotted = !prefixed;
+  bool two = p[0] == '1' && isdigit((unsigned char)p[1]) &&
+             (dotted ? p[2] == '.' : isdigit((unsigned char)p[2]));
+  const char *minor_at = p + (two ? 2 : 1);
+  if (dotted && *minor_at++ != '.') return -1;
+  if (!isdigit((unsigned char)*minor_at)) return -1;
+  const char *end = minor_at + 1;
+  if (prefixed && (*end == 'a' || *end == 'f')) end++;
+  if (*end != '\0') return -1;
+  *major = two ? 10 + (p[1] - '0') : p[0] - '0';
+  *minor = *minor_at - '0';
   return 0;
 }
 
