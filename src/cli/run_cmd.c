@@ -128,20 +128,20 @@ static int split_metrics(run_state *s) {
     return occ_cli_usage_error(stderr, "--metrics: at most %zu bytes",
                                sizeof s->metric_text - 1);
   snprintf(s->metric_text, sizeof s->metric_text, "%s", list);
-  char *save = NULL;
-  for (char *m = strtok_r(s->metric_text, ",", &save); m;
-       m = strtok_r(NULL, ",", &save)) {
-    if (s->metric_count == OCC_RECORD_METRICS_MAX)
-      return occ_cli_usage_error(stderr, "--metrics: at most %d metrics",
-                                 OCC_RECORD_METRICS_MAX);
-    for (int i = 0; i < s->metric_count; i++)
-      if (strcmp(s->metric_names[i], m) == 0) {
+  int n = occ_metrics_split(s->metric_text, s->metric_names,
+                            OCC_RECORD_METRICS_MAX);
+  if (n < 0)
+    return occ_cli_usage_error(stderr, "--metrics: at most %d metrics",
+                               OCC_RECORD_METRICS_MAX);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < j; i++)
+      if (strcmp(s->metric_names[i], s->metric_names[j]) == 0) {
         char name[80];
         return occ_cli_usage_error(stderr, "--metrics: '%s' is given twice",
-                                   occ_text_safe(m, name, sizeof name));
+                                   occ_text_safe(s->metric_names[j], name,
+                                                 sizeof name));
       }
-    s->metric_names[s->metric_count++] = m;
-  }
+  s->metric_count = n;
   return OCC_EXIT_OK;
 }
 

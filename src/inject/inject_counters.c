@@ -410,15 +410,13 @@ static int parse_metrics(const char *list) {
   metrics[metric_count++] = OCC_DURATION_METRIC;
   if (!list || !*list) return 0;
   snprintf(metric_text, sizeof metric_text, "%s", list);
-  char *save = NULL;
-  for (char *m = strtok_r(metric_text, ",", &save); m;
-       m = strtok_r(NULL, ",", &save)) {
-    if (metric_count == OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX) {
-      refuse("more than 8 --metrics");
-      return -1;
-    }
-    metrics[metric_count++] = m;
+  int n = occ_metrics_split(metric_text, metrics + metric_count,
+                            OCC_RECORD_METRICS_MAX);
+  if (n < 0) {
+    refuse("more than 8 --metrics");
+    return -1;
   }
+  metric_count += n;
   return 0;
 }
 
