@@ -57,8 +57,6 @@ LIBOCC_OBJS = $(CORE_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
               $(MODEL_OBJS) $(filter-out build/render/verify_out.o \
               build/render/run_out.o,$(RENDER_OBJS))
 LIBOCC = build/libocc.a
-$(LIBOCC): $(LIBOCC_OBJS)
-	rm -f $@ && ar rcs $@ $(LIBOCC_OBJS)
 
 # Everything but main(), for the tests that drive the program's parts.
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
@@ -110,6 +108,9 @@ test-deps:
 
 occcalc: $(CLI_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ build/cli/main.o $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+
+$(LIBOCC): $(LIBOCC_OBJS)
+	rm -f $@ && ar rcs $@ $(LIBOCC_OBJS)
 
 build/%.o: src/%.c $(HDRS) Makefile | deps
 	@mkdir -p $(dir $@)

@@ -192,5 +192,9 @@ check run-jsonl "$runl" 'length == 2 and all(.[]; .schema == 3 and
   (.occcalc_version | type) == "string" and .kernel.mangled_name == "_Z6kernelv")
   and .[1].start_ns == null and .[1].duration_us == null'
 
+# --help names the schema the documents carry.
+./occcalc --help | grep -q "write JSON (schema $(printf '%s' "$plain" | jq .schema))" ||
+  { echo "json_keys: --help names another schema than the documents'"; fail=1; }
+
 [ $fail -eq 0 ] && echo "json_keys: schema 3 holds on every document"
 exit $fail

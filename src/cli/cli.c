@@ -99,7 +99,7 @@ static const occ_option options[] = {
          0},
     [OCC_OPT_JSON] =
         {"json", NULL, OCC_ARG_FLAG, 0, 0, AT(json), ALL,
-         "write JSON (schema 2) instead of the report", 0},
+         "write JSON (schema 3) instead of the report", 0},
     [OCC_OPT_JSONL] =
         {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG | RUN,
          "one compact JSON object per line, as computed", 0},

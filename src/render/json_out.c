@@ -1,5 +1,5 @@
 /* json_out.c - the JSON object of one report and the parts every JSON
- * document shares: the root, the device and the kernel (schema 2; the keys
+ * document shares: the root, the device and the kernel (schema 3; the keys
  * are a contract documented in man/occcalc.1). Sizes are bytes in keys
  * ending _bytes; every occupancy is a fraction from 0 to 1; a limit that
  * does not apply is null. */

@@ -1,5 +1,5 @@
 /* ptxas_json.c - the JSON object of one kernel read by --ptxas: the
- * calculator's object (schema 2), its `kernel` the same launch
+ * calculator's object (schema 3), its `kernel` the same launch
  * configuration as from any source, with `compiler` carrying what the
  * compiler reported and `block_choice` how the block was chosen. A field
  * the report did not carry is null, never left out. */

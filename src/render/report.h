@@ -1,5 +1,5 @@
 /* report.h - writers of one calculation: the human report, the step-by-step
- * explanation and the JSON object (schema 2, documented in man/occcalc.1).
+ * explanation and the JSON object (schema 3, documented in man/occcalc.1).
  * They only format what occ_compute produced; nothing is recomputed. */
 #ifndef OCC_REPORT_H
 #define OCC_REPORT_H

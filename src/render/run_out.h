@@ -1,5 +1,5 @@
 /* run_out.h - the writers of `occcalc run`'s report: one row per kernel
- * and launch configuration, as text (80 columns), JSON (schema 2), CSV,
+ * and launch configuration, as text (80 columns), JSON (schema 3), CSV,
  * and one JSON line per launch record (--jsonl). They only format what
  * the run command computed (cli/run_cmd.c). */
 #ifndef OCC_RUN_OUT_H
@@ -53,7 +53,7 @@ void occ_run_print_text(FILE *out, const occ_run_report *report);
  * lines; on their own where a report has no place for them). */
 void occ_run_print_record_notes(FILE *out, const occ_run_report *report);
 
-/* The schema-2 document: root, "program", "exit_status", "rows" (each
+/* The schema-3 document: root, "program", "exit_status", "rows" (each
  * with the shared "kernel" object and its "launches"), "note",
  * "skipped_record_count", "skipped_record_reason" and
  * "records_unread_reason". Returns 0, or -1 after saying so on stderr. */

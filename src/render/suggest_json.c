@@ -1,4 +1,4 @@
-/* suggest_json.c - the "suggest" JSON object (schema 2). Keys
+/* suggest_json.c - the "suggest" JSON object (schema 3). Keys
  * (man/occcalc.1 has the same list); every occupancy is a fraction:
  *   best_block_sizes: [threads, ...] ascending; max_potential_block_size
  *   (the largest, cudaOccupancyMaxPotentialBlockSize's answer),
