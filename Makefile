@@ -9,9 +9,14 @@
 #          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
 #   db/    the GPU database (data/gpus.json, compiled in at build time)
 #   ptxas/ the compiler-report reader
-#   live/  the live GPU backend (the only code that sees CUDA's headers)
-#   out/   the writers: text, JSON, CSV, SVG
-#   cli/   options, commands, main
+#   model/  the item each kernel configuration becomes, with the sections
+#           the options ask for, each computed once before any writer runs
+#   live/   occcalc's live GPU backend (with inject/, the only code that
+#           sees CUDA's headers) and the reader of run's launch records
+#   render/ the renderers: text, JSON, JSONL, CSV, SVG; they read the model
+#   inject/ the injection library run loads into the user's program
+#           (build/libocc_inject.so), a program of its own
+#   cli/    options, commands, main: the sources that fill the model
 
 # The release: --version prints it, and the man page's .TH line must say
 # the same (make test-options checks it).
@@ -30,11 +35,12 @@ obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
 DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
-LIVE_OBJS  = $(call obj,$(filter-out $(INJECT_SRCS),$(wildcard src/live/*.c))) \
+MODEL_OBJS = $(call obj,$(wildcard src/model/*.c))
+LIVE_OBJS  = $(call obj,$(wildcard src/live/*.c)) \
              build/probe_ptx.o
 # The injection library's own sources (see "occcalc run" below).
-INJECT_SRCS = $(wildcard src/live/inject*.c)
-OUT_OBJS   = $(call obj,$(wildcard src/out/*.c))
+INJECT_SRCS = $(wildcard src/inject/*.c)
+RENDER_OBJS = $(call obj,$(wildcard src/render/*.c))
 CLI_OBJS   = $(call obj,$(wildcard src/cli/*.c))
 HDRS       = $(wildcard src/*/*.h)
 CORE_LIB   = build/libocc_core.a
@@ -44,12 +50,20 @@ CORE_LIB   = build/libocc_core.a
 DB_GEN_SRC  = src/db/gpus_gen.c
 DB_DATA_OBJ = build/gpus_table.o
 
+# The library behind one header (src/libocc.h): core, database, reader,
+# model and renderers, without the command line, the live backend and
+# their renderer (verify_out.c); what a test or another program links.
+LIBOCC_OBJS = $(CORE_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
+              $(MODEL_OBJS) $(filter-out build/render/verify_out.o \
+              build/render/run_out.o,$(RENDER_OBJS))
+LIBOCC = build/libocc.a
+
 # Everything but main(), for the tests that drive the program's parts.
-LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(OUT_OBJS) \
-           $(LIVE_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
+           $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 
 # The product's link: libc and libcjson, a normal shared library (cJSON
-# writes every JSON document, src/out/json_write.h, and reads --data,
+# writes every JSON document, src/render/json_write.h, and reads --data,
 # src/db/gpudb.c; Debian packages no static libcjson). No CUDA library
 # (src/live/gpu.c opens the driver, and src/live/cudart.c the CUDA runtime
 # whose occupancy API verify asks, with dlopen when a live command runs, so
@@ -94,6 +108,9 @@ test-deps:
 
 occcalc: $(CLI_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ build/cli/main.o $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+
+$(LIBOCC): $(LIBOCC_OBJS)
+	rm -f $@ && ar rcs $@ $(LIBOCC_OBJS)
 
 build/%.o: src/%.c $(HDRS) Makefile | deps
 	@mkdir -p $(dir $@)

@@ -8,7 +8,7 @@ test-golden: occcalc
 test-options: occcalc
 	sh tests/options.sh
 
-test-json: occcalc
+test-json: occcalc build/forge
 	sh tests/json_keys.sh
 
 test-files: occcalc

@@ -65,7 +65,10 @@ expect 2 2 "verify --sweep 0" -- ./occcalc verify --sweep 0
 expect 2 2 "--device with --gpu" -- ./occcalc --regs 48 --block 128 --device 0 --gpu h100
 # Everything offline keeps working in the same binary.
 expect 0 0 "offline calculation" -- ./occcalc --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128
-grep -q '10' "$tmp/out" || { echo "gpu-offline: offline report lost"; fail=1; }
+# The numbers themselves, on their own lines ('10' alone matched "H100").
+grep -q '^  active blocks       10 per SM$' "$tmp/out" &&
+  grep -q '^  occupancy         62.5 % (limited by registers)$' "$tmp/out" ||
+  { echo "gpu-offline: offline report lost"; fail=1; }
 
 # The binary must start where there is no driver: no libcuda, and CUPTI is
 # only loaded with dlopen.

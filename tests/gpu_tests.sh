@@ -24,8 +24,8 @@ check() {
   fi
 }
 
-# schema2 FILE: the JSON vocabulary of schema 2 holds over the whole
-# document: "schema" 2 at the top, no key ending _pct but carveout_pct,
+# schema2 FILE: the JSON vocabulary of schema 3 holds over the whole
+# document: "schema" 3 at the top, no key ending _pct but carveout_pct,
 # every occupancy a fraction, every kernel's and probe's block [x, y, z].
 schema2() {
   if ! python3 - "$1" <<'PY'
@@ -44,13 +44,13 @@ def walk(o):
         walk(v)
 walk(doc)
 for top in (doc if isinstance(doc, list) else [doc]):
-    if top.get('schema') != 2: bad.append('schema')
+    if top.get('schema') != 3: bad.append('schema')
 if bad:
-    print('not schema 2:', sorted(set(bad)))
+    print('not schema 3:', sorted(set(bad)))
     sys.exit(1)
 PY
   then
-    echo "gpu-$case_name: FAILED: $1 is not schema 2"
+    echo "gpu-$case_name: FAILED: $1 is not schema 3"
     exit 1
   fi
 }

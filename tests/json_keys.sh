@@ -1,8 +1,9 @@
 #!/bin/sh
-# json_keys.sh: the JSON contract (schema 2, man page "JSON OUTPUT") on
+# json_keys.sh: the JSON contract (schema 3, man page "JSON OUTPUT") on
 # every kind of document occcalc writes without a GPU: the report (with and
 # without --grid, with a carveout), charts, suggestions, --ptxas --json and
-# --jsonl, and --list-gpus. Every key is present with the right type, and
+# --jsonl, --list-gpus, and occcalc run's --json and --jsonl over forged
+# launch records (tests/run/forge.c). Every key is present with the right type, and
 # the vocabulary holds everywhere: no key ends in _pct but carveout_pct,
 # every occupancy is a fraction from 0 to 1, and every kernel's block is
 # [x, y, z].
@@ -29,7 +30,7 @@ rules() { # rules WHAT DOCUMENT
   check "$1: occupancies are fractions" "$2" \
     "$occupancies | length > 0 and all(. >= 0 and . <= 1)"
 }
-kernel_shape='["name", "block", "regs_per_thread", "smem_static_bytes",
+kernel_shape='["name", "mangled_name", "block", "regs_per_thread", "smem_static_bytes",
   "smem_dynamic_bytes", "barriers", "carveout_pct"] | sort'
 kernel_rules() { # kernel_rules WHAT DOCUMENT
   check "$1: every kernel has one shape" "$2" \
@@ -38,7 +39,7 @@ kernel_rules() { # kernel_rules WHAT DOCUMENT
     '[.. | objects | select(has("kernel") and has("limits"))] | all(has("compiler") and has("block_choice"))'
   check "$1: every block is [x, y, z]" "$2" \
     "$blocks | length > 0 and all(type == \"array\" and length == 3 and all(type == \"number\"))"
-  check "$1: schema 2" "$2" '[.. | objects | select(has("kernel")) | .schema] | all(. == 2)'
+  check "$1: schema 3" "$2" '[.. | objects | select(has("schema")) | .schema] | length > 0 and all(. == 3)'
 }
 
 with_grid=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 40x2 --grid 1000 --json)
@@ -47,14 +48,14 @@ carve=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 7168 --carveout 28 
 for json in "$with_grid" "$plain" "$carve"; do
   rules report "$json"
   kernel_rules report "$json"
-  check top "$json" '.schema == 2 and (.occcalc_version|type) == "string"'
+  check top "$json" '.schema == 3 and (.occcalc_version|type) == "string"'
   for k in name source cc sm_count warp_size max_threads_per_block max_threads_per_sm \
       max_warps_per_sm max_blocks_per_sm regs_per_sm regs_per_block max_regs_per_thread \
       reg_alloc_unit sub_partitions smem_per_sm_bytes smem_per_block_bytes \
       smem_per_block_optin_bytes reserved_smem_per_block_bytes smem_alloc_unit_bytes; do
     check device "$json" ".device | has(\"$k\")"
   done
-  check kernel "$json" '.kernel | keys == (["name", "block", "regs_per_thread",
+  check kernel "$json" '.kernel | keys == (["name", "mangled_name", "block", "regs_per_thread",
     "smem_static_bytes", "smem_dynamic_bytes", "barriers", "carveout_pct"] | sort)'
   for k in threads_per_block warps_per_block inactive_threads active_blocks_per_sm \
       active_warps_per_sm active_threads_per_sm occupancy launchable waves limited_by; do
@@ -129,7 +130,7 @@ log=tests/ptxas/real/smem.ptxas.log
 ptxas=$(./occcalc --ptxas $log --json)
 rules ptxas "$ptxas"
 kernel_rules ptxas "$ptxas"
-check ptxas "$ptxas" 'type == "array" and length > 0 and all(.schema == 2 and
+check ptxas "$ptxas" 'type == "array" and length > 0 and all(.schema == 3 and
   (.block_choice | has("smallest_best_block_size") and has("max_potential_block_size")) and
   (.compiler | has("demangled") and has("arch") and has("stack_bytes")))'
 jsonl=$(./occcalc --ptxas $log --jsonl | jq -s .)
@@ -142,5 +143,58 @@ check list-gpus "$gpus" "$no_pct"
 check list-gpus "$gpus" '(.gpus | length > 0) and (.architectures | length > 0) and
   ([.gpus[], .architectures[]] | all(has("name") and has("cc") and has("max_warps_per_sm") and has("family")))'
 
-[ $fail -eq 0 ] && echo "json_keys: schema 2 holds on every document"
+# occcalc run: the same rules, the same kernel and waves objects, limited_by
+# an array, schema on every --jsonl line, null (never 0) for what a record
+# does not carry (a profiled launch's SM configuration and times).
+forge=build/forge
+tmp_csv=$(mktemp)
+trap 'rm -f "$tmp_csv"' EXIT
+run=$(./occcalc run --json -- $forge launch smem_executed=102400 launch \
+  start_ns=0 end_ns=0 counters values=40 2>/dev/null)
+rules run "$run"
+kernel_rules run "$run"
+check run "$run" '.rows | length == 1 and all(.[]; (.limited_by | type) == "array"
+  and (.waves | keys) == (["blocks_per_wave", "full_waves", "grid_blocks",
+  "tail_blocks", "waves"]) and (.device | type) == "object" and
+  (.device_ordinal | type) == "number" and .kernel.mangled_name == "_Z6kernelv"
+  and .kernel.name == "kernel()" and (has("mangled_name") | not))'
+check run-nulls "$run" '.rows[0].launches[1] | .smem_executed_bytes == null and
+  .start_ns == null and .end_ns == null'
+# The row's theoretical numbers are the report's for the same configuration.
+same=$(./occcalc --arch sm_90 --sms 132 --regs 32 --block 256 --grid 1024 --json)
+check run-same "$(printf '[%s,%s]' "$run" "$same")" '.[0].rows[0] as $r | .[1] as $c |
+  $r.theoretical_occupancy == $c.occupancy and $r.limited_by == $c.limited_by and
+  $r.waves == $c.waves and $r.device == $c.device'
+# run's CSV and JSON walk one table of the row's numbers: the same names,
+# the same values, empty in CSV exactly where null in JSON.
+./occcalc run --csv -- $forge launch smem_executed=102400 launch \
+  start_ns=0 end_ns=0 counters values=40 >"$tmp_csv" 2>/dev/null
+if ! printf '%s' "$run" | python3 -c '
+import csv, json, sys
+row = json.load(sys.stdin)["rows"][0]
+line = next(csv.DictReader(open(sys.argv[1])))
+keys = ["launch_count", "total_time_us", "mean_time_us", "smem_executed_bytes",
+        "theoretical_occupancy", "active_blocks_per_sm", "launch_occupancy",
+        "last_wave_fill", "counter_launch_count", "achieved_occupancy"]
+bad = [k for k in keys if k not in line or
+       (line[k] == "") != (row[k] is None) or
+       (row[k] is not None and abs(float(line[k]) - row[k]) > 1e-5 * max(1, abs(row[k])))]
+bad += [] if float(line["waves"]) - row["waves"]["waves"] < 1e-5 else ["waves"]
+sys.exit("run csv and json disagree: %s" % bad if bad else 0)' "$tmp_csv"; then
+  echo "json_keys: run: CSV and JSON disagree"
+  fail=1
+fi
+runl=$(./occcalc run --jsonl -- $forge launch launch start_ns=0 end_ns=0 \
+  2>/dev/null | jq -s .)
+check "run-jsonl: no _pct key but carveout_pct" "$runl" "$no_pct"
+kernel_rules run-jsonl "$runl"
+check run-jsonl "$runl" 'length == 2 and all(.[]; .schema == 3 and
+  (.occcalc_version | type) == "string" and .kernel.mangled_name == "_Z6kernelv")
+  and .[1].start_ns == null and .[1].duration_us == null'
+
+# --help names the schema the documents carry.
+./occcalc --help | grep -q "write JSON (schema $(printf '%s' "$plain" | jq .schema))" ||
+  { echo "json_keys: --help names another schema than the documents'"; fail=1; }
+
+[ $fail -eq 0 ] && echo "json_keys: schema 3 holds on every document"
 exit $fail

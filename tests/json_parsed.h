@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "out/json_write.h"
+#include "render/json_write.h"
 
 /* The text write (occ_json_write_compact or _formatted) gives doc, in a
  * string the caller frees; NULL when out of memory. */

@@ -1,12 +1,13 @@
 #!/bin/sh
 # layers.sh: src/ is one folder per layer and includes point down only:
-# core <- db <- ptxas <- live <- out <- cli (a layer includes its own
-# folder and those before it, never one after), no include cycle between
+# core <- db <- ptxas <- model <- live <- render <- inject <- cli (a layer
+# includes its own folder and those before it, never one after), no
+# include cycle between
 # files, the core includes no stdio, cJSON or CUDA header, and only the
 # database loader and the writers include cJSON.
 set -u
 fail=0
-order="core db ptxas live out cli"
+order="core db ptxas model live render inject cli"
 rank() { n=0; for l in $order; do [ "$l" = "$1" ] && { echo $n; return; }; n=$((n + 1)); done; echo 99; }
 for f in src/*/*.[ch]; do
   layer=$(basename "$(dirname "$f")")
@@ -22,12 +23,12 @@ if grep -n '#include <\(stdio\.h\|cjson/\|cuda\|cupti\)' src/core/*.[ch]; then
   echo "layers: the core includes I/O, cJSON or CUDA (above)"
   fail=1
 fi
-# cJSON reads the database (db/) and writes every JSON document (out/,
-# through out/json_write.h, which the command line also uses); the
+# cJSON reads the database (db/) and writes every JSON document (render/,
+# through render/json_write.h, which the command line also uses); the
 # compiler-report reader and the live backend hand plain structs up, and
 # the core's API carries no cJSON type.
-if grep -ln '#include <cjson/' src/*/*.[ch] | grep -v '^src/\(db\|out\)/'; then
-  echo "layers: cJSON included outside src/db/ and src/out/ (above)"
+if grep -ln '#include <cjson/' src/*/*.[ch] | grep -v '^src/\(db\|render\)/'; then
+  echo "layers: cJSON included outside src/db/ and src/render/ (above)"
   fail=1
 fi
 # Cycles: follow each file's includes depth-first.

@@ -36,18 +36,18 @@ build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 
-# What out/json_write.h adds to cJSON: exact integers, U+FFFD for invalid
+# What render/json_write.h adds to cJSON: exact integers, U+FFFD for invalid
 # UTF-8, cJSON's own text otherwise.
 JSON_WRITE_DEPS = tests/ptxas/json_write_test.c tests/json_parsed.h \
-                  src/out/json_write.c src/out/json_write.h src/out/utf8.h
+                  src/render/json_write.c src/render/json_write.h src/core/utf8.h
 
 build/json_write_test: $(JSON_WRITE_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_write_test.c src/out/json_write.c -lcriterion -lcjson
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/ptxas/json_write_test.c src/render/json_write.c -lcriterion -lcjson
 
 build/json_write_test_san: $(JSON_WRITE_DEPS)
 	@mkdir -p build
-	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_write_test.c src/out/json_write.c -lcriterion -lcjson
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/json_write_test.c src/render/json_write.c -lcriterion -lcjson
 
 test-ptxas-unit: build/ptxas_unit build/json_write_test
 	./build/ptxas_unit

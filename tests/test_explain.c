@@ -1,5 +1,5 @@
 /* Unit tests of the derivation as data (core/explain.h) and its JSON
- * (out/explain_out.h): each step's result is its operation applied to its
+ * (render/explain_out.h): each step's result is its operation applied to its
  * operands, operands named after an earlier result carry its value, and
  * the values are the occ_result's, on every architecture of the database. */
 #include <criterion/criterion.h>
@@ -9,7 +9,7 @@
 #include "json_parsed.h"
 #include "core/explain.h"
 #include "db_fixture.h"
-#include "out/explain_out.h"
+#include "render/explain_out.h"
 
 static double operand(const occ_step *s, int i) {
   cr_assert_lt(i, s->operand_count, "%s: operand %d missing", s->key, i);
@@ -267,11 +267,11 @@ Test(explain, json_steps) {
   k.smem_static_bytes = 4096;
   occ_result r;
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
-  occ_report rep = {&d, &k, NULL, &r, NULL};
-  cJSON *array = json_parsed(occ_json_explain(&rep));
-  cr_assert(cJSON_IsArray(array));
   occ_step steps[OCC_EXPLAIN_MAX_STEPS];
   size_t n = occ_explain(&d, &k, &r, NULL, steps, OCC_EXPLAIN_MAX_STEPS);
+  occ_report rep = {&d, &k, NULL, &r, NULL, NULL, steps, n, NULL};
+  cJSON *array = json_parsed(occ_json_explain(&rep));
+  cr_assert(cJSON_IsArray(array));
   cr_assert_eq((size_t)cJSON_GetArraySize(array), n);
   const cJSON *step;
   int checked = 0;

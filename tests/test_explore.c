@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "json_parsed.h"
-#include "out/chart_out.h"
+#include "render/chart_out.h"
 #include "db_fixture.h"
 #include "db/gpudb.h"
 #include "core/occ.h"
-#include "out/suggest_out.h"
+#include "render/suggest_out.h"
 #include "core/sweep.h"
 
 

@@ -1,5 +1,5 @@
 /* test_inject_counters.c - the injection library's counters logic
- * (src/live/inject_counters.c) without a GPU: which launches it profiles,
+ * (src/inject/inject_counters.c) without a GPU: which launches it profiles,
  * how it stops and starts the Range Profiler around the others, and which
  * range it gives each launch. CUPTI's callbacks are driven with the
  * driver calls' parameter structures as cupti.h declares them, so the
@@ -13,12 +13,13 @@
  * empty in each. */
 #include <criterion/criterion.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "live/counter.h"
-#include "live/inject_lib.h"
+#include "inject/inject_lib.h"
 
 /* ---- the fake Range Profiler (counter.h) ---- */
 
@@ -32,6 +33,8 @@ static struct {
   bool overflow;             /* more ranges than the image holds */
   int opens, starts, stops;
   int graphs_profiled;       /* graph launches made while started */
+  int metric_count;          /* what the last open asked for */
+  char last_metric[32];
 } gpu;
 
 struct occ_prof {
@@ -43,8 +46,11 @@ occ_prof *occ_prof_open(void *cu_context, int ordinal,
                         const char *const *metrics, int metric_count,
                         bool auto_ranges, size_t max_ranges, char *why,
                         size_t why_size) {
-  (void)cu_context, (void)ordinal, (void)metrics, (void)metric_count;
-  (void)why, (void)why_size;
+  (void)cu_context, (void)ordinal, (void)why, (void)why_size;
+  gpu.metric_count = metric_count;
+  if (metric_count > 0)
+    snprintf(gpu.last_metric, sizeof gpu.last_metric, "%s",
+             metrics[metric_count - 1]);
   cr_assert(auto_ranges, "the library profiles in auto range mode");
   cr_assert(!gpu.open, "one profiler at a time");
   gpu.open = true;
@@ -358,4 +364,16 @@ Test(inject_counters, a_new_context_gets_its_own_session) {
   uint32_t ids[] = {a1, a2};
   expect_measured(ids, 2);
   cr_expect_eq(gpu.opens, 2);
+}
+
+/* The most --metrics occcalc passes (OCC_RECORD_METRICS_MAX) beside the
+ * two the library always reads: every name reaches the profiler (the
+ * list had room for one fewer, and the last name was written past it). */
+Test(inject_counters, the_most_metrics_all_reach_the_profiler) {
+  cr_assert_eq(occ_inject_counters_start("m1,m2,m3,m4,m5,m6,m7,m8", NULL), 0);
+  launch(0xa, 64, 128);
+  occ_inject_counters_finish();
+  cr_expect_eq(gpu.metric_count,
+               OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX);
+  cr_expect_str_eq(gpu.last_metric, "m8");
 }

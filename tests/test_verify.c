@@ -12,7 +12,7 @@
 #include "core/occ.h"
 #include "live/timeline.h"
 #include "live/verify.h"
-#include "out/verify_out.h"
+#include "render/verify_out.h"
 
 static occ_probe_record rec(unsigned sm, unsigned long long a,
                             unsigned long long b) {
@@ -198,14 +198,14 @@ Test(config_check, a_module_has_the_keys_unread) {
   occ_result p;
   memset(&p, 0, sizeof p);
   p.launch_smem_config_bytes = 102400;
-  cJSON *j = json_parsed(occ_json_module_check(&mk, &p));
+  cJSON *j = json_parsed(occ_json_module_check(&mk, &p, occ_module_agrees(&mk, &p)));
   cr_assert_not_null(j);
   cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "smem_config_executed_bytes")));
   cJSON *predicted = cJSON_GetObjectItem(j, "predicted_smem_config_bytes");
   cr_assert(cJSON_IsNumber(predicted) && predicted->valuedouble == 102400);
   cJSON_Delete(j);
   p.launch_smem_config_bytes = 0;
-  j = json_parsed(occ_json_module_check(&mk, &p));
+  j = json_parsed(occ_json_module_check(&mk, &p, occ_module_agrees(&mk, &p)));
   cr_assert(cJSON_IsNull(cJSON_GetObjectItem(j, "predicted_smem_config_bytes")));
   cJSON_Delete(j);
 }
@@ -251,7 +251,7 @@ static char *module_text(const occ_module_kernel *mk, const occ_result *p) {
   size_t len = 0;
   FILE *out = open_memstream(&text, &len);
   cr_assert_not_null(out);
-  occ_print_module_check(out, mk, p);
+  occ_print_module_check(out, mk, p, occ_module_agrees(mk, p));
   fclose(out);
   return text;
 }
@@ -280,7 +280,7 @@ static cJSON *differences(cJSON *j) {
 Test(occupancy_api, a_module_names_the_functions_called) {
   occ_module_kernel mk = module_answers(10, 10);
   occ_result p = predicted(10);
-  cJSON *j = json_parsed(occ_json_module_check(&mk, &p));
+  cJSON *j = json_parsed(occ_json_module_check(&mk, &p, occ_module_agrees(&mk, &p)));
   cr_assert_not_null(j);
   cr_assert_str_eq(string_item(j, "api_function"),
                    "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -320,7 +320,7 @@ Test(occupancy_api, a_driver_that_differs_is_shown_beside_cudart) {
   cr_assert(strstr(text, "verdict: agree"), "%s", text);
   assert_80_columns(text);
   free(text);
-  cJSON *j = json_parsed(occ_json_module_check(&mk, &p));
+  cJSON *j = json_parsed(occ_json_module_check(&mk, &p, occ_module_agrees(&mk, &p)));
   cr_assert_not_null(j);
   cr_assert_eq(cJSON_GetObjectItem(j, "driver_api_blocks_per_sm")->valueint, 9);
   cJSON *list = differences(j);

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/chart.h"
-#include "out/text_safe.h"
+#include "render/text_safe.h"
 
 #define AT(field) offsetof(occ_cli, field)
 #define CALC OCC_MODE_CALC
@@ -27,86 +27,134 @@
 #define MAX_BYTES OCC_MAX_SMEM_BYTES
 
 static const occ_option options[] = {
-    {"regs", "N", OCC_ARG_COUNT, 0, 255, AT(regs), CALC | DEVICE,
-     "registers per thread, 0 to 255 (ptxas -v prints it)"},
-    {"smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(smem), CALC | DEVICE,
-     "static shared memory per block (default 0)"},
-    {"dyn-smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(dyn_smem), CONFIG,
-     "dynamic shared memory per block (default 0)"},
-    {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(block), CONFIG,
-     "threads per block, e.g. 128 or 40x2"},
-    {"barriers", "N", OCC_ARG_COUNT, 0, 16, AT(barriers), CALC | PTXAS | DEVICE,
-     "barriers the kernel uses, 0 to 16 (default 1)"},
-    {"carveout", "PCT", OCC_ARG_COUNT, 0, 100, AT(carveout), CONFIG,
-     "shared-memory carveout preference, 0 to 100 percent"},
-    {"grid", "BLOCKS", OCC_ARG_COUNT, 1, INT32_MAX, AT(grid), CONFIG,
-     "blocks in the grid: also report waves"},
-    {"sms", "N", OCC_ARG_COUNT, 1, 100000, AT(sms), CALC | PTXAS,
-     "number of SMs (overrides the device's, for --grid)"},
-    {"gpu", "NAME", OCC_ARG_NAME, 0, 0, AT(gpu), CALC | PTXAS,
-     "a board from the database, e.g. 'H100 SXM', gtx970"},
-    {"arch", "sm_XY", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
-     "the generic device of an architecture, e.g. sm_90"},
-    {"cc", "X.Y", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
-     "the generic device of a compute capability, e.g. 9.0"},
-    {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL,
-     "read the GPU database from FILE instead"},
-    {"device", "N|all", OCC_ARG_DEVICE, 0, 1 << 20, AT(device),
-     DEVICE | MODULE | SWEEP | RUN, "check against a live GPU (needs a GPU)"},
-    {"no-verify", NULL, OCC_ARG_FLAG, 0, 0, AT(no_verify), DEVICE,
-     "with --device: read the GPU and compute only"},
-    {"counter", NULL, OCC_ARG_FLAG, 0, 0, AT(counter), DEVICE | SWEEP,
-     "with --device: also read the hardware counter (CUPTI)"},
-    {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE,
-     "with --device: a kernel's cubin, fatbin or PTX file"},
-    {"kernel", "NAME", OCC_ARG_NAME, 0, 0, AT(kernel_name), PTXAS | MODULE | RUN,
-     "the kernel of --module, or a name filter for --ptxas"},
-    {"sweep", "N", OCC_ARG_COUNT, 1, 1000000, AT(sweep), SWEEP,
-     "verify: check N random configurations on the GPU"},
-    {"seed", "S", OCC_ARG_COUNT, 0, INT64_MAX, AT(seed), SWEEP,
-     "verify --sweep: the random seed (default 1)"},
-    {"ptxas", "FILE", OCC_ARG_PATH, 0, 0, AT(ptxas_path), PTXAS,
-     "every kernel of ptxas -v or cuobjdump -res-usage output"},
-    {"min-occupancy", "PCT", OCC_ARG_PERCENT, 0, 100, AT(min_occupancy_pct),
-     CONFIG | RUN, "exit 3 if a kernel's occupancy is below PCT percent"},
-    {"json", NULL, OCC_ARG_FLAG, 0, 0, AT(json), ALL,
-     "write JSON (schema 2) instead of the report"},
-    {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG | RUN,
-     "one compact JSON object per line, as computed"},
-    {"explain", NULL, OCC_ARG_FLAG, 0, 0, AT(explain), CONFIG,
-     "explain the calculation step by step"},
-    {"chart", "KIND", OCC_ARG_CHARTS, 0, 0, AT(charts), CONFIG,
-     "chart occupancy by block, regs, smem or all"},
-    {"step", "N", OCC_ARG_COUNT, 1, 1024, AT(chart_step), CONFIG,
-     "the block chart's step in threads (default 32)"},
-    {"ascii", NULL, OCC_ARG_FLAG, 0, 0, AT(ascii), CONFIG,
-     "draw terminal charts in plain ASCII"},
-    {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG,
-     "write the charts as SVG to a file, '-' or a directory"},
-    {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN,
-     "write the charts' points as CSV instead"},
-    {"ncu", NULL, OCC_ARG_FLAG, 0, 0, AT(ncu), CONFIG,
-     "also what Nsight Compute reports, by its metric names"},
-    {"suggest", NULL, OCC_ARG_FLAG, 0, 0, AT(suggest), CONFIG,
-     "what to change: block sizes, registers, carveout"},
-    {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,
-     "run: also read these Perfworks metrics per kernel"},
-    {"counter-launches", "N", OCC_ARG_NAME, 0, 0, AT(counter_launches),
-     RUN, "run: profile the first N (3) or all launches per config"},
-    {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
-     "run: only launch records (no replay, no counter rights)"},
-    {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
-     "run: write the report to FILE"},
-    {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
-     "list the boards and architectures known"},
-    {"help", NULL, OCC_ARG_FLAG, 0, 0, AT(help), ALL,
-     "show this help and exit"},
-    {"version", NULL, OCC_ARG_FLAG, 0, 0, AT(version), ALL,
-     "show the version and exit"},
-    {NULL, NULL, OCC_ARG_FLAG, 0, 0, 0, 0, NULL},
+    [OCC_OPT_REGS] =
+        {"regs", "N", OCC_ARG_COUNT, 0, 255, AT(regs), CALC | DEVICE,
+         "registers per thread, 0 to 255 (ptxas -v prints it)", 0},
+    [OCC_OPT_SMEM] =
+        {"smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(smem), CALC | DEVICE,
+         "static shared memory per block (default 0)", 0},
+    [OCC_OPT_DYN_SMEM] =
+        {"dyn-smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(dyn_smem), CONFIG,
+         "dynamic shared memory per block (default 0)", 0},
+    [OCC_OPT_BLOCK] =
+        {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(block), CONFIG,
+         "threads per block, e.g. 128 or 40x2", 0},
+    [OCC_OPT_BARRIERS] =
+        {"barriers", "N", OCC_ARG_COUNT, 0, 16, AT(barriers),
+         CALC | PTXAS | DEVICE, "barriers the kernel uses, 0 to 16 (default 1)",
+         0},
+    [OCC_OPT_CARVEOUT] =
+        {"carveout", "PCT", OCC_ARG_COUNT, 0, 100, AT(carveout), CONFIG,
+         "shared-memory carveout preference, 0 to 100 percent", 0},
+    [OCC_OPT_GRID] =
+        {"grid", "BLOCKS", OCC_ARG_COUNT, 1, INT32_MAX, AT(grid), CONFIG,
+         "blocks in the grid: also report waves", 0},
+    [OCC_OPT_SMS] =
+        {"sms", "N", OCC_ARG_COUNT, 1, 100000, AT(sms), CALC | PTXAS,
+         "number of SMs (overrides the device's, for --grid)", 0},
+    [OCC_OPT_GPU] =
+        {"gpu", "NAME", OCC_ARG_NAME, 0, 0, AT(gpu), CALC | PTXAS,
+         "a board from the database, e.g. 'H100 SXM', gtx970", 0},
+    [OCC_OPT_ARCH] =
+        {"arch", "sm_XY", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
+         "the generic device of an architecture, e.g. sm_90", 0},
+    [OCC_OPT_CC] =
+        {"cc", "X.Y", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
+         "the generic device of a compute capability, e.g. 9.0", 0},
+    [OCC_OPT_DATA] =
+        {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL,
+         "read the GPU database from FILE instead", OCC_OPTF_FILE},
+    [OCC_OPT_DEVICE] =
+        {"device", "N|all", OCC_ARG_DEVICE, 0, 1 << 20, AT(device),
+         DEVICE | MODULE | SWEEP | RUN,
+         "check against a live GPU (needs a GPU)", OCC_OPTF_LIVE},
+    [OCC_OPT_NO_VERIFY] =
+        {"no-verify", NULL, OCC_ARG_FLAG, 0, 0, AT(no_verify), DEVICE,
+         "with --device: read the GPU and compute only", OCC_OPTF_LIVE},
+    [OCC_OPT_COUNTER] =
+        {"counter", NULL, OCC_ARG_FLAG, 0, 0, AT(counter), DEVICE | SWEEP,
+         "with --device: also read the hardware counter (CUPTI)",
+         OCC_OPTF_LIVE},
+    [OCC_OPT_MODULE] =
+        {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE,
+         "with --device: a kernel's cubin, fatbin or PTX file",
+         OCC_OPTF_LIVE | OCC_OPTF_FILE},
+    [OCC_OPT_KERNEL] =
+        {"kernel", "NAME", OCC_ARG_NAME, 0, 0, AT(kernel_name),
+         PTXAS | MODULE | RUN,
+         "the kernel of --module, or a name filter for --ptxas", 0},
+    [OCC_OPT_SWEEP] =
+        {"sweep", "N", OCC_ARG_COUNT, 1, 1000000, AT(sweep), SWEEP,
+         "verify: check N random configurations on the GPU", 0},
+    [OCC_OPT_SEED] =
+        {"seed", "S", OCC_ARG_COUNT, 0, INT64_MAX, AT(seed), SWEEP,
+         "verify --sweep: the random seed (default 1)", 0},
+    [OCC_OPT_PTXAS] =
+        {"ptxas", "FILE", OCC_ARG_PATH, 0, 0, AT(ptxas_path), PTXAS,
+         "every kernel of ptxas -v or cuobjdump -res-usage output",
+         OCC_OPTF_FILE},
+    [OCC_OPT_MIN_OCCUPANCY] =
+        {"min-occupancy", "PCT", OCC_ARG_PERCENT, 0, 100, AT(min_occupancy_pct),
+         CONFIG | RUN, "exit 3 if a kernel's occupancy is below PCT percent",
+         0},
+    [OCC_OPT_JSON] =
+        {"json", NULL, OCC_ARG_FLAG, 0, 0, AT(json), ALL,
+         "write JSON (schema 3) instead of the report", 0},
+    [OCC_OPT_JSONL] =
+        {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG | RUN,
+         "one compact JSON object per line, as computed", 0},
+    [OCC_OPT_EXPLAIN] =
+        {"explain", NULL, OCC_ARG_FLAG, 0, 0, AT(explain), CONFIG,
+         "explain the calculation step by step", 0},
+    [OCC_OPT_CHART] =
+        {"chart", "KIND", OCC_ARG_CHARTS, 0, 0, AT(charts), CONFIG,
+         "chart occupancy by block, regs, smem or all", 0},
+    [OCC_OPT_STEP] =
+        {"step", "N", OCC_ARG_COUNT, 1, 1024, AT(chart_step), CONFIG,
+         "the block chart's step in threads (default 32)", 0},
+    [OCC_OPT_ASCII] =
+        {"ascii", NULL, OCC_ARG_FLAG, 0, 0, AT(ascii), CONFIG,
+         "draw terminal charts in plain ASCII", 0},
+    [OCC_OPT_SVG] =
+        {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG,
+         "write the charts as SVG to a file, '-' or a directory",
+         OCC_OPTF_FILE},
+    [OCC_OPT_CSV] =
+        {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN,
+         "write the charts' points as CSV instead", 0},
+    [OCC_OPT_NCU] =
+        {"ncu", NULL, OCC_ARG_FLAG, 0, 0, AT(ncu), CONFIG,
+         "also what Nsight Compute reports, by its metric names", 0},
+    [OCC_OPT_SUGGEST] =
+        {"suggest", NULL, OCC_ARG_FLAG, 0, 0, AT(suggest), CONFIG,
+         "what to change: block sizes, registers, carveout", 0},
+    [OCC_OPT_METRICS] =
+        {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,
+         "run: also read these Perfworks metrics per kernel", 0},
+    [OCC_OPT_COUNTER_LAUNCHES] =
+        {"counter-launches", "N", OCC_ARG_NAME, 0, 0, AT(counter_launches), RUN,
+         "run: profile the first N (3) or all launches per config", 0},
+    [OCC_OPT_NO_COUNTERS] =
+        {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
+         "run: only launch records (no replay, no counter rights)", 0},
+    [OCC_OPT_OUTPUT] =
+        {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
+         "run: write the report to FILE", OCC_OPTF_FILE},
+    [OCC_OPT_LIST_GPUS] =
+        {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
+         "list the boards and architectures known", 0},
+    [OCC_OPT_HELP] =
+        {"help", NULL, OCC_ARG_FLAG, 0, 0, AT(help), ALL,
+         "show this help and exit", 0},
+    [OCC_OPT_VERSION] =
+        {"version", NULL, OCC_ARG_FLAG, 0, 0, AT(version), ALL,
+         "show the version and exit", 0},
+    [OCC_OPT_COUNT] = {NULL, NULL, OCC_ARG_FLAG, 0, 0, 0, 0, NULL, 0},
 };
 
-enum { OPTION_COUNT = sizeof options / sizeof options[0] - 1 };
+enum { OPTION_COUNT = OCC_OPT_COUNT };
+_Static_assert(sizeof options / sizeof options[0] == OCC_OPT_COUNT + 1,
+               "a row for every occ_opt");
 _Static_assert(OPTION_COUNT <= 64, "occ_cli.given holds 64 options");
 
 const occ_option *occ_cli_options(void) { return options; }
@@ -121,15 +169,8 @@ const char *occ_mode_name(occ_mode mode) {
   return "?";
 }
 
-static int option_index(const char *name) {
-  for (int i = 0; i < OPTION_COUNT; i++)
-    if (strcmp(options[i].name, name) == 0) return i;
-  return -1;
-}
-
-bool occ_cli_given(const occ_cli *cli, const char *name) {
-  int i = option_index(name);
-  return i >= 0 && (cli->given >> i & 1u);
+bool occ_cli_given(const occ_cli *cli, occ_opt option) {
+  return cli->given >> option & 1u;
 }
 
 void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel) {
@@ -402,7 +443,7 @@ static int check_required(const occ_cli *cli, FILE *err) {
   switch (cli->mode) {
   case OCC_MODE_CALC:
   case OCC_MODE_DEVICE:
-    missing = !occ_cli_given(cli, "regs") ? regs : !cli->block ? block : NULL;
+    missing = !occ_cli_given(cli, OCC_OPT_REGS) ? regs : !cli->block ? block : NULL;
     break;
   case OCC_MODE_MODULE:
     missing = !cli->device ? "--module: --device N is required (a module is "
@@ -422,24 +463,60 @@ static int check_required(const occ_cli *cli, FILE *err) {
   return missing ? occ_cli_usage_error(err, "%s", missing) : OCC_EXIT_OK;
 }
 
+/* Options that cannot apply beside another: each pair refused with status
+ * 2 and the one line "--OPTION: not with --WITH (WHY)", never accepted and
+ * ignored. */
+static const struct {
+  occ_opt option, with;
+  const char *why;
+} exclusions[] = {
+    {OCC_OPT_NCU, OCC_OPT_JSON, "every JSON report holds the ncu object"},
+    {OCC_OPT_NCU, OCC_OPT_JSONL, "every JSON report holds the ncu object"},
+    {OCC_OPT_COUNTER, OCC_OPT_NO_VERIFY,
+     "the counter is read on the verifier's probe"},
+    {OCC_OPT_METRICS, OCC_OPT_NO_COUNTERS, "metrics are read by the counters"},
+    {OCC_OPT_COUNTER_LAUNCHES, OCC_OPT_NO_COUNTERS,
+     "it chooses the launches whose counters are read"},
+};
+
+/* What --csv and --svg - cannot write beside the charts' points. */
+static const occ_opt charts_only_excludes[] = {
+    OCC_OPT_JSON, OCC_OPT_JSONL, OCC_OPT_EXPLAIN, OCC_OPT_SUGGEST,
+    OCC_OPT_NCU, OCC_OPT_GRID};
+
+static int check_exclusions(const occ_cli *cli, FILE *err) {
+  for (size_t i = 0; i < sizeof exclusions / sizeof *exclusions; i++)
+    if (occ_cli_given(cli, exclusions[i].option) &&
+        occ_cli_given(cli, exclusions[i].with))
+      return occ_cli_usage_error(err, "--%s: not with --%s (%s)",
+                                 options[exclusions[i].option].name,
+                                 options[exclusions[i].with].name,
+                                 exclusions[i].why);
+  bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
+  for (size_t i = 0; i < sizeof charts_only_excludes / sizeof *charts_only_excludes; i++)
+    if ((cli->csv || svg_stdout) && cli->mode != OCC_MODE_RUN &&
+        occ_cli_given(cli, charts_only_excludes[i]))
+      return occ_cli_usage_error(
+          err, "%s writes only the charts to stdout; drop --json, --jsonl, "
+               "--explain, --suggest, --ncu and --grid, or give --svg a file",
+          cli->csv ? "--csv" : "--svg -");
+  return OCC_EXIT_OK;
+}
+
 /* Two options that say the same thing two ways, or outputs that exclude
  * each other. */
 static int check_pairs(const occ_cli *cli, FILE *err) {
-  int devices = occ_cli_given(cli, "gpu") + occ_cli_given(cli, "arch") +
-                occ_cli_given(cli, "cc");
+  int devices = occ_cli_given(cli, OCC_OPT_GPU) + occ_cli_given(cli, OCC_OPT_ARCH) +
+                occ_cli_given(cli, OCC_OPT_CC);
   if (devices > 1)
     return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
   if (cli->json + cli->jsonl + (cli->mode == OCC_MODE_RUN && cli->csv) > 1)
     return occ_cli_usage_error(err, "--json, --jsonl and --csv: give at most one of them");
   if (cli->csv && cli->svg_path)
     return occ_cli_usage_error(err, "--csv and --svg: give one of them");
+  int rc = check_exclusions(cli, err);
+  if (rc != OCC_EXIT_OK) return rc;
   bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
-  if ((cli->csv || svg_stdout) &&
-      (cli->json || cli->jsonl || cli->explain || cli->suggest))
-    return occ_cli_usage_error(
-        err, "%s writes only the charts to stdout; drop --json, --jsonl, "
-             "--explain and --suggest, or give --svg a file",
-        cli->csv ? "--csv" : "--svg -");
   bool many = cli->mode == OCC_MODE_PTXAS ||
               (cli->device && strcmp(cli->device, "all") == 0);
   if (svg_stdout && many)
@@ -469,9 +546,6 @@ static int check_refinements(occ_cli *cli, FILE *err) {
                      cli->jsonl))
     return occ_cli_usage_error(err, "--ascii: needs --chart drawn on the "
                                     "terminal (not --json, --jsonl, --csv or --svg)");
-  if (cli->no_verify && cli->counter)
-    return occ_cli_usage_error(err, "--counter: not with --no-verify (the "
-                                    "counter is read on the verifier's probe)");
   if ((cli->csv || cli->svg_path) && !cli->charts)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
   return OCC_EXIT_OK;
@@ -522,7 +596,7 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
     /* run: the options end at "--" or at the program's name. */
     int id = getopt_long(argc, argv, run ? "+:hV" : ":hV", longopts, NULL);
     if (id == -1) break;
-    if (id == 'h' || id == 'V') id = 256 + option_index(id == 'h' ? "help" : "version");
+    if (id == 'h' || id == 'V') id = 256 + (id == 'h' ? OCC_OPT_HELP : OCC_OPT_VERSION);
     if (id == ':' && optopt >= 256)
       return occ_cli_usage_error(err, "%s: missing value; expected %s, %s", argv[prev],
                                  options[optopt - 256].arg, options[optopt - 256].help);

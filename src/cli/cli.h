@@ -48,6 +48,58 @@ typedef enum occ_arg_type {
   OCC_ARG_DEVICE   /* a device ordinal or "all", kept as text */
 } occ_arg_type;
 
+/* The options, one identifier per row of the table (cli.c), so that a
+ * misspelt option is a compile error, not a lookup that silently fails. */
+typedef enum occ_opt {
+  OCC_OPT_REGS,
+  OCC_OPT_SMEM,
+  OCC_OPT_DYN_SMEM,
+  OCC_OPT_BLOCK,
+  OCC_OPT_BARRIERS,
+  OCC_OPT_CARVEOUT,
+  OCC_OPT_GRID,
+  OCC_OPT_SMS,
+  OCC_OPT_GPU,
+  OCC_OPT_ARCH,
+  OCC_OPT_CC,
+  OCC_OPT_DATA,
+  OCC_OPT_DEVICE,
+  OCC_OPT_NO_VERIFY,
+  OCC_OPT_COUNTER,
+  OCC_OPT_MODULE,
+  OCC_OPT_KERNEL,
+  OCC_OPT_SWEEP,
+  OCC_OPT_SEED,
+  OCC_OPT_PTXAS,
+  OCC_OPT_MIN_OCCUPANCY,
+  OCC_OPT_JSON,
+  OCC_OPT_JSONL,
+  OCC_OPT_EXPLAIN,
+  OCC_OPT_CHART,
+  OCC_OPT_STEP,
+  OCC_OPT_ASCII,
+  OCC_OPT_SVG,
+  OCC_OPT_CSV,
+  OCC_OPT_NCU,
+  OCC_OPT_SUGGEST,
+  OCC_OPT_METRICS,
+  OCC_OPT_COUNTER_LAUNCHES,
+  OCC_OPT_NO_COUNTERS,
+  OCC_OPT_OUTPUT,
+  OCC_OPT_LIST_GPUS,
+  OCC_OPT_HELP,
+  OCC_OPT_VERSION,
+  OCC_OPT_COUNT
+} occ_opt;
+
+/* What an option does beyond its value, for the programs that read the
+ * table (tests/fuzz/fuzz_cli.c): it needs a live GPU, or it names a file
+ * occcalc reads or writes. */
+enum {
+  OCC_OPTF_LIVE = 1u << 0,
+  OCC_OPTF_FILE = 1u << 1
+};
+
 typedef struct occ_option {
   const char *name;  /* long name, without "--" */
   const char *arg;   /* the value's name in --help, NULL for a flag */
@@ -56,9 +108,11 @@ typedef struct occ_option {
   size_t offset;     /* where the value goes in occ_cli */
   unsigned modes;    /* occ_mode bits this option applies to */
   const char *help;  /* one line for --help */
+  unsigned flags;    /* OCC_OPTF_ bits */
 } occ_option;
 
-/* The table, ending with a row whose name is NULL. */
+/* The table, row i the option occ_opt i, ending with a row whose name is
+ * NULL. */
 const occ_option *occ_cli_options(void);
 
 /* The name of a mode as a user says it ("--ptxas", "verify --sweep"). */
@@ -98,8 +152,8 @@ typedef struct occ_cli {
   bool no_counters;
 } occ_cli;
 
-/* True when the option named name (without "--") was given. */
-bool occ_cli_given(const occ_cli *cli, const char *name);
+/* True when option was given. */
+bool occ_cli_given(const occ_cli *cli, occ_opt option);
 
 /* The kernel the options describe (block left 1x1x1: it depends on the
  * device, see occ_parse_block). */

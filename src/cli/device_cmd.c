@@ -7,9 +7,9 @@
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
-#include "out/report.h"
-#include "out/verify_out.h"
-#include "out/text_safe.h"
+#include "render/report.h"
+#include "render/verify_out.h"
+#include "render/text_safe.h"
 
 /* No probe may hang occcalc: the verification of one device, and a whole
  * sweep, stop at these limits. */
@@ -106,15 +106,21 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
   if (rc != OCC_EXIT_OK) return rc;
   occ_status st = occ_pipeline_compute(p, &run->item);
   if (st != OCC_OK) return occ_pipeline_compute_error(p, &run->item, st);
-  return cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
+  /* The module's verdict, decided here once for the writers and the
+   * exit status. */
+  if (run->module_checked)
+    run->item.verdict = occ_module_agrees(&run->module, &run->item.result)
+                            ? OCC_VERDICT_AGREE : OCC_VERDICT_DISAGREE;
+  rc = cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
+  if (run->verified)
+    run->item.verdict = run->verify.agree ? OCC_VERDICT_AGREE
+                                          : OCC_VERDICT_DISAGREE;
+  return rc;
 }
 
 static int status_of(const device_run *run) {
-  if (run->verified) return run->verify.agree ? OCC_EXIT_OK : OCC_EXIT_DISAGREE;
-  if (run->module_checked)
-    return occ_module_agrees(&run->module, &run->item.result) ? OCC_EXIT_OK
-                                                              : OCC_EXIT_DISAGREE;
-  return OCC_EXIT_OK;
+  return run->item.verdict == OCC_VERDICT_DISAGREE ? OCC_EXIT_DISAGREE
+                                                   : OCC_EXIT_OK;
 }
 
 static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,

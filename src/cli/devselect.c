@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/report.h"
-#include "out/text_safe.h"
+#include "render/report.h"
+#include "render/text_safe.h"
 
 occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
   char why[512];
@@ -25,30 +25,6 @@ static int find_board(const occ_gpudb *db, const char *option, const char *name,
                              option, name, near);
 }
 
-/* Digits of a compute capability: major 1 to 19 then one minor digit
- * ("90", "100"), or with a dot ("9.0", "10.0"). Returns the end, or NULL. */
-static const char *cc_digits(const char *p, bool dotted) {
-  if (p[0] < '1' || p[0] > '9') return NULL;
-  bool two = p[0] == '1' && isdigit((unsigned char)p[1]) &&
-             (dotted ? p[2] == '.' : isdigit((unsigned char)p[2]));
-  size_t major_len = two ? 2 : 1;
-  if (dotted && p[major_len] != '.') return NULL;
-  const char *minor = p + major_len + dotted;
-  return isdigit((unsigned char)*minor) ? minor + 1 : NULL;
-}
-
-/* The architecture names NVIDIA's tools use: sm_XY, compute_XY (each
- * with an optional a or f) or X.Y, with a major from 1 to 19. The
- * database's reader is looser ("sm_900" would read as 90.0). */
-static bool is_arch_name(const char *text) {
-  const char *p = text;
-  bool prefixed = strncmp(p, "sm_", 3) == 0 || strncmp(p, "compute_", 8) == 0;
-  if (prefixed) p = strchr(p, '_') + 1;
-  const char *end = cc_digits(p, !prefixed);
-  if (!end) return false;
-  if (prefixed && (*end == 'a' || *end == 'f')) end++;
-  return *end == '\0';
-}
 
 int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *device,
                       const char **note, FILE *err) {
@@ -59,7 +35,7 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
   } else if (cli->arch) {
     int major, minor;
     char near[128];
-    if (!is_arch_name(cli->arch) || occ_parse_cc(cli->arch, &major, &minor) != 0)
+    if (occ_parse_cc(cli->arch, &major, &minor) != 0)
       return occ_cli_usage_error(err, "--arch/--cc: '%s' is not an architecture "
                                  "(accepted: sm_XY, sm_XYa, sm_XYf, compute_XY or X.Y "
                                  "with X 1 to 19, e.g. sm_90a, sm_100, 9.0)", cli->arch);

@@ -13,7 +13,7 @@
 #include "cli/pipeline.h"
 #include "cli/ptxas_run.h"
 #include "cli/run_cmd.h"
-#include "out/text_safe.h"
+#include "render/text_safe.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
  * instead of exiting 0 with output lost. */

@@ -9,20 +9,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/chart.h"
-#include "core/suggest.h"
-#include "core/sweep.h"
 #include "db/gpudb.h"
-#include "out/chart_out.h"
-#include "out/explain_out.h"
-#include "out/json_write.h"
-#include "out/outfile.h"
-#include "out/ptxas_out.h"
-#include "out/report.h"
-#include "out/report_text.h"
-#include "out/suggest_out.h"
-#include "out/verify_out.h"
-#include "out/text_safe.h"
+#include "render/chart_out.h"
+#include "render/explain_out.h"
+#include "render/json_write.h"
+#include "render/outfile.h"
+#include "render/ptxas_out.h"
+#include "render/report.h"
+#include "render/report_text.h"
+#include "render/suggest_out.h"
+#include "render/verify_out.h"
+#include "render/text_safe.h"
 
 /* Columns to fit kernel names in: the terminal's when writing to one, else
  * $COLUMNS when set, else no limit (a pipe to grep wants whole names). */
@@ -56,6 +53,10 @@ static occ_writer choose_writer(const occ_cli *cli) {
 int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
                       FILE *out, FILE *err) {
   *p = (occ_pipeline){.cli = cli, .out = out, .err = err, .many = many};
+  p->request = (occ_model_request){
+      .grid_blocks = cli->grid, .explain = cli->explain,
+      .charts = cli->charts, .chart_step = (int)cli->chart_step,
+      .suggest = cli->suggest};
   p->writer = choose_writer(cli);
   struct stat st;
   p->flush_each = p->writer == OCC_WRITE_JSONL &&
@@ -113,10 +114,7 @@ int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
 }
 
 occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item) {
-  occ_status status = occ_compute(item->device, &item->kernel, &item->result);
-  if (status == OCC_OK && p->cli->grid > 0)
-    occ_waves_compute(item->device, &item->result, p->cli->grid, &item->waves);
-  return status;
+  return occ_model_compute(item, &p->request);
 }
 
 int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
@@ -130,49 +128,17 @@ int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
   return OCC_EXIT_USAGE;
 }
 
-/* --- the explore outputs: charts and suggestions --- */
-
-typedef struct chart_set {
-  occ_chart charts[OCC_CHART_KIND_COUNT];
-  const occ_chart *list[OCC_CHART_KIND_COUNT];
-  size_t count;
-} chart_set;
-
-static int build_charts(const occ_pipeline *p, const occ_item *item,
-                        chart_set *set) {
-  const occ_kernel *k = &item->kernel;
-  set->count = 0;
-  occ_sweep *sweep = NULL;
-  occ_status status = occ_sweep_new(item->device, k->carveout_pct, k->barriers, &sweep);
-  for (int kind = 0; status == OCC_OK && kind < OCC_CHART_KIND_COUNT; kind++) {
-    if (!(p->cli->charts & (1u << kind))) continue;
-    status = occ_chart_build(sweep, k, (occ_chart_kind)kind,
-                             (int)p->cli->chart_step, &set->charts[set->count]);
-    if (status == OCC_OK) {
-      set->list[set->count] = &set->charts[set->count];
-      set->count++;
-    }
-  }
-  occ_sweep_free(sweep);
-  if (status == OCC_OK) return OCC_EXIT_OK;
-  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
-  occ_msg(p->err, "charts: %s", occ_strerror(status));
-  return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
-}
-
-static void free_charts(chart_set *set) {
-  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
-}
+/* --- the explore outputs: charts --- */
 
 static void svg_writer(FILE *f, const void *context) {
-  const chart_set *set = context;
+  const occ_charts *set = context;
   occ_chart_write_svg(f, set->list, set->count);
 }
 
 /* The SVG file of one configuration: --svg FILE, or with several
  * DIR/N-LABEL.svg, N counting the configurations from 1. */
-static int write_svg(const occ_pipeline *p, const occ_item *item,
-                     const chart_set *set) {
+static int write_svg(const occ_pipeline *p, const occ_item *item) {
+  const occ_charts *set = item->charts;
   if (!p->many)
     return occ_outfile_write(p->cli->svg_path, "--svg", svg_writer, set,
                              p->err);
@@ -190,31 +156,11 @@ static int write_svg(const occ_pipeline *p, const occ_item *item,
 
 /* Charts after a text report: on the terminal, or into the SVG file. */
 static int text_charts(const occ_pipeline *p, const occ_item *item) {
-  chart_set set;
-  int rc = build_charts(p, item, &set);
-  if (rc != OCC_EXIT_OK) return rc;
-  if (p->cli->svg_path) {
-    rc = write_svg(p, item, &set);
-  } else {
-    fputc('\n', p->out);
-    occ_chart_print_term(p->out, set.list, set.count,
-                         p->cli->ascii || !occ_chart_locale_is_utf8());
-  }
-  free_charts(&set);
-  return rc;
-}
-
-/* The suggestion for item, allocated (about 5 KB); NULL after the
- * diagnostic. *rc gets the status. */
-static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
-                               int *rc) {
-  occ_suggestion *s = malloc(sizeof *s);
-  occ_status status = s ? occ_suggest(item->device, &item->kernel, s) : OCC_ERR_NOMEM;
-  if (status == OCC_OK) return s;
-  free(s);
-  occ_msg(p->err, "suggest: %s", occ_strerror(status));
-  *rc = status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
-  return NULL;
+  if (p->cli->svg_path) return write_svg(p, item);
+  fputc('\n', p->out);
+  occ_chart_print_term(p->out, item->charts->list, item->charts->count,
+                       p->cli->ascii || !occ_chart_locale_is_utf8());
+  return OCC_EXIT_OK;
 }
 
 /* --- the writers --- */
@@ -222,42 +168,13 @@ static occ_suggestion *suggest(const occ_pipeline *p, const occ_item *item,
 /* The report of item; name is what it calls the kernel (NULL: nothing). */
 static occ_report report_of(const occ_pipeline *p, const occ_item *item,
                             const char *name) {
+  (void)p;
   return (occ_report){item->device, &item->kernel, name, &item->result,
-                      p->cli->grid > 0 ? &item->waves : NULL};
-}
-
-/* A compiler report's kernel in text: its readable name and where it was
- * read, and how its block was chosen when --block was not given. */
-/* Columns a UTF-8 text takes (one a code point). */
-static size_t columns(const char *s) {
-  size_t n = 0;
-  for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
-  return n;
-}
-
-/* Cuts text to at most width columns, ending it with "..." when cut, at a
- * code point's boundary. */
-static void fit(char *text, size_t width) {
-  if (columns(text) <= width || width < 4) return;
-  size_t n = 0, i = 0;
-  for (; text[i] && n < width - 3; i++) n += ((unsigned char)text[i] & 0xC0) != 0x80;
-  while (i > 0 && ((unsigned char)text[i] & 0xC0) == 0x80) i--;
-  memcpy(text + i, "...", 4);
-}
-
-static void print_ptxas_heading(const occ_pipeline *p, const occ_item *item) {
-  const occ_ptxas_kernel *k = item->ptxas;
-  char name[4096], where[96];
-  snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
-           (long)k->line);
-  occ_text_safe(item->readable, name, sizeof name);
-  fit(name, 80 - 3 - columns(where));
-  fprintf(p->out, "== %s%s\n", name, where);
-  if (item->choice)
-    fprintf(p->out, "   no --block: %d threads, the smallest block reaching "
-            "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
-            "picks %d)\n", item->kernel.block[0], item->choice->block_size);
-  fputc('\n', p->out);
+                      item->has_waves ? &item->waves : NULL,
+                      item->has_ncu ? &item->ncu : NULL,
+                      item->explanation ? item->explanation->steps : NULL,
+                      item->explanation ? item->explanation->count : 0,
+                      NULL};
 }
 
 static void print_live(const occ_pipeline *p, const occ_item *item) {
@@ -266,7 +183,8 @@ static void print_live(const occ_pipeline *p, const occ_item *item) {
     occ_print_verify(p->out, item->gpu, item->verify);
   } else if (item->module) {
     fputc('\n', p->out);
-    occ_print_module_check(p->out, item->module, &item->result);
+    occ_print_module_check(p->out, item->module, &item->result,
+                           item->verdict == OCC_VERDICT_AGREE);
   }
 }
 
@@ -277,17 +195,17 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
   const char *name = item->readable ? item->readable : item->name;
   occ_report rep = report_of(p, item, item->ptxas ? NULL : name);
   if (p->written > 0) fputc('\n', p->out);
-  if (item->ptxas) print_ptxas_heading(p, item);
+  if (item->ptxas)
+    occ_ptxas_print_heading(p->out, item->ptxas, item->readable,
+                            item->choice ? item->kernel.block[0] : 0,
+                            item->choice);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
   if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);
-  int rc = cli->charts ? text_charts(p, item) : OCC_EXIT_OK;
-  if (rc != OCC_EXIT_OK || !cli->suggest) return rc;
-  occ_suggestion *s = suggest(p, item, &rc);
-  if (!s) return rc;
+  int rc = item->charts ? text_charts(p, item) : OCC_EXIT_OK;
+  if (rc != OCC_EXIT_OK || !item->suggestion) return rc;
   fputc('\n', p->out);
-  occ_suggest_print(p->out, item->device, s);
-  free(s);
+  occ_suggest_print(p->out, item->device, item->suggestion);
   return OCC_EXIT_OK;
 }
 
@@ -313,21 +231,16 @@ static int write_table(occ_pipeline *p, const occ_item *item) {
 }
 
 static int write_csv(const occ_pipeline *p, const occ_item *item) {
-  chart_set set;
-  int rc = build_charts(p, item, &set);
-  if (rc != OCC_EXIT_OK) return rc;
   if (p->written == 0) occ_chart_write_csv_header(p->out);
-  occ_chart_write_csv(p->out, item->label, set.list, set.count);
-  free_charts(&set);
+  if (item->charts)
+    occ_chart_write_csv(p->out, item->label, item->charts->list,
+                        item->charts->count);
   return OCC_EXIT_OK;
 }
 
 static int write_svg_stdout(const occ_pipeline *p, const occ_item *item) {
-  chart_set set;
-  int rc = build_charts(p, item, &set);
-  if (rc != OCC_EXIT_OK) return rc;
-  occ_chart_write_svg(p->out, set.list, set.count);
-  free_charts(&set);
+  if (item->charts)
+    occ_chart_write_svg(p->out, item->charts->list, item->charts->count);
   return OCC_EXIT_OK;
 }
 
@@ -339,7 +252,9 @@ static bool add_item(cJSON *obj, const char *key, cJSON *item) {
 
 static cJSON *live_json(const occ_item *item) {
   if (item->verify) return occ_json_verify(item->gpu, item->verify);
-  if (item->module) return occ_json_module_check(item->module, &item->result);
+  if (item->module)
+    return occ_json_module_check(item->module, &item->result,
+                                 item->verdict == OCC_VERDICT_AGREE);
   return cJSON_CreateNull();
 }
 
@@ -351,30 +266,28 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
   if (cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE)
     ok = add_item(obj, "verify", live_json(item));
   int rc = OCC_EXIT_OK;
-  if (ok && cli->charts) {
-    chart_set set;
-    if ((rc = build_charts(p, item, &set)) != OCC_EXIT_OK) return rc;
-    ok = add_item(obj, "charts", occ_chart_json(set.list, set.count));
-    if (ok && cli->svg_path) rc = write_svg(p, item, &set);
-    free_charts(&set);
+  if (ok && item->charts) {
+    ok = add_item(obj, "charts",
+                  occ_chart_json(item->charts->list, item->charts->count));
+    if (ok && cli->svg_path) rc = write_svg(p, item);
   }
-  if (ok && cli->explain) {
+  if (ok && item->explanation) {
     occ_report rep = report_of(p, item, item->name);
     ok = add_item(obj, "explain", occ_json_explain(&rep));
   }
-  if (ok && rc == OCC_EXIT_OK && cli->suggest) {
-    occ_suggestion *s = suggest(p, item, &rc);
-    if (!s) return rc;
-    ok = add_item(obj, "suggest", occ_suggest_json(s));
-    free(s);
-  }
+  if (ok && rc == OCC_EXIT_OK && item->suggestion)
+    ok = add_item(obj, "suggest", occ_suggest_json(item->suggestion));
   if (ok) return rc;
   occ_msg(p->err, "out of memory writing JSON");
   return OCC_EXIT_FAILURE;
 }
 
+/* The kernel's names in a document (occ_json_kernel's rule): the readable
+ * name, and the symbol it was demangled from. */
 static cJSON *item_json(const occ_pipeline *p, const occ_item *item) {
-  occ_report rep = report_of(p, item, item->name);
+  occ_report rep = report_of(p, item,
+                             item->readable ? item->readable : item->name);
+  rep.mangled_name = item->readable ? item->name : NULL;
   if (!item->ptxas) return occ_json_report(&rep);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
   return occ_ptxas_json(&row);
@@ -405,24 +318,46 @@ static int write_json(occ_pipeline *p, const occ_item *item) {
   return rc;
 }
 
-static void check_gate(occ_pipeline *p, const occ_item *item) {
-  const occ_cli *cli = p->cli;
-  double pct = item->result.occupancy * 100.0;
-  if (!occ_cli_given(cli, "min-occupancy") || pct >= cli->min_occupancy_pct - 1e-9)
-    return;
-  p->below_gate++;
+bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
+                    const char *on) {
+  if (!occ_cli_given(cli, OCC_OPT_MIN_OCCUPANCY) ||
+      !occ_model_below(item, cli->min_occupancy_pct))
+    return false;
   char text[16];
   occ_pct_text(item->result.occupancy, text, sizeof text);
-  const char *on = !p->fixed_device && item->ptxas && item->ptxas->arch[0]
-                       ? item->ptxas->arch
-                       : item->device->name;
-  occ_msg(p->err, "below --min-occupancy %g%%: %s on %s: %s%%",
+  occ_msg(err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",
           on, text);
+  return true;
 }
 
-int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
+int occ_gate_summary(const occ_cli *cli, FILE *err, long below) {
+  if (!below) return OCC_EXIT_OK;
+  occ_msg(err, "%ld kernel%s below --min-occupancy %g%%", below,
+          below == 1 ? "" : "s", cli->min_occupancy_pct);
+  return OCC_EXIT_GATE;
+}
+
+static void check_gate(occ_pipeline *p, const occ_item *item) {
+  const char *on = !p->fixed_device && item->ptxas && item->ptxas->arch[0]
+                       ? item->ptxas->arch
+                       : item->device->name;
+  p->below_gate += occ_gate_check(p->cli, p->err, item, on);
+}
+
+/* Computes the sections the options ask for, once, before any writer
+ * reads them. */
+static int compute_sections(const occ_pipeline *p, occ_item *item) {
+  occ_model_section failed;
+  occ_status status = occ_model_sections(item, &p->request, &failed);
+  if (status == OCC_OK) return OCC_EXIT_OK;
+  occ_msg(p->err, "%s: %s", occ_model_section_name(failed),
+          occ_strerror(status));
+  return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
+}
+
+static int write_item(occ_pipeline *p, const occ_item *item) {
   int rc = OCC_EXIT_OK;
   switch (p->writer) {
   case OCC_WRITE_TEXT: rc = write_text(p, item); break;
@@ -432,13 +367,18 @@ int occ_pipeline_write(occ_pipeline *p, const occ_item *item) {
   case OCC_WRITE_CSV: rc = write_csv(p, item); break;
   case OCC_WRITE_SVG: rc = write_svg_stdout(p, item); break;
   }
+  if (rc == OCC_EXIT_OK && p->writer == OCC_WRITE_TABLE && p->cli->svg_path &&
+      item->charts)
+    rc = write_svg(p, item);
+  return rc;
+}
+
+int occ_pipeline_write(occ_pipeline *p, occ_item *item) {
+  int rc = compute_sections(p, item);
   if (rc != OCC_EXIT_OK) return rc;
-  if (p->writer == OCC_WRITE_TABLE && p->cli->svg_path && p->cli->charts) {
-    chart_set set;
-    if ((rc = build_charts(p, item, &set)) != OCC_EXIT_OK) return rc;
-    rc = write_svg(p, item, &set);
-    free_charts(&set);
-  }
+  rc = write_item(p, item);
+  occ_model_release(item);
+  if (rc != OCC_EXIT_OK) return rc;
   check_gate(p, item);
   p->written++;
   /* A reader gone (EPIPE with SIGPIPE ignored) or a full disk: stop now
@@ -456,8 +396,5 @@ void occ_pipeline_end(occ_pipeline *p) {
 }
 
 int occ_pipeline_gate(const occ_pipeline *p) {
-  if (!p->below_gate) return OCC_EXIT_OK;
-  occ_msg(p->err, "%ld kernel%s below --min-occupancy %g%%",
-          p->below_gate, p->below_gate == 1 ? "" : "s", p->cli->min_occupancy_pct);
-  return OCC_EXIT_GATE;
+  return occ_gate_summary(p->cli, p->err, p->below_gate);
 }

@@ -13,25 +13,8 @@
 #include "cli/cli.h"
 #include "core/occ.h"
 #include "live/verify.h"
+#include "model/model.h"
 #include "ptxas/ptxas.h"
-
-/* One kernel configuration. The source sets device and kernel and what it
- * knows; occ_pipeline_compute fills result and waves. */
-typedef struct occ_item {
-  const occ_device *device;
-  occ_kernel kernel;
-  const char *name;                /* as given or read (mangled), or NULL */
-  const char *readable;            /* demangled, or NULL */
-  const char *label;               /* what --svg files and CSV rows are named
-                                      by when there are several, or NULL */
-  const occ_ptxas_kernel *ptxas;   /* the compiler's report, or NULL */
-  const occ_block_choice *choice;  /* the block chosen without --block */
-  const occ_gpu *gpu;              /* live: the GPU, or NULL */
-  const occ_verify *verify;        /* live: the probe's verification */
-  const occ_module_kernel *module; /* live: the module's kernel */
-  occ_result result;
-  occ_waves waves;
-} occ_item;
 
 typedef enum occ_writer {
   OCC_WRITE_TEXT,  /* the report (or explanation) of each configuration */
@@ -44,6 +27,7 @@ typedef enum occ_writer {
 
 typedef struct occ_pipeline {
   const occ_cli *cli;
+  occ_model_request request; /* the sections the options ask for */
   FILE *out, *err;
   occ_writer writer;
   bool many;             /* several configurations: a JSON array, an SVG
@@ -72,8 +56,8 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *device);
 int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
                        occ_kernel *kernel);
 
-/* Computes item->result and, with --grid, item->waves. Returns the core's
- * status; nothing is printed. */
+/* Computes item->result and, with --grid, item->waves (occ_model_compute).
+ * Returns the core's status; nothing is printed. */
 occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item);
 
 /* Reports why occ_pipeline_compute failed, in one line naming the device
@@ -82,10 +66,11 @@ occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item);
 int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
                                occ_status status);
 
-/* Writes one computed configuration with everything the options ask for
- * and applies the gate. Returns an exit status (OCC_EXIT_OK, or the
- * failure already reported on err). */
-int occ_pipeline_write(occ_pipeline *p, const occ_item *item);
+/* Computes the sections the options ask for into item (the model,
+ * src/model/), hands it to the writer, which only reads it, applies the
+ * gate and releases the sections. Returns an exit status (OCC_EXIT_OK, or
+ * the failure already reported on err). */
+int occ_pipeline_write(occ_pipeline *p, occ_item *item);
 
 /* Ends the documents: the JSON array, the table's notes. */
 void occ_pipeline_end(occ_pipeline *p);
@@ -93,6 +78,16 @@ void occ_pipeline_end(occ_pipeline *p);
 /* Reports the gate once the rest is said. Returns OCC_EXIT_GATE when a
  * configuration was below --min-occupancy, else OCC_EXIT_OK. */
 int occ_pipeline_gate(const occ_pipeline *p);
+
+/* The gate, one for every source, run's included: true, after the one
+ * line naming item and where it was computed (on), when --min-occupancy
+ * is given and item's occupancy is below it (occ_model_below). */
+bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
+                    const char *on);
+
+/* The gate's last line when below kernels were: returns OCC_EXIT_GATE
+ * after it, else OCC_EXIT_OK. */
+int occ_gate_summary(const occ_cli *cli, FILE *err, long below);
 
 /* Both, for sources with nothing to say in between. */
 static inline int occ_pipeline_finish(occ_pipeline *p) {

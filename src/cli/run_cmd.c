@@ -1,30 +1,25 @@
 /* run_cmd.c - occcalc run (see run_cmd.h): the launch records become rows
  * of one kernel and launch configuration, computed by the core on the
- * devices the program used, then written by out/run_out.c. */
+ * devices the program used, then written by render/run_out.c. */
 #include "cli/run_cmd.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/kernel_name.h"
+#include "cli/pipeline.h"
 #include "cli/run_index.h"
 #include "live/gpu.h"
 #include "live/run.h"
-#include "out/outfile.h"
-#include "out/run_out.h"
-#include "out/text_safe.h"
+#include "render/outfile.h"
+#include "render/run_out.h"
+#include "render/text_safe.h"
 #include "ptxas/demangle.h"
 
-/* Achieved occupancy this far below theoretical gets a likely cause. */
-#define CAUSE_GAP 0.10
-/* A kernel shorter than this spends a large part of its time with SMs
- * still receiving their first blocks or already draining. */
-#define RAMP_UP_US 10.0
 #define MAX_DEVICES 64
 /* --counter-launches: the launches of each configuration whose counters
  * are read (each is replayed, about 4 ms on an H100; 0 reads every
@@ -133,20 +128,20 @@ static int split_metrics(run_state *s) {
     return occ_cli_usage_error(stderr, "--metrics: at most %zu bytes",
                                sizeof s->metric_text - 1);
   snprintf(s->metric_text, sizeof s->metric_text, "%s", list);
-  char *save = NULL;
-  for (char *m = strtok_r(s->metric_text, ",", &save); m;
-       m = strtok_r(NULL, ",", &save)) {
-    if (s->metric_count == OCC_RECORD_METRICS_MAX)
-      return occ_cli_usage_error(stderr, "--metrics: at most %d metrics",
-                                 OCC_RECORD_METRICS_MAX);
-    for (int i = 0; i < s->metric_count; i++)
-      if (strcmp(s->metric_names[i], m) == 0) {
+  int n = occ_metrics_split(s->metric_text, s->metric_names,
+                            OCC_RECORD_METRICS_MAX);
+  if (n < 0)
+    return occ_cli_usage_error(stderr, "--metrics: at most %d metrics",
+                               OCC_RECORD_METRICS_MAX);
+  for (int j = 0; j < n; j++)
+    for (int i = 0; i < j; i++)
+      if (strcmp(s->metric_names[i], s->metric_names[j]) == 0) {
         char name[80];
         return occ_cli_usage_error(stderr, "--metrics: '%s' is given twice",
-                                   occ_text_safe(m, name, sizeof name));
+                                   occ_text_safe(s->metric_names[j], name,
+                                                 sizeof name));
       }
-    s->metric_names[s->metric_count++] = m;
-  }
+  s->metric_count = n;
   return OCC_EXIT_OK;
 }
 
@@ -172,13 +167,7 @@ static int check_options(run_state *s) {
       return occ_cli_usage_error(stderr, "--device: %s, or 'all'", why);
     s->device_filter = (int)v;
   }
-  if (cli->metrics && cli->no_counters)
-    return occ_cli_usage_error(stderr, "--metrics: not with --no-counters "
-                                       "(metrics are read by the counters)");
   s->counter_launches = DEFAULT_COUNTER_LAUNCHES;
-  if (cli->counter_launches && cli->no_counters)
-    return occ_cli_usage_error(stderr, "--counter-launches: not with "
-                                       "--no-counters");
   if (cli->counter_launches && strcmp(cli->counter_launches, "all") == 0) {
     s->counter_launches = 0;
   } else if (cli->counter_launches) {
@@ -327,64 +316,6 @@ static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
   k->carveout_pct = l->carveout_requested_pct;
 }
 
-/* Occupancy with the SM's shared memory as the driver configured it for
- * the launch (sharedMemoryExecuted): the device with that one
- * configuration. A kernel without shared memory of its own is not limited
- * by it, nor is a record without the value. */
-static double launch_occupancy(const occ_device *device, const occ_kernel *k,
-                               const occ_result *theoretical,
-                               int64_t executed) {
-  if (executed <= 0 || k->smem_static_bytes + k->smem_dynamic_bytes == 0)
-    return occ_launch_occupancy(theoretical);
-  occ_device configured = *device;
-  configured.smem_config_count = 1;
-  configured.smem_configs_bytes[0] = executed;
-  configured.smem_per_sm_bytes = executed;
-  occ_kernel fixed = *k;
-  fixed.carveout_pct = OCC_CARVEOUT_DEFAULT;
-  occ_result r;
-  if (occ_compute(&configured, &fixed, &r) != OCC_OK)
-    return occ_launch_occupancy(theoretical);
-  return r.occupancy;
-}
-
-static void add_cause(char *buf, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void add_cause(char *buf, size_t size, const char *fmt, ...) {
-  size_t n = strlen(buf);
-  if (n && n + 2 < size) n += (size_t)snprintf(buf + n, size - n, "; ");
-  va_list ap;
-  va_start(ap, fmt);
-  if (n < size) vsnprintf(buf + n, size - n, fmt, ap);
-  va_end(ap);
-}
-
-/* Why achieved falls short of theoretical, from the row's own numbers. */
-static void likely_cause(occ_run_row *row) {
-  if (!row->device || !row->achieved_known ||
-      row->result.occupancy - row->achieved <= CAUSE_GAP)
-    return;
-  const occ_waves *w = &row->waves;
-  int sms = row->device->sm_count;
-  char *c = row->cause;
-  size_t size = sizeof row->cause;
-  if (w->grid_blocks < sms)
-    add_cause(c, size, "fewer blocks (%lld) than SMs (%d)",
-              (long long)w->grid_blocks, sms);
-  else if (w->waves < 1)
-    add_cause(c, size, "the grid fills %.0f%% of one wave",
-              100 * w->waves);
-  else if (w->tail_blocks && w->full_waves < 4)
-    add_cause(c, size, "a partial last wave (%.2f waves, the last %.0f%% "
-              "full)", w->waves,
-              100.0 * (double)w->tail_blocks / (double)w->blocks_per_wave);
-  if (row->mean_us < RAMP_UP_US)
-    add_cause(c, size, "the kernel (%.1f us) is shorter than the ramp-up",
-              row->mean_us);
-  if (!c[0])
-    add_cause(c, size, "imbalance: SMs or warps finish at different times");
-}
-
 /* Why the row's achieved occupancy is unknown; refusal: why its first
  * launch's process has no counters, or NULL. */
 static const char *achieved_why(const run_state *s,
@@ -406,12 +337,12 @@ static const char *achieved_why(const run_state *s,
 static void measure_row(const run_state *s, occ_run_row *row,
                         const occ_launch_record *refusal) {
   size_t measured = 0, metric_launches[OCC_RECORD_METRICS_MAX] = {0};
-  for (size_t i = 0; i < row->launch_count; i++) {
+  for (size_t i = 0; i < row->measure.launch_count; i++) {
     const occ_launch_record *c = row->counters[i];
-    row->total_us += occ_launch_duration_us(row->launches[i], c);
+    row->measure.total_us += occ_launch_duration_us(row->launches[i], c);
     if (!c) continue;
     measured++;
-    row->achieved += c->values[0] / 100;
+    row->measure.achieved += c->values[0] / 100;
     for (int m = 0; m < s->metric_count &&
                     m + OCC_RECORD_FIRST_METRIC < c->value_count;
          m++) {
@@ -419,14 +350,14 @@ static void measure_row(const run_state *s, occ_run_row *row,
       metric_launches[m]++;
     }
   }
-  row->mean_us = row->total_us / (double)row->launch_count;
-  row->counter_launch_count = measured;
-  row->achieved_known = measured > 0;
+  row->measure.mean_us = row->measure.total_us / (double)row->measure.launch_count;
+  row->measure.counter_launch_count = measured;
+  row->measure.achieved_known = measured > 0;
   if (!measured) {
-    row->achieved_why = achieved_why(s, row->first, refusal);
+    row->measure.achieved_why = achieved_why(s, row->first, refusal);
     return;
   }
-  row->achieved /= (double)measured;
+  row->measure.achieved /= (double)measured;
   for (int m = 0; m < s->metric_count; m++) {
     row->metric_known[m] = metric_launches[m] > 0;
     if (row->metric_known[m])
@@ -438,22 +369,18 @@ static void measure_row(const run_state *s, occ_run_row *row,
 static int compute_row(run_state *s, occ_run_row *row,
                        const occ_launch_record *refusal) {
   const occ_launch_record *l = row->first;
-  kernel_of(l, &row->kernel);
-  if (!(row->readable = strdup(occ_demangle(&s->names, l->name)))) return -1;
-  row->device = device_of(s, l);
-  if (row->device &&
-      occ_compute(row->device, &row->kernel, &row->result) != OCC_OK)
-    row->device = NULL;
-  if (row->device) {
-    /* At most 2^31 x 2^16 x 2^16 (records.c): no overflow. */
-    int64_t blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    occ_waves_compute(row->device, &row->result, blocks, &row->waves);
-    row->launch_occupancy = launch_occupancy(row->device, &row->kernel,
-                                             &row->result,
-                                             row->smem_executed_bytes);
-  }
+  occ_item *item = &row->item;
+  kernel_of(l, &item->kernel);
+  item->name = item->label = l->name;
+  if (!(item->readable = strdup(occ_demangle(&s->names, l->name)))) return -1;
+  item->device = device_of(s, l);
+  /* At most 2^31 x 2^16 x 2^16 (records.c): no overflow. */
+  occ_model_request request = {
+      .grid_blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2]};
+  if (item->device && occ_model_compute(item, &request) != OCC_OK)
+    item->device = NULL;
   measure_row(s, row, refusal);
-  likely_cause(row);
+  occ_measure_derive(item, &row->measure);
   return 0;
 }
 
@@ -522,7 +449,7 @@ static size_t add_row(grouping *g, const occ_launch_record *l, int64_t slot,
 static size_t row_of(grouping *g, const occ_launch_record *l, size_t i) {
   size_t r = find_row(g, l, FIRST_ROW);
   if (r == OCC_INDEX_NONE) return add_row(g, l, FIRST_ROW, i);
-  int32_t known = g->rep->rows[r].smem_executed_bytes;
+  int32_t known = g->rep->rows[r].measure.smem_executed_bytes;
   if (l->smem_executed_bytes == 0 || known == 0 ||
       known == l->smem_executed_bytes)
     return r;
@@ -535,15 +462,15 @@ static int fill_rows(const run_state *s, occ_run_report *rep,
                      const size_t *row_at) {
   for (size_t r = 0; r < rep->row_count; r++) {
     occ_run_row *row = &rep->rows[r];
-    row->launches = calloc(row->launch_count, sizeof *row->launches);
-    row->counters = calloc(row->launch_count, sizeof *row->counters);
+    row->launches = calloc(row->measure.launch_count, sizeof *row->launches);
+    row->counters = calloc(row->measure.launch_count, sizeof *row->counters);
     if (!row->launches || !row->counters) return -1;
-    row->launch_count = 0;
+    row->measure.launch_count = 0;
   }
   for (size_t i = 0; i < s->launch_count; i++) {
     occ_run_row *row = &rep->rows[row_at[i]];
-    row->counters[row->launch_count] = s->counters[i];
-    row->launches[row->launch_count++] = s->launches[i];
+    row->counters[row->measure.launch_count] = s->counters[i];
+    row->launches[row->measure.launch_count++] = s->launches[i];
   }
   return 0;
 }
@@ -563,9 +490,9 @@ static int build_rows(run_state *s, occ_run_report *rep) {
       break;
     }
     occ_run_row *row = &rep->rows[r];
-    row->launch_count++;
-    if (row->smem_executed_bytes == 0)
-      row->smem_executed_bytes = l->smem_executed_bytes;
+    row->measure.launch_count++;
+    if (row->measure.smem_executed_bytes == 0)
+      row->measure.smem_executed_bytes = l->smem_executed_bytes;
   }
   if (rc == 0) rc = fill_rows(s, rep, row_at);
   for (size_t r = 0; rc == 0 && r < rep->row_count; r++)
@@ -580,7 +507,7 @@ static void free_rows(occ_run_report *rep) {
   for (size_t r = 0; rep->rows && r < rep->row_count; r++) {
     free(rep->rows[r].launches);
     free(rep->rows[r].counters);
-    free((char *)rep->rows[r].readable);
+    free((char *)rep->rows[r].item.readable);
   }
   free(rep->rows);
 }
@@ -589,20 +516,13 @@ static void free_rows(occ_run_report *rep) {
  * configuration, as in every other mode: deterministic, and known
  * without counters. */
 static int gate(const run_state *s, const occ_run_report *rep) {
-  if (!occ_cli_given(s->cli, "min-occupancy")) return OCC_EXIT_OK;
-  int rc = OCC_EXIT_OK;
+  long below = 0;
   for (size_t r = 0; r < rep->row_count; r++) {
-    const occ_run_row *row = &rep->rows[r];
-    if (!row->device ||
-        100 * row->result.occupancy >= s->cli->min_occupancy_pct)
-      continue;
-    char name[64];
-    occ_msg(stderr, "%s: theoretical occupancy %.1f%% is below %g%%",
-            occ_text_safe(row->readable, name, sizeof name),
-            100 * row->result.occupancy, s->cli->min_occupancy_pct);
-    rc = OCC_EXIT_GATE;
+    const occ_item *item = &rep->rows[r].item;
+    below += occ_gate_check(s->cli, stderr, item,
+                            item->device ? item->device->name : NULL);
   }
-  return rc;
+  return occ_gate_summary(s->cli, stderr, below);
 }
 
 static void write_report(FILE *out, const void *context) {

@@ -3,7 +3,7 @@
  *
  * The steps restate an occ_result the caller computed; no limit is
  * recomputed beside it. Each step carries its prose as a template (see
- * occ_step.text) so the core stays free of formatting: src/out renders it
+ * occ_step.text) so the core stays free of formatting: src/render renders it
  * for the text worksheet (--explain) and for JSON.
  */
 #ifndef OCC_EXPLAIN_H

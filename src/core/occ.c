@@ -17,23 +17,6 @@ const char *occ_strerror(occ_status status) {
   return "unknown error";
 }
 
-const char *occ_block_reason_text(occ_block_reason reason) {
-  switch (reason) {
-  case OCC_CAN_LAUNCH: return "can launch";
-  case OCC_NO_BLOCK_TOO_LARGE:
-    return "the block has more threads than the device allows per block";
-  case OCC_NO_REGS_PER_THREAD:
-    return "more registers per thread than the architecture allows";
-  case OCC_NO_REGS_PER_BLOCK:
-    return "the block needs more registers than one block may have";
-  case OCC_NO_SMEM_PER_BLOCK:
-    return "the block needs more shared memory than one block may have";
-  case OCC_NO_BARRIERS:
-    return "the kernel uses more barriers than an SM has";
-  }
-  return "unknown";
-}
-
 void occ_kernel_init(occ_kernel *kernel) {
   kernel->block[0] = kernel->block[1] = kernel->block[2] = 1;
   kernel->regs_per_thread = 0;

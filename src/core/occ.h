@@ -193,9 +193,6 @@ typedef enum occ_block_reason {
   OCC_NO_BARRIERS             /* more barriers than the SM has */
 } occ_block_reason;
 
-/* Returns a static sentence naming the reason. */
-const char *occ_block_reason_text(occ_block_reason reason);
-
 /* Every number the calculation produced, including the intermediate steps
  * an explanation prints. Limits are blocks per SM. */
 typedef struct occ_result {

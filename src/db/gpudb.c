@@ -15,6 +15,7 @@
 
 #include <cjson/cJSON.h>
 #include "core/cluster.h"
+#include "core/utf8.h"
 #include "db/devfields.h"
 #include "db/gpudb_tables.h"
 
@@ -68,28 +69,23 @@ static void normalize(const char *in, char out[NORM_MAX]) {
 
 int occ_parse_cc(const char *text, int *major, int *minor) {
   const char *p = text;
-  if (strncmp(p, "sm_", 3) == 0) p += 3;
-  else if (strncmp(p, "compute_", 8) == 0) p += 8;
-  if (!isdigit((unsigned char)*p)) return -1;
-  char *end;
-  errno = 0;
-  long a = strtol(p, &end, 10);
-  if (errno) return -1;
-  long b;
-  if (*end == '.') {
-    p = end + 1;
-    if (!isdigit((unsigned char)*p)) return -1;
-    b = strtol(p, &end, 10);
-    if (b > 9) return -1;
-  } else {
-    if (p == text || a < 10) return -1; /* "90" alone needs the sm_ form */
-    b = a % 10;
-    a /= 10;
-  }
-  if ((*end == 'a' || *end == 'f') && end[1] == '\0' && p != text) end++;
-  if (*end != '\0' || a < 1 || a > 99) return -1;
-  *major = (int)a;
-  *minor = (int)b;
+  bool prefixed = strncmp(p, "sm_", 3) == 0 || strncmp(p, "compute_", 8) == 0;
+  if (prefixed) p = strchr(p, '_') + 1;
+  /* A major of 1 to 19 (two digits only from 10), then with a dot
+   * unprefixed ("9.0", "10.0") or without one after sm_ or compute_
+   * ("90", "100"), then one digit of minor. */
+  if (p[0] < '1' || p[0] > '9') return -1;
+  bool dotted = !prefixed;
+  bool two = p[0] == '1' && isdigit((unsigned char)p[1]) &&
+             (dotted ? p[2] == '.' : isdigit((unsigned char)p[2]));
+  const char *minor_at = p + (two ? 2 : 1);
+  if (dotted && *minor_at++ != '.') return -1;
+  if (!isdigit((unsigned char)*minor_at)) return -1;
+  const char *end = minor_at + 1;
+  if (prefixed && (*end == 'a' || *end == 'f')) end++;
+  if (*end != '\0') return -1;
+  *major = two ? 10 + (p[1] - '0') : p[0] - '0';
+  *minor = *minor_at - '0';
   return 0;
 }
 
@@ -189,26 +185,12 @@ static int check_syntax(const char *text, size_t len, size_t parsed,
   return 0;
 }
 
-/* The length of the UTF-8 sequence at p (1-4), or 0 when invalid:
- * overlong forms, surrogates and code points past U+10FFFF included. */
-static int utf8_length(const unsigned char *p) {
-  unsigned c = p[0];
-  int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3
-        : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-  for (int i = 1; i < n; i++)
-    if ((p[i] & 0xc0) != 0x80) return 0;
-  if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) ||
-      (c == 0xf0 && p[1] < 0x90) || (c == 0xf4 && p[1] > 0x8f))
-    return 0;
-  return n;
-}
-
-/* True when s is valid UTF-8 without control characters. */
+/* True when s is valid UTF-8 (core/utf8.h) without control characters. */
 static bool printable(const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p;) {
-    int n = utf8_length(p);
-    if (n == 0 || *p < 0x20 || *p == 0x7f || (p[0] == 0xc2 && p[1] < 0xa0))
-      return false;
+    unsigned cp;
+    size_t n = occ_utf8_len(p, &cp);
+    if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return false;
     p += n;
   }
   return true;

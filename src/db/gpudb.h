@@ -39,8 +39,10 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
 int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
                       occ_device *device, char *near, size_t near_size);
 
-/* Parses "9.0", "sm_90", "sm_90a", "compute_90" or "90" into major, minor.
- * Returns 0, or -1 if the text is not a compute capability. */
+/* The one parser of an architecture's name, for --arch/--cc and the
+ * compiler reports' targets: sm_XY or compute_XY (each with an optional a
+ * or f) or X.Y, with a major from 1 to 19 ("sm_90a", "sm_100", "9.0",
+ * "10.0"). Returns 0 with major and minor, or -1 if the text is not one. */
 int occ_parse_cc(const char *text, int *major, int *minor);
 
 /* Listing: counts and the i-th board or architecture as a device. The

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "live/counter.h"
+#include "live/cupti_buffer.h"
 
 #define ACTIVITY_FUNCS(X)                                                    \
   X(cuptiGetVersion)                                                         \
@@ -39,28 +40,23 @@ static atomic_uint last_executed;
 
 /* One probe launch makes one record: a small buffer is never full. */
 #define BUFFER_BYTES (64 * 1024)
-#define BUFFER_ALIGN 8
 
 static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
                                       size_t *max_records) {
-  *buffer = aligned_alloc(BUFFER_ALIGN, BUFFER_BYTES);
-  *size = *buffer ? BUFFER_BYTES : 0;
-  *max_records = 0;
+  occ_cupti_buffer_new(buffer, size, max_records, BUFFER_BYTES);
+}
+
+static void on_kernel(const CUpti_ActivityKernel10 *k) {
+  atomic_store(&last_executed, k->sharedMemoryExecuted);
+  atomic_fetch_add(&kernel_records, 1);
 }
 
 static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
                                       uint8_t *buffer, size_t size,
                                       size_t valid) {
   (void)ctx, (void)stream, (void)size;
-  CUpti_Activity *record = NULL;
-  while (api.cuptiActivityGetNextRecord(buffer, valid, &record) ==
-         CUPTI_SUCCESS) {
-    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
-    atomic_store(&last_executed,
-                 ((const CUpti_ActivityKernel10 *)record)->sharedMemoryExecuted);
-    atomic_fetch_add(&kernel_records, 1);
-  }
-  free(buffer);
+  occ_cupti_buffer_each_kernel(api.cuptiActivityGetNextRecord, buffer, valid,
+                               on_kernel);
 }
 
 static int fail(CUptiResult r, const char *call, char *why, size_t why_size) {
@@ -79,7 +75,7 @@ static int fail(CUptiResult r, const char *call, char *why, size_t why_size) {
 /* The records are read as this header's CUpti_ActivityKernel10: an older
  * CUPTI writes an older layout. */
 static int load(char *why, size_t why_size) {
-  void *lib = occ_cupti_open(why, why_size);
+  void *lib = occ_cupti_open(RTLD_NOW | RTLD_LOCAL, why, why_size);
   if (!lib) return -1;
 #define LOAD(name)                                                           \
   if (!(*(void **)&api.name = dlsym(lib, #name))) {                          \

@@ -92,16 +92,17 @@ static int fail(const occ_prof *c, CUptiResult r, const char *call,
     if (r_ != CUPTI_SUCCESS) return fail(c, r_, #call, why, why_size);       \
   } while (0)
 
-void *occ_cupti_open(char *why, size_t why_size) {
+void *occ_cupti_open(int flags, char *why, size_t why_size) {
   void *lib = NULL;
   for (size_t i = 0; !lib && i < sizeof lib_names / sizeof *lib_names; i++)
-    lib = dlopen(lib_names[i], RTLD_NOW | RTLD_LOCAL);
+    lib = dlopen(lib_names[i], flags);
   if (!lib) snprintf(why, why_size, "CUPTI not found: %s", dlerror());
   return lib;
 }
 
 static int load(occ_prof *c, char *why, size_t why_size) {
-  if (!(c->lib = occ_cupti_open(why, why_size))) return -1;
+  if (!(c->lib = occ_cupti_open(RTLD_NOW | RTLD_LOCAL, why, why_size)))
+    return -1;
 #define LOAD(name)                                                           \
   if (!(*(void **)&c->api.name = dlsym(c->lib, #name))) {                    \
     snprintf(why, why_size, "CUPTI has no %s (CUDA 12.8 or newer needed)",   \

@@ -14,9 +14,12 @@
 #include <stddef.h>
 
 /* Opens libcupti (the toolkit's, or a CUDA wheel's on the library path)
- * with dlopen: its handle for dlsym, or NULL with the reason in why. Every
- * part of occcalc that uses CUPTI loads it here; it is never unloaded. */
-void *occ_cupti_open(char *why, size_t why_size);
+ * with dlopen and flags (RTLD_NOW | RTLD_LOCAL, or RTLD_GLOBAL where the
+ * injection library needs it): its handle for dlsym, or NULL with the
+ * reason in why. Every part of occcalc and of the injection library that
+ * uses CUPTI loads it here, so the search paths are written once; it is
+ * never unloaded. */
+void *occ_cupti_open(int flags, char *why, size_t why_size);
 
 /* A Range Profiler session of any single-context metrics, shared by the
  * probe's counter below and by the injection library of `occcalc run`.

@@ -126,18 +126,6 @@ struct occ_gpu {
   char counter_why[160]; /* set once opening the counter failed */
 };
 
-const char *occ_gpu_strerror(occ_gpu_status status) {
-  switch (status) {
-  case OCC_GPU_OK: return "success";
-  case OCC_GPU_ERR_CUDA: return "CUDA error";
-  case OCC_GPU_ERR_DEVICE: return "unusable device";
-  case OCC_GPU_ERR_TIMEOUT: return "time limit reached";
-  case OCC_GPU_ERR_NOMEM: return "out of memory";
-  case OCC_GPU_ERR_MODULE: return "module error";
-  }
-  return "unknown error";
-}
-
 double occ_gpu_now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

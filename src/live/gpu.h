@@ -33,9 +33,6 @@ typedef enum occ_gpu_status {
   OCC_GPU_ERR_MODULE   /* --module: unreadable file or kernel not found */
 } occ_gpu_status;
 
-/* Returns a static description of a status. */
-const char *occ_gpu_strerror(occ_gpu_status status);
-
 /* The functions whose answers a probe run and a module kernel carry:
  * the CUDA occupancy API (cudart's), and the driver's beside it. */
 extern const char occ_gpu_api_function[];        /* cudaOccupancy... */

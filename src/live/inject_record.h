@@ -11,6 +11,7 @@
 #define OCC_INJECT_RECORD_H
 
 #include <stdint.h>
+#include <string.h>
 
 #define OCC_RECORD_MAGIC 0x3152434fu /* "OCR1" */
 #define OCC_RECORD_BYTES 1024
@@ -90,6 +91,20 @@ static inline double occ_launch_duration_us(const occ_launch_record *launch,
     return (double)(launch->end_ns - launch->start_ns) / 1000;
   if (counters && counters->value_count > 1) return counters->values[1] / 1000;
   return 0;
+}
+
+/* Splits a --metrics list (text, cut in place) at its commas into names,
+ * at most max (empty names skipped). Returns the count, or -1 when there
+ * are more than max. The one rule by which occcalc checks the list and
+ * the library reads it. */
+static inline int occ_metrics_split(char *text, const char **names, int max) {
+  int n = 0;
+  char *save = NULL;
+  for (char *m = strtok_r(text, ",", &save); m; m = strtok_r(NULL, ",", &save)) {
+    if (n == max) return -1;
+    names[n++] = m;
+  }
+  return n;
 }
 
 #endif

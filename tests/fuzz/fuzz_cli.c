@@ -4,11 +4,12 @@
  * the value "@" of --ptxas, --data or --svg names. Runs occ_main with
  * stdout and stderr sent to /dev/null and stdin empty.
  *
- * Refused (the input is skipped): the live paths (--device, --module,
- * --counter, --no-verify, the verify command, and the run command, which
- * starts a program and exits with its status), and file options whose
- * value is not "@" or "-" (the harness cannot sandbox other paths). Long
- * options are matched as getopt matches them, by any prefix. Built and run
+ * Refused (the input is skipped): the live paths (the options the table,
+ * src/cli/cli.c, marks OCC_OPTF_LIVE, the verify command, and the run
+ * command, which starts a program and exits with its status), and file
+ * options (OCC_OPTF_FILE) whose value is not "@" or "-" (the harness
+ * cannot sandbox other paths). Long options are matched as getopt matches
+ * them, by any prefix. The harness keeps no list of options of its own. Built and run
  * by `make fuzz-cli` (tests/fuzz_cli.mk). */
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,14 +19,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "cli/occcalc.h"
 
 enum { MAX_WORDS = 40 };
-#define COUNT(a) (sizeof (a) / sizeof *(a))
 
-static const char *const live_options[] = {"device", "module", "counter",
-                                           "no-verify"};
-static const char *const file_options[] = {"ptxas", "data", "svg"};
 
 static char file_path[64];
 static FILE *devnull;
@@ -37,9 +35,10 @@ static bool names(const char *word, const char *name) {
   return len > 0 && strncmp(word + 2, name, len) == 0 && len <= strlen(name);
 }
 
-static bool names_any(const char *word, const char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (names(word, list[i])) return true;
+/* True when word names an option of the table with one of flags. */
+static bool names_any(const char *word, unsigned flags) {
+  for (const occ_option *o = occ_cli_options(); o->name; o++)
+    if ((o->flags & flags) && names(word, o->name)) return true;
   return false;
 }
 
@@ -51,8 +50,8 @@ static bool sandbox(int argc, char **argv) {
     return false;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--") == 0) return true; /* the rest are not options */
-    if (names_any(argv[i], live_options, COUNT(live_options))) return false;
-    if (!names_any(argv[i], file_options, COUNT(file_options))) continue;
+    if (names_any(argv[i], OCC_OPTF_LIVE)) return false;
+    if (!names_any(argv[i], OCC_OPTF_FILE)) continue;
     char *eq = strchr(argv[i], '=');
     char **value = eq ? NULL : i + 1 < argc ? &argv[i + 1] : NULL;
     const char *text = eq ? eq + 1 : value ? *value : NULL;

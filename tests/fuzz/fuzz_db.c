@@ -12,9 +12,10 @@
 #include "core/suggest.h"
 #include "core/sweep.h"
 #include "db/gpudb.h"
-#include "out/chart_out.h"
-#include "out/report.h"
-#include "out/suggest_out.h"
+#include "model/model.h"
+#include "render/chart_out.h"
+#include "render/report.h"
+#include "render/suggest_out.h"
 
 static FILE *sink;
 
@@ -28,18 +29,25 @@ static void write_json(cJSON *obj) {
   cJSON_Delete(obj);
 }
 
+/* The model computes (src/model/); the writers only read it. */
 static void report(const occ_device *d, const occ_kernel *k) {
-  occ_result r;
-  check(occ_compute(d, k, &r) == OCC_OK);
-  check(r.occupancy >= 0 && r.occupancy <= 1 &&
-        r.active_blocks_per_sm <= d->max_blocks_per_sm &&
-        r.regs_per_block >= 0 && r.smem_per_block_bytes >= 0);
-  occ_waves w;
-  occ_waves_compute(d, &r, 1000, &w);
-  occ_report rep = {d, k, "k", &r, &w};
+  occ_item item = {.device = d, .kernel = *k, .name = "k"};
+  occ_model_request req = {.grid_blocks = 1000, .explain = true};
+  check(occ_model_compute(&item, &req) == OCC_OK);
+  const occ_result *r = &item.result;
+  check(r->occupancy >= 0 && r->occupancy <= 1 &&
+        r->active_blocks_per_sm <= d->max_blocks_per_sm &&
+        r->regs_per_block >= 0 && r->smem_per_block_bytes >= 0);
+  occ_model_section failed;
+  check(occ_model_sections(&item, &req, &failed) == OCC_OK);
+  occ_report rep = {d, &item.kernel, "k", r, &item.waves,
+                    item.has_ncu ? &item.ncu : NULL, item.explanation->steps,
+                    item.explanation->count, NULL};
   occ_print_report(sink, &rep);
   occ_print_explain(sink, &rep);
+  occ_print_ncu(sink, &rep);
   write_json(occ_json_report(&rep));
+  occ_model_release(&item);
 }
 
 static void charts(const occ_device *d, const occ_kernel *k, int step) {

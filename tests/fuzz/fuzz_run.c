@@ -1,7 +1,7 @@
 /* fuzz_run.c - libFuzzer target for `occcalc run`'s records and report,
  * in-process: the records' reader (live/records.c) over a file the input
  * fills, then the whole report (cli/run_cmd.c's indexing and rows, and
- * out/run_out.c's text, JSON, CSV or --jsonl lines).
+ * render/run_out.c's text, JSON, CSV or --jsonl lines).
  *
  * The input: byte 0 picks the options (bits 0-1 the format: text, --json,
  * --csv, --jsonl; then --metrics, --kernel, --device 0, --no-counters,

@@ -53,8 +53,8 @@ expect jsonl 0 "$bin" --ptxas $real/pressure.ptxas.log --jsonl
 n=0 bad=0
 while IFS= read -r line; do
   n=$((n + 1))
-  printf '%s\n' "$line" | jq -e 'type == "object" and (.kernel.name | startswith("_Z"))
-    and (.compiler.demangled | length > 0) and (.compiler.arch | startswith("sm_"))
+  printf '%s\n' "$line" | jq -e 'type == "object" and (.kernel.mangled_name | startswith("_Z"))
+    and (.compiler.demangled | length > 0) and .kernel.name == .compiler.demangled and (.compiler.arch | startswith("sm_"))
     and (.compiler | has("spill_stores_bytes") and has("spill_loads_bytes")
          and has("stack_bytes") and has("local_bytes"))' >/dev/null || bad=$((bad + 1))
 done <"$tmp/out"

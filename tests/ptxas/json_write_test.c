@@ -1,4 +1,4 @@
-/* json_write_test.c - what out/json_write.h adds to cJSON (Criterion):
+/* json_write_test.c - what render/json_write.h adds to cJSON (Criterion):
  * integers printed exactly past 2^53, each byte of invalid UTF-8 written as
  * U+FFFD, and everything else exactly as cJSON_PrintUnformatted and
  * cJSON_Print write it. */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/json_write.h"
+#include "render/json_write.h"
 #include "../json_parsed.h"
 
 /* doc through occ_json_write_compact and _formatted is cJSON's own text. */

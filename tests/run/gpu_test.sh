@@ -73,7 +73,7 @@ missing=$(comm -23 "$tmp/recorded_res" "$tmp/compiled16")
 # configuration on the live device.
 jq -r '.rows[] | [.kernel.regs_per_thread, .kernel.smem_static_bytes,
   .kernel.smem_dynamic_bytes, (.kernel.block | map(tostring) | join("x")),
-  (.kernel.carveout_pct // -1), .device, .theoretical_occupancy, .kernel.name]
+  (.kernel.carveout_pct // -1), .device_ordinal, .theoretical_occupancy, .kernel.name]
   | map(tostring) | join(" ")' "$tmp/run.json" >"$tmp/rows"
 while read -r regs smem dyn block carveout device theo name; do
   set -- --regs "$regs" --smem "$smem" --dyn-smem "$dyn" --block "$block"

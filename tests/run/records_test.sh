@@ -37,7 +37,7 @@ json() {
 # reaches any output (the next record's "OCR1" did).
 what="unterminated name"
 occ 0 --json -- "$FORGE" launch name=fill:A launch name=_Z4nextv
-json '.launch_count == 1 and .rows[0].mangled_name == "_Z4nextv"'
+json '.launch_count == 1 and .rows[0].kernel.mangled_name == "_Z4nextv"'
 json '.skipped_record_count == 1 and (.skipped_record_reason | test("NUL"))'
 occ 0 --csv -- "$FORGE" launch name=fill:A launch name=_Z4nextv
 ! grep -q 'OCR1\|AAAA' "$tmp/out" || no "$what: csv shows bytes past the name"
@@ -64,7 +64,7 @@ for bad in magic=0x12345678 kind=7 pid=0 pid=-4 device=64 device=-1 \
     carveout=101 carveout=-2 launch_type=4 end_ns=1 name=; do
   what="launch $bad"
   occ 0 --json -- "$FORGE" launch name=_Z4goodv launch "$bad"
-  json '.launch_count == 1 and .skipped_record_count == 1 and .rows[0].mangled_name == "_Z4goodv"'
+  json '.launch_count == 1 and .skipped_record_count == 1 and .rows[0].kernel.mangled_name == "_Z4goodv"'
 done
 for bad in value_count=1 value_count=11 value_count=-2147483648 values=nan,1 \
     values=101,1 values=-1,1 values=50,-1 values=50,1,inf; do
@@ -159,7 +159,7 @@ occ 3 --min-occupancy 100 --metrics "$(printf 'm\033[31m')" -- "$odd" \
 ! grep -q "$esc" "$tmp/err" || no "$what: raw ESC on stderr: $(grep -a "$esc" "$tmp/err" | od -c | head -3)"
 grep -q '^occcalc run: f\\x1b\]0;x\\x07: 1 launches' "$tmp/err" || no "$what: the program's name"
 grep -q '^ 1 \\x1b\]0;pwned\\x07k\\n2$' "$tmp/err" || no "$what: the kernel's name"
-grep -q '^occcalc: \\x1b\]0;pwned\\x07k\\n2: theoretical occupancy' "$tmp/err" || no "$what: the gate line"
+grep -q '^occcalc: below --min-occupancy 100%: \\x1b\]0;pwned\\x07k\\n2 on ' "$tmp/err" || no "$what: the gate line"
 grep -q '^   m\\x1b\[31m 2$' "$tmp/err" || no "$what: the metric's name"
 ln -s /bin/true "$tmp/bin/$(printf 't\033x')"
 occ 0 -- "$tmp/bin/$(printf 't\033x')"

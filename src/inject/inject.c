@@ -1,0 +1,209 @@
+/* inject.c - libocc_inject.so, the library `occcalc run` has the CUDA
+ * driver load into a program (CUDA_INJECTION64_PATH): InitializeInjection
+ * enables CUPTI's kernel activity records and appends one
+ * occ_launch_record per launch to the file named by OCCCALC_RUN_OUT; with
+ * OCCCALC_RUN_COUNTERS=1, inject_counters.c adds each launch's metrics.
+ *
+ * Nothing here may disturb the program: no output on its stdout or
+ * stderr, no exit; a failure leaves the program running without records
+ * (occcalc then says no kernel was recorded). */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/counter.h"
+#include "live/cupti_buffer.h"
+#include "inject/inject_lib.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+/* CUPTI's activity buffers: large enough that a program of thousands of
+ * launches fills few, aligned as CUPTI requires. */
+enum { BUFFER_BYTES = 1 << 20 };
+
+occ_inject_api occ_inject_cupti;
+static int out_fd = -1;
+static pid_t owner_pid; /* a fork()ed child without exec must not flush */
+static int counters_on;
+
+static int load_cupti(void) {
+  char why[160]; /* the library says nothing: the run's note says why */
+  void *lib = occ_cupti_open(RTLD_NOW | RTLD_GLOBAL, why, sizeof why);
+  if (!lib) return -1;
+#define INJECT_LOAD(name)                                                    \
+  if (!(*(void **)&occ_inject_cupti.name = dlsym(lib, #name))) return -1;
+  INJECT_CUPTI_FUNCS(INJECT_LOAD)
+#undef INJECT_LOAD
+  /* The records are read as this header's CUpti_ActivityKernel10: an
+   * older CUPTI writes an older layout. */
+  uint32_t version = 0;
+  return occ_inject_cupti.cuptiGetVersion(&version) == CUPTI_SUCCESS &&
+                 version >= CUPTI_API_VERSION ? 0 : -1;
+}
+
+void occ_inject_record_init(occ_launch_record *r, occ_record_kind kind) {
+  memset(r, 0, sizeof *r);
+  r->magic = OCC_RECORD_MAGIC;
+  r->kind = (uint32_t)kind;
+  r->pid = (int32_t)getpid();
+  r->carveout_requested_pct = -1;
+}
+
+void occ_inject_write(const occ_launch_record *r) {
+  char block[OCC_RECORD_BYTES] = {0};
+  memcpy(block, r, sizeof *r);
+  /* One write of under PIPE_BUF bytes with O_APPEND: whole or not at all;
+   * a failed write loses one record, never the program. */
+  ssize_t n = write(out_fd, block, sizeof block);
+  (void)n;
+}
+
+static void copy_name(char *dst, const char *src) {
+  if (!src) src = "";
+  size_t n = strlen(src);
+  if (n >= OCC_RECORD_NAME_MAX) n = OCC_RECORD_NAME_MAX - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+/* A cluster launch is reported with the cooperative launch type
+ * (measured on an H200, CUPTI 13.0): its cluster dimensions decide. */
+static int launch_type(const CUpti_ActivityKernel10 *k) {
+  if (k->clusterX * k->clusterY * k->clusterZ > 1) return OCC_LAUNCH_CLUSTER;
+  if (k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_SINGLE_DEVICE)
+    return OCC_LAUNCH_COOPERATIVE;
+  if (k->launchType == CUPTI_ACTIVITY_LAUNCH_TYPE_COOPERATIVE_MULTI_DEVICE)
+    return OCC_LAUNCH_COOPERATIVE_MULTI;
+  return OCC_LAUNCH_REGULAR;
+}
+
+void *occ_inject_driver_symbol(const char *name) {
+  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  return driver ? dlsym(driver, name) : NULL;
+}
+
+/* The device's compute capability and SM count, read once per device
+ * from the driver already loaded in the program, so that occcalc need not
+ * open the GPU after the program to compute theoretical occupancy; left 0
+ * when the driver cannot say. */
+static void device_properties(int ordinal, occ_launch_record *r) {
+  enum { DEVICES = 64 };
+  static struct { bool read; int32_t major, minor, sms; } cache[DEVICES];
+  if (ordinal < 0 || ordinal >= DEVICES) return;
+  if (!cache[ordinal].read) {
+    cache[ordinal].read = true;
+    CUresult (*get)(CUdevice *, int);
+    CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
+    *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
+    *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
+    CUdevice dev;
+    int major = 0, minor = 0, sms = 0;
+    if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&
+        attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ==
+            CUDA_SUCCESS &&
+        attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) ==
+            CUDA_SUCCESS &&
+        attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS) {
+      cache[ordinal].major = major;
+      cache[ordinal].minor = minor;
+      cache[ordinal].sms = sms;
+    }
+  }
+  r->cc_major = cache[ordinal].major;
+  r->cc_minor = cache[ordinal].minor;
+  r->sm_count = cache[ordinal].sms;
+}
+
+static void write_kernel(const CUpti_ActivityKernel10 *k) {
+  occ_launch_record r;
+  occ_inject_record_init(&r, OCC_RECORD_LAUNCH);
+  r.device = (int32_t)k->deviceId;
+  device_properties(r.device, &r);
+  r.context = k->contextId;
+  r.stream = k->streamId;
+  r.correlation = k->correlationId;
+  r.graph_id = k->graphId;
+  r.graph_node_id = k->graphNodeId;
+  int32_t dims[9] = {k->gridX,  k->gridY,  k->gridZ,
+                     k->blockX, k->blockY, k->blockZ,
+                     (int32_t)k->clusterX, (int32_t)k->clusterY,
+                     (int32_t)k->clusterZ};
+  memcpy(r.grid, dims, sizeof r.grid);
+  memcpy(r.block, dims + 3, sizeof r.block);
+  memcpy(r.cluster, dims + 6, sizeof r.cluster);
+  r.regs_per_thread = k->registersPerThread;
+  r.smem_static_bytes = k->staticSharedMemory;
+  r.smem_dynamic_bytes = k->dynamicSharedMemory;
+  r.local_bytes_per_thread = (int32_t)k->localMemoryPerThread;
+  if (k->isSharedMemoryCarveoutRequested)
+    r.carveout_requested_pct = k->sharedMemoryCarveoutRequested;
+  r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
+  r.launch_type = launch_type(k);
+  r.start_ns = k->start;
+  r.end_ns = k->end;
+  copy_name(r.name, k->name);
+  occ_inject_write(&r);
+}
+
+static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
+                                      size_t *max_records) {
+  occ_cupti_buffer_new(buffer, size, max_records, BUFFER_BYTES);
+}
+
+static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream,
+                                      uint8_t *buffer, size_t size,
+                                      size_t valid) {
+  (void)ctx, (void)stream, (void)size;
+  occ_cupti_buffer_each_kernel(occ_inject_cupti.cuptiActivityGetNextRecord,
+                               buffer, valid, write_kernel);
+}
+
+static void at_exit(void) {
+  if (getpid() != owner_pid) return;
+  if (counters_on) occ_inject_counters_finish();
+  occ_inject_cupti.cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+static int start_tracing(void) {
+  if (occ_inject_cupti.cuptiActivityRegisterCallbacks(
+          buffer_requested, buffer_completed) != CUPTI_SUCCESS ||
+      occ_inject_cupti.cuptiActivityEnable(
+          CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS)
+    return -1;
+  /* --jsonl: records as the program runs, not only when a buffer fills. */
+  const char *flush_ms = getenv(OCC_ENV_FLUSH_MS);
+  if (flush_ms && atoi(flush_ms) > 0)
+    occ_inject_cupti.cuptiActivityFlushPeriod((uint32_t)atoi(flush_ms));
+  return 0;
+}
+
+static int open_output(void) {
+  const char *path = getenv(OCC_ENV_OUT);
+  if (!path || !*path) return -1;
+  out_fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  return out_fd < 0 ? -1 : 0;
+}
+
+static void init_once(void) {
+  if (open_output() != 0 || load_cupti() != 0 || start_tracing() != 0) return;
+  owner_pid = getpid();
+  const char *counters = getenv(OCC_ENV_COUNTERS);
+  counters_on = counters && strcmp(counters, "1") == 0 &&
+                occ_inject_counters_start(getenv(OCC_ENV_METRICS),
+                                          getenv(OCC_ENV_COUNTER_LAUNCHES)) == 0;
+  atexit(at_exit);
+}
+
+/* Called by the CUDA driver in cuInit. Returns 1, success, even when the
+ * library could not start (no records then): its failure must never fail
+ * the program's cuInit. */
+EXPORT int InitializeInjection(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, init_once);
+  return 1;
+}

@@ -1,0 +1,465 @@
+/* inject_counters.c - achieved occupancy (and --metrics) of the launches
+ * in the injection library, through CUPTI's Range Profiler in auto range
+ * and kernel replay mode: every measured launch is its own range,
+ * measured exactly as Nsight Compute measures it (same metric, whole
+ * kernel, replayed only when the metrics need more than one pass). PM
+ * sampling was not chosen: it samples the whole GPU at an interval, so a
+ * kernel shorter than a few intervals gets no or a partial value and the
+ * samples of concurrent kernels cannot be told apart.
+ *
+ * Kernel replay costs about 3 ms a launch (an H200), whatever the kernel:
+ * a program of hundreds of launches of a few configurations pays for the
+ * same answer hundreds of times. So OCCCALC_RUN_COUNTER_LAUNCHES=N
+ * measures only the first N launches of each configuration (kernel, grid,
+ * block, cluster, dynamic shared memory): the profiler is stopped before
+ * a launch that is not, and started again before one that is. 0, the
+ * default, measures every launch.
+ *
+ * A graph launch is never profiled: its kernels are ranges too, but the
+ * call does not say how many, so they could not be told apart; and
+ * profiling it makes the runtime add kernels of its own (WaitNs, on CUDA
+ * 13) that the program never launched. The profiler is stopped around it.
+ *
+ * Before the program forks, the profiler is closed: the GPU's counters
+ * are one per device, and a child that runs a CUDA program would
+ * otherwise find them held by its parent (CUPTI_ERROR_HARDWARE_BUSY, even
+ * with the parent's profiler stopped). The parent opens it again at its
+ * next measured launch (about 0.3 s on an H100). posix_spawn and system()
+ * run no fork handlers: a child started so goes without counters, and
+ * the report says why.
+ *
+ * Kernel replay serialises the launches, so when a later launch (or the
+ * context's end, or the program's) comes, the last launches' ranges are
+ * complete: they are decoded then, matched in order with the launches
+ * seen since, and written as COUNTERS records carrying both correlation
+ * ids (the driver call's, and the runtime call's around it) that the
+ * launch's activity record may carry. One profiled context at a time (a
+ * launch on another context ends the session of the last one), as
+ * CUPTI's own profiling_injection sample does. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "live/counter.h"
+#include "inject/inject_lib.h"
+
+/* The ranges are decoded in batches of HARVEST_AT launches, well inside
+ * the MAX_PENDING ranges the image holds, rather than at every launch:
+ * fewer decodes and image resets. On an H200 that took the overhead from
+ * 3.67 to 3.53 ms a launch; nearly all of the rest is the kernel replay
+ * itself (a one-pass configuration). CONFIGS configurations are counted;
+ * past them every new configuration's launches are measured. */
+enum { MAX_PENDING = 64, HARVEST_AT = 32, CONFIGS = 4096 };
+
+typedef struct pending_launch {
+  uint32_t driver_correlation, runtime_correlation;
+} pending_launch;
+
+/* A launch configuration as the driver call gives it, and how many of
+ * its launches were seen. */
+typedef struct launch_config {
+  CUfunction f;
+  unsigned grid[3], block[3], cluster[3], shared_mem_bytes;
+  uint64_t launches;
+} launch_config;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+/* Achieved occupancy, the duration, then up to OCC_RECORD_METRICS_MAX. */
+static const char *metrics[OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX];
+static int metric_count;
+static char metric_text[1024];
+static CUcontext active_ctx;
+static int active_device;
+static occ_prof *prof;
+static bool running;  /* prof started: launches now are measured */
+static bool refused; /* a reason was written: no more tries */
+static pending_launch pending[MAX_PENDING];
+static int pending_count;
+static uint64_t launches_measured; /* of each configuration; 0: all */
+static launch_config configs[CONFIGS];
+static size_t config_count;
+static _Thread_local uint32_t runtime_correlation;
+static _Thread_local bool measuring; /* the launch between enter and exit */
+
+static void refuse(const char *why) {
+  if (refused) return;
+  refused = true;
+  occ_launch_record r;
+  occ_inject_record_init(&r, OCC_RECORD_NO_COUNTERS);
+  snprintf(r.why, sizeof r.why, "%s", why);
+  occ_inject_write(&r);
+}
+
+static void write_range(size_t index, const pending_launch *p) {
+  occ_launch_record r;
+  occ_inject_record_init(&r, OCC_RECORD_COUNTERS);
+  const char *name = NULL;
+  char why[OCC_RECORD_WHY_MAX];
+  if (occ_prof_values(prof, index, r.values, &name, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  r.device = active_device;
+  r.correlation = p->driver_correlation;
+  r.runtime_correlation = p->runtime_correlation;
+  r.value_count = metric_count;
+  snprintf(r.name, sizeof r.name, "%s", name ? name : "");
+  occ_inject_write(&r);
+}
+
+/* Writes the ranges decoded so far for the launches waiting for them, in
+ * order, and with reset empties the image for the next ones. A launch
+ * whose range is not there yet keeps waiting. */
+static void harvest(bool reset) {
+  size_t ranges = 0;
+  char why[OCC_RECORD_WHY_MAX];
+  if (!prof || pending_count == 0) return;
+  if (occ_prof_decode(prof, &ranges, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  int used = 0;
+  for (; (size_t)used < ranges && used < pending_count; used++)
+    write_range((size_t)used, &pending[used]);
+  memmove(pending, pending + used, (size_t)(pending_count - used) *
+          sizeof *pending);
+  pending_count -= used;
+  if (reset && ranges > 0 && occ_prof_reset(prof, why, sizeof why) != 0)
+    refuse(why);
+}
+
+/* Stops measuring: the launches measured so far are written; a launch
+ * still without its range then never gets one. */
+static void pause_profiler(void) {
+  char why[OCC_RECORD_WHY_MAX];
+  if (!prof || !running) return;
+  running = false;
+  if (occ_prof_stop(prof, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  harvest(false);
+  pending_count = 0;
+}
+
+static void resume_profiler(void) {
+  char why[OCC_RECORD_WHY_MAX];
+  if (!prof || running) return;
+  if (occ_prof_start(prof, why, sizeof why) != 0) {
+    refuse(why);
+    return;
+  }
+  running = true;
+}
+
+static void close_profiler(void) {
+  char why[OCC_RECORD_WHY_MAX];
+  if (prof && running && occ_prof_stop(prof, why, sizeof why) == 0)
+    harvest(false);
+  running = false;
+  occ_prof_close(prof);
+  prof = NULL;
+  active_ctx = NULL;
+  pending_count = 0;
+}
+
+static void open_profiler(CUcontext ctx) {
+  uint32_t device = 0;
+  char why[OCC_RECORD_WHY_MAX];
+  occ_inject_cupti.cuptiGetDeviceId(ctx, &device);
+  prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
+                       MAX_PENDING, why, sizeof why);
+  if (!prof || occ_prof_start(prof, why, sizeof why) != 0) {
+    occ_prof_close(prof);
+    prof = NULL;
+    refuse(why);
+    return;
+  }
+  active_ctx = ctx;
+  active_device = (int)device;
+  running = true;
+}
+
+/* measure: whether this launch is to be measured. */
+static void launch_enter(CUcontext ctx, bool measure) {
+  measuring = false;
+  if (refused) return;
+  if (prof && ctx != active_ctx) close_profiler();
+  if (!measure) {
+    pause_profiler();
+    return;
+  }
+  if (!prof)
+    open_profiler(ctx);
+  else if (!running)
+    resume_profiler();
+  else if (pending_count >= HARVEST_AT)
+    harvest(true);
+  measuring = prof && running && !refused;
+}
+
+static void launch_exit(const CUpti_CallbackData *cb) {
+  if (!measuring || !prof || !running || pending_count == MAX_PENDING ||
+      *(const CUresult *)cb->functionReturnValue != CUDA_SUCCESS)
+    return;
+  pending[pending_count++] =
+      (pending_launch){cb->correlationId, runtime_correlation};
+}
+
+static bool is_runtime_launch(CUpti_CallbackId id) {
+  switch (id) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000: return true;
+  default: return false;
+  }
+}
+
+static const CUpti_CallbackId driver_launches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz};
+
+static const CUpti_CallbackId runtime_launches[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000};
+
+/* The driver's callback parameters (cupti.h declares them): those of
+ * cuLaunchCooperativeKernel and of the _ptsz forms begin with the same
+ * members as cuLaunchKernel's, read through one type. */
+typedef cuLaunchKernel_params launch_params;
+_Static_assert(offsetof(cuLaunchCooperativeKernel_params, hStream) ==
+                   offsetof(launch_params, hStream) &&
+               offsetof(cuLaunchKernel_ptsz_params, hStream) ==
+                   offsetof(launch_params, hStream) &&
+               offsetof(cuLaunchCooperativeKernel_ptsz_params, hStream) ==
+                   offsetof(launch_params, hStream),
+               "the launch calls' parameters share their leading members");
+
+/* The stream a kernel launch goes to, for the launches that can be
+ * captured into a graph; NULL for the others. */
+static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
+  switch (id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    return ((const launch_params *)params)->hStream;
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+    return ((const cuLaunchKernelEx_params *)params)->config->hStream;
+  default: return NULL;
+  }
+}
+
+/* A launch into a stream being captured runs nothing now (it becomes a
+ * graph node), and any profiler call in between would invalidate the
+ * capture: such launches are left alone. */
+static bool capturing(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
+  typedef CUresult (*is_capturing_fn)(CUstream, CUstreamCaptureStatus *);
+  static is_capturing_fn is_capturing;
+  static bool looked;
+  if (!looked) {
+    *(void **)&is_capturing = occ_inject_driver_symbol("cuStreamIsCapturing");
+    looked = true;
+  }
+  CUstream stream = launch_stream(id, cb->functionParams);
+  CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;
+  return is_capturing && stream && is_capturing(stream, &status) == CUDA_SUCCESS &&
+         status != CU_STREAM_CAPTURE_STATUS_NONE;
+}
+
+/* The launch's configuration from the driver call's parameters; false
+ * for the calls that give none (the deprecated cuLaunch and cuLaunchGrid,
+ * whose block shape was set by an earlier call). */
+static bool config_of(CUpti_CallbackId id, const void *params,
+                      launch_config *c) {
+  memset(c, 0, sizeof *c);
+  c->cluster[0] = c->cluster[1] = c->cluster[2] = 1;
+  switch (id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    const launch_params *p = params;
+    c->f = p->f;
+    c->grid[0] = p->gridDimX, c->grid[1] = p->gridDimY;
+    c->grid[2] = p->gridDimZ;
+    c->block[0] = p->blockDimX, c->block[1] = p->blockDimY;
+    c->block[2] = p->blockDimZ;
+    c->shared_mem_bytes = p->sharedMemBytes;
+    return true;
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    const cuLaunchKernelEx_params *p = params;
+    const CUlaunchConfig *lc = p->config;
+    c->f = p->f;
+    c->grid[0] = lc->gridDimX, c->grid[1] = lc->gridDimY;
+    c->grid[2] = lc->gridDimZ;
+    c->block[0] = lc->blockDimX, c->block[1] = lc->blockDimY;
+    c->block[2] = lc->blockDimZ;
+    c->shared_mem_bytes = lc->sharedMemBytes;
+    for (unsigned i = 0; lc->attrs && i < lc->numAttrs; i++)
+      if (lc->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+        c->cluster[0] = lc->attrs[i].value.clusterDim.x;
+        c->cluster[1] = lc->attrs[i].value.clusterDim.y;
+        c->cluster[2] = lc->attrs[i].value.clusterDim.z;
+      }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+static bool same_config(const launch_config *a, const launch_config *b) {
+  return a->f == b->f && a->shared_mem_bytes == b->shared_mem_bytes &&
+         memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
+         memcmp(a->block, b->block, sizeof a->block) == 0 &&
+         memcmp(a->cluster, b->cluster, sizeof a->cluster) == 0;
+}
+
+static size_t config_hash(const launch_config *c) {
+  uint64_t h = (uint64_t)(uintptr_t)c->f * 0x9e3779b97f4a7c15u;
+  const unsigned *v[] = {c->grid, c->block, c->cluster};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) h = (h ^ v[i][j]) * 0x100000001b3u;
+  return (size_t)((h ^ c->shared_mem_bytes) * 0x100000001b3u % CONFIGS);
+}
+
+/* Whether this kernel launch (not a graph's) is to be measured: every
+ * launch by default; else the first launches_measured of each
+ * configuration (counted here, with the lock held). A launch of no known
+ * configuration (a deprecated call's), or past CONFIGS of them, always
+ * is. */
+static bool to_measure(CUpti_CallbackId id, const void *params) {
+  launch_config key;
+  if (launches_measured == 0) return true;
+  if (!config_of(id, params, &key)) return true;
+  size_t at = config_hash(&key);
+  for (size_t probes = 0; probes < CONFIGS; probes++, at = (at + 1) % CONFIGS) {
+    launch_config *c = &configs[at];
+    if (c->launches == 0) {
+      if (config_count == CONFIGS / 2) return true; /* keep probes short */
+      *c = key;
+      config_count++;
+    } else if (!same_config(c, &key)) {
+      continue;
+    }
+    return c->launches++ < launches_measured;
+  }
+  return true;
+}
+
+static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
+  bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
+               id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
+  if (capturing(id, cb)) return;
+  pthread_mutex_lock(&lock);
+  if (cb->callbackSite == CUPTI_API_ENTER)
+    launch_enter(cb->context, !graph && to_measure(id, cb->functionParams));
+  else
+    launch_exit(cb);
+  pthread_mutex_unlock(&lock);
+}
+
+static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId id, const void *data) {
+  (void)user;
+  if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && is_runtime_launch(id)) {
+    const CUpti_CallbackData *cb = data;
+    runtime_correlation =
+        cb->callbackSite == CUPTI_API_ENTER ? cb->correlationId : 0;
+  } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
+    on_driver(id, data);
+  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+             id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+    const CUpti_ResourceData *r = data;
+    pthread_mutex_lock(&lock);
+    if (prof && r->context == active_ctx) close_profiler();
+    pthread_mutex_unlock(&lock);
+  }
+}
+
+/* metrics[0] is achieved occupancy; then the comma list, at most
+ * OCC_RECORD_METRICS_MAX. */
+static int parse_metrics(const char *list) {
+  metrics[metric_count++] = OCC_ACHIEVED_METRIC;
+  metrics[metric_count++] = OCC_DURATION_METRIC;
+  if (!list || !*list) return 0;
+  snprintf(metric_text, sizeof metric_text, "%s", list);
+  int n = occ_metrics_split(metric_text, metrics + metric_count,
+                            OCC_RECORD_METRICS_MAX);
+  if (n < 0) {
+    refuse("more than 8 --metrics");
+    return -1;
+  }
+  metric_count += n;
+  return 0;
+}
+
+static int enable(CUpti_SubscriberHandle sub, CUpti_CallbackDomain domain,
+                  const CUpti_CallbackId *ids, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (occ_inject_cupti.cuptiEnableCallback(1, sub, domain, ids[i]) !=
+        CUPTI_SUCCESS)
+      return -1;
+  return 0;
+}
+
+/* The GPU's counters are free for a child while the program forks: a
+ * stopped profiler still holds them (measured: the child's start then
+ * fails), a closed one does not. */
+static void before_fork(void) {
+  pthread_mutex_lock(&lock);
+  close_profiler();
+  pthread_mutex_unlock(&lock);
+}
+
+int occ_inject_counters_start(const char *list, const char *launches) {
+  if (parse_metrics(list) != 0) return -1;
+  pthread_atfork(before_fork, NULL, NULL);
+  if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
+  CUpti_SubscriberHandle sub;
+  CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
+  if (occ_inject_cupti.cuptiSubscribe(&sub, on_callback, NULL) !=
+          CUPTI_SUCCESS ||
+      enable(sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_launches,
+             sizeof driver_launches / sizeof *driver_launches) != 0 ||
+      enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches,
+             sizeof runtime_launches / sizeof *runtime_launches) != 0 ||
+      enable(sub, CUPTI_CB_DOMAIN_RESOURCE, &destroy, 1) != 0) {
+    refuse("CUPTI's callbacks could not be subscribed to (another tool, "
+           "e.g. a profiler, holds them)");
+    return -1;
+  }
+  return 0;
+}
+
+void occ_inject_counters_finish(void) {
+  pthread_mutex_lock(&lock);
+  close_profiler();
+  pthread_mutex_unlock(&lock);
+}

@@ -1,0 +1,40 @@
+/* libocc.h - the library behind occcalc, in one header (as cmark.h is
+ * libcmark's): what a test or another program includes and links
+ * (build/libocc.a, with -lcjson -lm and the C++ runtime for the
+ * demangler), without the command line and without CUDA.
+ *
+ *   core   occ_compute, occ_waves_compute, the sweep, charts,
+ *          suggestions, the explanation's steps (core/)
+ *   db     the GPU database: occ_gpudb_load_builtin, occ_gpudb_load_file
+ *          (db/)
+ *   ptxas  the compiler-report reader and the demangler (ptxas/)
+ *   model  the item of one kernel configuration, computed once with the
+ *          sections asked for (model/)
+ *   render the renderers of an item: text, JSON, CSV, SVG (render/)
+ *
+ * The live GPU backend (live/: the driver, CUPTI, run's records), the
+ * injection library (inject/) and the renderers of their results
+ * (render/verify_out.h) are occcalc's, not the library's. */
+#ifndef OCC_LIBOCC_H
+#define OCC_LIBOCC_H
+
+#include "core/chart.h"
+#include "core/explain.h"
+#include "core/ncu.h"
+#include "core/occ.h"
+#include "core/suggest.h"
+#include "core/sweep.h"
+#include "db/gpudb.h"
+#include "model/measure.h"
+#include "model/model.h"
+#include "ptxas/demangle.h"
+#include "ptxas/ptxas.h"
+#include "render/chart_out.h"
+#include "render/explain_out.h"
+#include "render/json_write.h"
+#include "render/ncu_rows.h"
+#include "render/ptxas_out.h"
+#include "render/report.h"
+#include "render/suggest_out.h"
+
+#endif

@@ -1,0 +1,76 @@
+/* measure.c - what the model derives from a run's measurements (see
+ * measure.h). */
+#include "model/measure.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Achieved occupancy this far below theoretical gets a likely cause. */
+#define CAUSE_GAP 0.10
+/* A kernel shorter than this spends a large part of its time with SMs
+ * still receiving their first blocks or already draining. */
+#define RAMP_UP_US 10.0
+
+/* Occupancy with the SM's shared memory as the driver configured it for
+ * the launch (sharedMemoryExecuted): the device with that one
+ * configuration. A kernel without shared memory of its own is not limited
+ * by it, nor is a record without the value. */
+static double launch_occupancy(const occ_item *item, int64_t executed) {
+  const occ_kernel *k = &item->kernel;
+  if (executed <= 0 || k->smem_static_bytes + k->smem_dynamic_bytes == 0)
+    return occ_launch_occupancy(&item->result);
+  occ_device configured = *item->device;
+  configured.smem_config_count = 1;
+  configured.smem_configs_bytes[0] = executed;
+  configured.smem_per_sm_bytes = executed;
+  occ_kernel fixed = *k;
+  fixed.carveout_pct = OCC_CARVEOUT_DEFAULT;
+  occ_result r;
+  if (occ_compute(&configured, &fixed, &r) != OCC_OK)
+    return occ_launch_occupancy(&item->result);
+  return r.occupancy;
+}
+
+static void add_cause(char *buf, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void add_cause(char *buf, size_t size, const char *fmt, ...) {
+  size_t n = strlen(buf);
+  if (n && n + 2 < size) n += (size_t)snprintf(buf + n, size - n, "; ");
+  va_list ap;
+  va_start(ap, fmt);
+  if (n < size) vsnprintf(buf + n, size - n, fmt, ap);
+  va_end(ap);
+}
+
+/* Why achieved falls short of theoretical, from the item's own numbers. */
+static void likely_cause(const occ_item *item, occ_measure *m) {
+  if (!m->achieved_known || item->result.occupancy - m->achieved <= CAUSE_GAP)
+    return;
+  const occ_waves *w = &item->waves;
+  int sms = item->device->sm_count;
+  char *c = m->cause;
+  size_t size = sizeof m->cause;
+  if (w->grid_blocks < sms)
+    add_cause(c, size, "fewer blocks (%lld) than SMs (%d)",
+              (long long)w->grid_blocks, sms);
+  else if (w->waves < 1)
+    add_cause(c, size, "the grid fills %.0f%% of one wave",
+              100 * w->waves);
+  else if (w->tail_blocks && w->full_waves < 4)
+    add_cause(c, size, "a partial last wave (%.2f waves, the last %.0f%% "
+              "full)", w->waves,
+              100.0 * (double)w->tail_blocks / (double)w->blocks_per_wave);
+  if (m->mean_us < RAMP_UP_US)
+    add_cause(c, size, "the kernel (%.1f us) is shorter than the ramp-up",
+              m->mean_us);
+  if (!c[0])
+    add_cause(c, size, "imbalance: SMs or warps finish at different times");
+}
+
+void occ_measure_derive(const occ_item *item, occ_measure *m) {
+  m->cause[0] = '\0';
+  if (!item->device) return;
+  m->launch_occupancy = launch_occupancy(item, m->smem_executed_bytes);
+  likely_cause(item, m);
+}

@@ -1,0 +1,33 @@
+/* measure.h - the run measurements of one item (`occcalc run`): what the
+ * program's launches of one configuration showed, and what the model
+ * derives from it beside the theoretical result: the occupancy with the
+ * SM's shared memory as the driver configured it, and the likely cause
+ * when achieved falls short. Computed here once; the writers only read. */
+#ifndef OCC_MEASURE_H
+#define OCC_MEASURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+typedef struct occ_measure {
+  size_t launch_count;
+  double total_us, mean_us;
+  int32_t smem_executed_bytes;  /* the SM's shared memory as the driver
+                                   configured it; 0: not recorded */
+  double launch_occupancy;      /* with that shared memory (valid with the
+                                   item's device) */
+  size_t counter_launch_count;  /* the launches measured */
+  bool achieved_known;
+  double achieved;              /* 0..1, mean over those measured */
+  const char *achieved_why;     /* why achieved is unknown, or NULL */
+  char cause[200];              /* achieved > 10 points below: why */
+} occ_measure;
+
+/* Fills m->launch_occupancy and m->cause from item (computed, with
+ * waves; a NULL device leaves both unknown) and m's measurements. */
+void occ_measure_derive(const occ_item *item, occ_measure *m);
+
+#endif

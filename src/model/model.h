@@ -1,0 +1,112 @@
+/* model.h - the one plain-data item each analysed kernel configuration
+ * becomes, whatever its source (typed numbers, a compiler report's kernel,
+ * a module's kernel, the live device's probe): the device, the kernel, the
+ * result and the waves, and the optional sections an option asks for,
+ * each computed once here (occ_model_sections) so that every renderer
+ * reads the same numbers and none computes. */
+#ifndef OCC_MODEL_H
+#define OCC_MODEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/chart.h"
+#include "core/explain.h"
+#include "core/ncu.h"
+#include "core/occ.h"
+#include "core/suggest.h"
+#include "ptxas/ptxas.h"
+
+/* What the live backend found for an item (src/live/): held by pointer,
+ * their layout is the backend's. */
+struct occ_gpu;
+struct occ_verify;
+struct occ_module_kernel;
+
+/* The charts of one configuration, --chart's kinds in their order. */
+typedef struct occ_charts {
+  occ_chart charts[OCC_CHART_KIND_COUNT];
+  const occ_chart *list[OCC_CHART_KIND_COUNT]; /* what renderers take */
+  size_t count;
+} occ_charts;
+
+/* The derivation --explain writes, step by step (core/explain.h). */
+typedef struct occ_explanation {
+  occ_step steps[OCC_EXPLAIN_MAX_STEPS];
+  size_t count;
+} occ_explanation;
+
+/* The verification's verdict (the live probe's, or a module's), decided
+ * once by the source that verified; every writer and the exit status read
+ * it. */
+typedef enum occ_verdict {
+  OCC_VERDICT_NONE,     /* not verified */
+  OCC_VERDICT_AGREE,
+  OCC_VERDICT_DISAGREE
+} occ_verdict;
+
+/* One kernel configuration. The source sets device, kernel and what it
+ * knows; occ_model_compute fills result and waves, occ_model_sections the
+ * sections asked for (NULL, or has_ false, when not asked or not known). */
+typedef struct occ_item {
+  const occ_device *device;
+  occ_kernel kernel;
+  const char *name;                /* as given or read (mangled), or NULL */
+  const char *readable;            /* demangled, or NULL */
+  const char *label;               /* what --svg files and CSV rows are named
+                                      by when there are several, or NULL */
+  const occ_ptxas_kernel *ptxas;   /* the compiler's report, or NULL */
+  const occ_block_choice *choice;  /* the block chosen without --block */
+  const struct occ_gpu *gpu;       /* live: the GPU, or NULL */
+  const struct occ_verify *verify; /* live: the probe's verification */
+  const struct occ_module_kernel *module; /* live: the module's kernel */
+  occ_verdict verdict;             /* live: the verification's */
+  occ_result result;
+  bool has_waves;                  /* a grid was given */
+  occ_waves waves;
+  bool has_ncu;                    /* ncu's values are known */
+  occ_ncu ncu;
+  occ_explanation *explanation;    /* --explain */
+  occ_charts *charts;              /* --chart */
+  occ_suggestion *suggestion;      /* --suggest */
+} occ_item;
+
+/* The sections a run asks for. */
+typedef struct occ_model_request {
+  int64_t grid_blocks;  /* 0: no waves */
+  bool explain;
+  unsigned charts;      /* a bit per occ_chart_kind */
+  int chart_step;       /* 0: the chart's own */
+  bool suggest;
+} occ_model_request;
+
+/* The section whose computation failed. */
+typedef enum occ_model_section {
+  OCC_SECTION_NONE,
+  OCC_SECTION_CHARTS,
+  OCC_SECTION_SUGGEST,
+  OCC_SECTION_EXPLAIN
+} occ_model_section;
+
+/* Computes item->result and, with a grid, item->waves. Returns the core's
+ * status. */
+occ_status occ_model_compute(occ_item *item, const occ_model_request *req);
+
+/* Computes the sections req asks for, and ncu's values, into item (whose
+ * result is computed; its section pointers are set, never read). Returns OCC_OK, or the status with *failed naming
+ * the section; item then holds nothing to release. */
+occ_status occ_model_sections(occ_item *item, const occ_model_request *req,
+                              occ_model_section *failed);
+
+/* Frees the sections occ_model_sections allocated; item stays usable for
+ * another occ_model_sections. NULL-safe. */
+void occ_model_release(occ_item *item);
+
+/* Whether item's occupancy is below min_pct percent (--min-occupancy):
+ * the gate's one decision. False without a device (not known). */
+bool occ_model_below(const occ_item *item, double min_pct);
+
+/* The name of a section for a diagnostic ("charts", "suggest", ...). */
+const char *occ_model_section_name(occ_model_section section);
+
+#endif

@@ -1,0 +1,18 @@
+/* csv.c - the one CSV quoting rule (see csv.h). */
+#include "render/csv.h"
+
+#include <string.h>
+
+void occ_csv_field(FILE *out, const char *text) {
+  if (!text) return;
+  if (!strpbrk(text, ",\"\r\n")) {
+    fputs(text, out);
+    return;
+  }
+  putc('"', out);
+  for (const char *p = text; *p; p++) {
+    if (*p == '"') putc('"', out);
+    putc(*p, out);
+  }
+  putc('"', out);
+}

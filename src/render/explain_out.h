@@ -1,0 +1,28 @@
+/* explain_out.h - the writers of the derivation (core/explain.h): the
+ * worksheet text of --explain (occ_print_explain, in report.h) and the
+ * JSON array of its steps, both from the same steps and the same prose. */
+#ifndef OCC_EXPLAIN_OUT_H
+#define OCC_EXPLAIN_OUT_H
+
+#include "render/json_write.h"
+#include <stddef.h>
+
+#include "core/explain.h"
+#include "render/report.h"
+
+/* Writes step's prose (its template with report's numbers filled in) into
+ * buf, cut to size; without the joiner to the step before. */
+void occ_explain_step_text(const occ_report *report, const occ_step *step,
+                           char *buf, size_t size);
+
+/* Builds the derivation of report as a JSON array of steps:
+ *   {"step", "section", "title", "operation", "operands": [{"name",
+ *   "value", "unit"}], "result": {"name", "value", "unit"} or null,
+ *   "text", "joins_previous"}
+ * text is the step's prose; joins_previous is null when it starts a line
+ * of the worksheet, else the separator that joins it to the step before.
+ * Occupancies are fractions; a limit that does not apply has value null.
+ * The caller owns it (cJSON_Delete); NULL when out of memory. */
+cJSON *occ_json_explain(const occ_report *report);
+
+#endif

@@ -1,0 +1,74 @@
+/* ncu_rows.c - the rows of the Nsight Compute section (see ncu_rows.h). */
+#include "render/ncu_rows.h"
+
+/* A row's value: true when known, the figure in *v, else *words (NULL:
+ * nothing to say). */
+typedef bool getter(const occ_ncu *n, double *v, const char **words);
+
+#define FIELD_GETTER(fn, field)                                                \
+  static bool fn(const occ_ncu *n, double *v, const char **words) {          \
+    (void)words;                                                             \
+    *v = (double)n->field;                                                   \
+    return true;                                                             \
+  }
+FIELD_GETTER(limit_registers, occupancy_limit_registers)
+FIELD_GETTER(limit_warps, occupancy_limit_warps)
+FIELD_GETTER(limit_blocks, occupancy_limit_blocks)
+FIELD_GETTER(limit_barriers, occupancy_limit_barriers)
+FIELD_GETTER(registers, registers_per_thread)
+FIELD_GETTER(smem_static, shared_mem_per_block_static)
+FIELD_GETTER(smem_dynamic, shared_mem_per_block_dynamic)
+FIELD_GETTER(smem_driver, shared_mem_per_block_driver)
+FIELD_GETTER(max_warps_pct, maximum_warps_per_active_cycle_pct)
+#undef FIELD_GETTER
+
+/* No figure where the block allocates no shared memory ("unlimited") or
+ * where the configuration the driver chooses is not known ("unknown"). */
+static bool limit_smem(const occ_ncu *n, double *v, const char **words) {
+  *v = n->occupancy_limit_shared_mem;
+  *words = n->shared_mem_limit == OCC_NCU_SMEM_LIMIT_NONE ? "unlimited"
+                                                           : "unknown";
+  return n->shared_mem_limit == OCC_NCU_SMEM_LIMIT_KNOWN;
+}
+
+static bool config_size(const occ_ncu *n, double *v, const char **words) {
+  *v = (double)n->shared_mem_config_size;
+  *words = "unknown";
+  return n->shared_mem_config_known;
+}
+
+/* Without a grid there are no waves: null, and no row in the text. */
+static bool waves(const occ_ncu *n, double *v, const char **words) {
+  (void)words;
+  *v = n->waves_per_multiprocessor;
+  return n->has_waves;
+}
+
+static const struct {
+  const char *key, *unit;
+  int decimals;
+  getter *get;
+} rows[OCC_NCU_ROW_COUNT] = {
+    {"launch__occupancy_limit_registers", "blocks", 0, limit_registers},
+    {"launch__occupancy_limit_shared_mem", "blocks", 0, limit_smem},
+    {"launch__occupancy_limit_warps", "blocks", 0, limit_warps},
+    {"launch__occupancy_limit_blocks", "blocks", 0, limit_blocks},
+    {"launch__occupancy_limit_barriers", "blocks", 0, limit_barriers},
+    {"launch__registers_per_thread", "registers", 0, registers},
+    {"launch__shared_mem_config_size", "bytes", 0, config_size},
+    {"launch__shared_mem_per_block_static", "bytes", 0, smem_static},
+    {"launch__shared_mem_per_block_dynamic", "bytes", 0, smem_dynamic},
+    {"launch__shared_mem_per_block_driver", "bytes", 0, smem_driver},
+    {"sm__maximum_warps_per_active_cycle_pct", "percent", 2, max_warps_pct},
+    {"launch__waves_per_multiprocessor", "waves", 2, waves},
+};
+
+void occ_ncu_values_rows(const occ_ncu *n,
+                         occ_ncu_value values[OCC_NCU_ROW_COUNT]) {
+  for (int i = 0; i < OCC_NCU_ROW_COUNT; i++) {
+    occ_ncu_value *o = &values[i];
+    *o = (occ_ncu_value){rows[i].key, rows[i].unit, rows[i].decimals, false,
+                         0, NULL};
+    o->known = rows[i].get(n, &o->value, &o->words);
+  }
+}

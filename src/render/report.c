@@ -1,0 +1,153 @@
+/* report.c - the compact human report, in the spirit of NVIDIA's occupancy
+ * spreadsheet: inputs, allocations, the blocks each limit allows with the
+ * limiter marked, and the occupancy. Fits 80 columns. */
+#include "render/report.h"
+
+#include <inttypes.h>
+
+#include "core/ncu.h"
+#include "render/ncu_rows.h"
+#include "render/report_text.h"
+#include "render/vocab.h"
+#include "render/text_safe.h"
+
+static void print_device(FILE *out, const occ_device *d) {
+  char cc[16], name[4 * sizeof d->name];
+  occ_cc_text(d, cc, sizeof cc);
+  occ_text_safe(d->name, name, sizeof name);
+  if (d->sm_count > 0)
+    fprintf(out, "%s (cc %s, %d SMs, from the %s)\n", name, cc, d->sm_count,
+            d->source);
+  else
+    fprintf(out, "%s (cc %s, from the %s)\n", name, cc, d->source);
+}
+
+static void print_kernel(FILE *out, const occ_report *rep) {
+  const occ_kernel *k = rep->kernel;
+  const occ_result *r = rep->result;
+  char name[4096];
+  fprintf(out, "\nKernel%s%s\n", rep->kernel_name ? " " : "",
+          occ_text_safe(rep->kernel_name, name, sizeof name));
+  fprintf(out, "  block           %6d threads (%dx%dx%d): %d warps, %d inactive threads\n",
+          r->threads_per_block, k->block[0], k->block[1], k->block[2],
+          r->warps_per_block, r->inactive_threads);
+  fprintf(out, "  registers       %6d per thread\n", k->regs_per_thread);
+  fprintf(out, "  shared memory   %6" PRId64 " B static + %" PRId64 " B dynamic\n",
+          k->smem_static_bytes, k->smem_dynamic_bytes);
+  fprintf(out, "  barriers        %6d\n", k->barriers);
+  if (k->carveout_pct != OCC_CARVEOUT_DEFAULT)
+    fprintf(out, "  carveout        %6d %%%s\n", k->carveout_pct,
+            r->carveout_ignored ? " (ignored: no carveout before cc 7.0)" : "");
+}
+
+static void print_allocated(FILE *out, const occ_report *rep) {
+  const occ_device *d = rep->device;
+  const occ_result *r = rep->result;
+  fprintf(out, "\nAllocated per block\n");
+  fprintf(out, "  registers       %6d (%d per warp, in units of %d)\n",
+          r->regs_per_block, r->regs_per_warp, d->reg_alloc_unit);
+  fprintf(out, "  shared memory   %6" PRId64 " B", r->smem_per_block_bytes);
+  if (d->reserved_smem_per_block_bytes > 0)
+    fprintf(out, " (incl. %" PRId64 " B reserved; units of %d B)\n",
+            d->reserved_smem_per_block_bytes, d->smem_alloc_unit_bytes);
+  else
+    fprintf(out, " (in units of %d B)\n", d->smem_alloc_unit_bytes);
+  /* One figure for the SM's configuration, the driver's at launch (JSON's
+   * allocated.smem_config_bytes); the API's assumption beside it. */
+  int64_t config = r->launch_smem_config_bytes, api = r->smem_config_bytes;
+  if (!occ_launch_config_known(r)) {
+    if (api > 0)
+      fprintf(out, "  SM configured   unknown (the occupancy API assumes %" PRId64 " B)\n",
+              api);
+    return;
+  }
+  fprintf(out, "  SM configured   %6" PRId64 " B of shared memory", config);
+  if (d->l1_smem_bytes > 0)
+    fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
+  fputc('\n', out);
+  if (config != api && api > 0)
+    fprintf(out, "                  (the occupancy API assumes %" PRId64 " B)\n", api);
+}
+
+static void print_limits(FILE *out, const occ_result *r) {
+  fprintf(out, "\nBlocks per SM allowed by\n");
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
+    int limit = occ_result_limit(r, i);
+    bool binds = (r->limited_by >> i) & 1;
+    if (limit == OCC_UNLIMITED)
+      fprintf(out, "  %-15s      - (%s)\n", occ_limiter_label(i),
+              occ_unlimited_reason(r, i));
+    else
+      fprintf(out, "  %-15s %6d%s\n", occ_limiter_label(i), limit,
+              binds ? "  <- limiter" : "");
+  }
+}
+
+static void print_occupancy(FILE *out, const occ_report *rep) {
+  const occ_device *d = rep->device;
+  const occ_result *r = rep->result;
+  char limiters[96], pct[32];
+  occ_limiters_words(r->limited_by, limiters, sizeof limiters);
+  occ_pct_text(r->occupancy, pct, sizeof pct);
+  fprintf(out, "\nOccupancy\n");
+  fprintf(out, "  active blocks   %6d per SM\n", r->active_blocks_per_sm);
+  fprintf(out, "  active warps    %6d of %d\n", r->active_warps_per_sm, r->max_warps_per_sm);
+  fprintf(out, "  active threads  %6d of %d\n", r->active_threads_per_sm,
+          d->max_threads_per_sm);
+  fprintf(out, "  occupancy       %6s %% (limited by %s)\n", pct, limiters);
+  if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
+    int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+    occ_pct_text(occ_launch_occupancy(r), pct, sizeof pct);
+    fprintf(out, "  at launch       %6d blocks, %d warps, %s %%\n",
+            r->launch_active_blocks_per_sm, warps, pct);
+    if (r->launch_smem_config_bytes > 0)
+      fprintf(out, "                  the driver gives the SM %" PRId64 " KB for "
+              "this carveout;\n", r->launch_smem_config_bytes / 1024);
+    else
+      fprintf(out, "                  no shared memory of its own: not limited "
+              "by it;\n");
+    fprintf(out, "                  the occupancy API and cuda_occupancy.h "
+            "assume %" PRId64 " KB\n", r->smem_config_bytes / 1024);
+  }
+  if (!r->launchable) {
+    char reason[160];
+    occ_reason_detail(d, rep->kernel, r, reason, sizeof reason);
+    fprintf(out, "  cannot launch:  %s\n", reason);
+  }
+}
+
+static void print_waves(FILE *out, const occ_waves *w, const occ_device *d) {
+  fprintf(out, "\nGrid\n");
+  fprintf(out, "  blocks          %6" PRId64 " (%" PRId64 " per wave on %d SMs)\n",
+          w->grid_blocks, w->blocks_per_wave, d->sm_count);
+  char words[80];
+  if (w->blocks_per_wave > 0)
+    fprintf(out, "  waves           %6.2f (%s)\n", w->waves,
+            occ_waves_words(w, words, sizeof words));
+}
+
+void occ_print_report(FILE *out, const occ_report *rep) {
+  print_device(out, rep->device);
+  print_kernel(out, rep);
+  print_allocated(out, rep);
+  print_limits(out, rep->result);
+  print_occupancy(out, rep);
+  if (rep->waves) print_waves(out, rep->waves, rep->device);
+}
+
+void occ_print_ncu(FILE *out, const occ_report *rep) {
+  if (!rep->ncu) return;
+  occ_ncu_value rows[OCC_NCU_ROW_COUNT];
+  occ_ncu_values_rows(rep->ncu, rows);
+  fprintf(out, "\nNsight Compute would report (its metric names)\n");
+  /* A row without a figure says why in words, or is left out. */
+  for (int i = 0; i < OCC_NCU_ROW_COUNT; i++) {
+    const occ_ncu_value *v = &rows[i];
+    if (!v->known && v->words)
+      fprintf(out, "  %-40s %10s\n", v->key, v->words);
+    else if (v->known && v->decimals)
+      fprintf(out, "  %-40s %10.*f\n", v->key, v->decimals, v->value);
+    else if (v->known)
+      fprintf(out, "  %-40s %10lld\n", v->key, (long long)v->value);
+  }
+}

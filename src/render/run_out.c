@@ -1,0 +1,479 @@
+/* run_out.c - the writers of `occcalc run` (see run_out.h). */
+#include "render/run_out.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "render/csv.h"
+#include "render/json_write.h"
+#include "render/report.h"
+#include "render/text_safe.h"
+#include "render/vocab.h"
+
+static const char *const launch_types[] = {"regular", "cooperative",
+                                           "cooperative_multi_device",
+                                           "cluster"};
+
+static const char *launch_type_name(int type) {
+  return type >= 0 && type < 4 ? launch_types[type] : "regular";
+}
+
+/* The fill of the last wave, 0..1: 1 when the grid is whole waves. */
+static double last_wave_fill(const occ_waves *w) {
+  if (w->blocks_per_wave == 0) return 0;
+  return w->tail_blocks ? (double)w->tail_blocks / (double)w->blocks_per_wave
+                        : 1.0;
+}
+
+static void text_size(char *buf, size_t size, int64_t bytes) {
+  if (bytes < 1024)
+    snprintf(buf, size, "%" PRId64 " B", bytes);
+  else
+    snprintf(buf, size, "%.1f KiB", (double)bytes / 1024);
+}
+
+static void text_dims(char *buf, size_t size, const int32_t d[3]) {
+  if (d[2] > 1)
+    snprintf(buf, size, "%dx%dx%d", d[0], d[1], d[2]);
+  else if (d[1] > 1)
+    snprintf(buf, size, "%dx%d", d[0], d[1]);
+  else
+    snprintf(buf, size, "%d", d[0]);
+}
+
+static void text_time(char *buf, size_t size, double us) {
+  if (us >= 1000)
+    snprintf(buf, size, "%.2f ms", us / 1000);
+  else
+    snprintf(buf, size, "%.1f us", us);
+}
+
+/* The launch types as the text names them: short enough for one line. */
+static const char *const launch_type_words[] = {"", ", cooperative",
+                                                ", multi-device", ""};
+
+static void text_config(FILE *out, const occ_run_row *row) {
+  const occ_launch_record *l = row->first;
+  char grid[40], block[40], cluster[48] = "", smem[24], local[24], sm[24];
+  text_dims(grid, sizeof grid, l->grid);
+  text_dims(block, sizeof block, l->block);
+  if ((int64_t)l->cluster[0] * l->cluster[1] * l->cluster[2] > 1) {
+    char dims[32];
+    text_dims(dims, sizeof dims, l->cluster);
+    snprintf(cluster, sizeof cluster, ", cluster %s", dims);
+  }
+  fprintf(out, "   grid %s, block %s%s%s\n", grid, block, cluster,
+          l->launch_type >= 0 && l->launch_type < 4
+              ? launch_type_words[l->launch_type] : "");
+  text_size(smem, sizeof smem,
+            (int64_t)l->smem_static_bytes + l->smem_dynamic_bytes);
+  text_size(local, sizeof local, l->local_bytes_per_thread);
+  /* Under the profiler the activity record carries no configuration. */
+  char config[48] = "the SM's configuration not recorded";
+  if (row->measure.smem_executed_bytes > 0) {
+    text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
+    snprintf(config, sizeof config, "the SM configured with %s", sm);
+  }
+  fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
+          config, local);
+}
+
+/* Text after a three-space indent, wrapped at 80 columns. */
+static void text_wrapped(FILE *out, const char *text) {
+  enum { WIDTH = 77 };
+  while (*text) {
+    size_t n = strlen(text);
+    if (n > WIDTH) {
+      n = WIDTH;
+      while (n > 0 && text[n] != ' ') n--;
+      if (n == 0) n = WIDTH;
+    }
+    fprintf(out, "   %.*s\n", (int)n, text);
+    text += n;
+    while (*text == ' ') text++;
+  }
+}
+
+static void text_occupancy(FILE *out, const occ_run_row *row) {
+  char line[320], words[80];
+  if (row->item.device)
+    snprintf(line, sizeof line, "theoretical %.1f%% (%s), at launch %.1f%%",
+             100 * row->item.result.occupancy,
+             occ_limiters_words(row->item.result.limited_by, words, sizeof words),
+             100 * row->measure.launch_occupancy);
+  else
+    snprintf(line, sizeof line,
+             "theoretical unknown (the device could not be read)");
+  text_wrapped(out, line);
+  size_t n = row->measure.achieved_known
+                 ? (size_t)snprintf(line, sizeof line, "achieved %.1f%%",
+                                    100 * row->measure.achieved)
+                 : (size_t)snprintf(line, sizeof line, "achieved -%s",
+                                    row->first->graph_id ? " (in a graph)"
+                                                         : "");
+  if (row->measure.achieved_known && row->measure.counter_launch_count < row->measure.launch_count)
+    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches)",
+                          row->measure.counter_launch_count, row->measure.launch_count);
+  text_wrapped(out, line);
+  /* A line of its own: after "achieved" it wrapped inside a phrase. */
+  if (row->item.device && row->item.waves.blocks_per_wave) {
+    snprintf(line, sizeof line, "waves %.2f of %" PRId64 " blocks (%s)", row->item.waves.waves,
+             row->item.waves.blocks_per_wave, occ_waves_words(&row->item.waves, words, sizeof words));
+    text_wrapped(out, line);
+  }
+  if (row->measure.cause[0]) {
+    snprintf(line, sizeof line, "why lower: %s", row->measure.cause);
+    text_wrapped(out, line);
+  }
+}
+
+static void text_metrics(FILE *out, const occ_run_report *rep,
+                         const occ_run_row *row) {
+  if (!row->measure.achieved_known) return;
+  for (int i = 0; i < rep->metric_count; i++) {
+    char name[61];
+    occ_text_safe(rep->metric_names[i], name, sizeof name);
+    if (row->metric_known[i])
+      fprintf(out, "   %s %.4g\n", name, row->metric_values[i]);
+    else
+      fprintf(out, "   %s -\n", name);
+  }
+}
+
+void occ_run_print_record_notes(FILE *out, const occ_run_report *rep) {
+  size_t n = rep->skipped_record_count;
+  if (n)
+    occ_msg(out, "note: skipped %zu invalid record%s of the records' file "
+            "(the first %s)", n, n == 1 ? "" : "s",
+            rep->skipped_record_reason ? rep->skipped_record_reason : "");
+  if (rep->records_unread_reason)
+    occ_msg(out, "note: %s", rep->records_unread_reason);
+}
+
+void occ_run_print_text(FILE *out, const occ_run_report *rep) {
+  const char *slash = strrchr(rep->program, '/');
+  char program[25];
+  occ_text_safe(slash ? slash + 1 : rep->program, program, sizeof program);
+  fprintf(out, "occcalc run: %s: %zu launches, %zu configurations, exit "
+          "status %d\n", program, rep->launch_count, rep->row_count,
+          rep->status);
+  for (size_t i = 0; i < rep->row_count; i++) {
+    const occ_run_row *row = &rep->rows[i];
+    char mean[24], total[24], name[77];
+    text_time(mean, sizeof mean, row->measure.mean_us);
+    text_time(total, sizeof total, row->measure.total_us);
+    fprintf(out, "%2zu %s\n", i + 1,
+            occ_text_safe(row->item.readable, name, sizeof name));
+    fprintf(out, "   %zu launch%s on GPU %d, %s mean, %s total\n",
+            row->measure.launch_count, row->measure.launch_count == 1 ? "" : "es",
+            row->first->device, mean, total);
+    text_config(out, row);
+    text_occupancy(out, row);
+    text_metrics(out, rep, row);
+  }
+  if (rep->note) occ_msg(out, "note: %s", rep->note);
+  occ_run_print_record_notes(out, rep);
+}
+
+static void add_dims(cJSON *obj, const char *key, const int32_t d[3]) {
+  int v[3] = {d[0], d[1], d[2]};
+  cJSON_AddItemToObject(obj, key, cJSON_CreateIntArray(v, 3));
+}
+
+static void add_number_or_null(cJSON *obj, const char *key, double v,
+                               bool known) {
+  if (known)
+    cJSON_AddNumberToObject(obj, key, v);
+  else
+    cJSON_AddNullToObject(obj, key);
+}
+
+/* "metrics": each name's value, null where known[i] is false. */
+static void add_metrics(cJSON *obj, const double *values,
+                        const bool *known, const char *const *names,
+                        int count) {
+  cJSON *m = cJSON_AddObjectToObject(obj, "metrics");
+  for (int i = 0; m && i < count; i++)
+    add_number_or_null(m, names[i], known[i] ? values[i] : 0, known[i]);
+}
+
+/* One launch: the record's fields, as --jsonl writes and as each JSON
+ * row's "launches" holds, added to o. A value the record does not carry
+ * (the SM's configuration and the times of a profiled launch, 0 in the
+ * record) is null. */
+static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
+                          const occ_launch_record *counters,
+                          const char *const *names, int count) {
+  if (!o) return NULL;
+  cJSON_AddNumberToObject(o, "pid", l->pid);
+  cJSON_AddNumberToObject(o, "device_ordinal", l->device);
+  cJSON_AddNumberToObject(o, "context", l->context);
+  cJSON_AddNumberToObject(o, "stream", l->stream);
+  cJSON_AddNumberToObject(o, "correlation_id", l->correlation);
+  add_dims(o, "grid", l->grid);
+  add_dims(o, "cluster", l->cluster);
+  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
+                          l->local_bytes_per_thread);
+  add_number_or_null(o, "smem_executed_bytes", l->smem_executed_bytes,
+                     l->smem_executed_bytes > 0);
+  cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
+  add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
+  if (l->start_ns) occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
+  else cJSON_AddNullToObject(o, "start_ns");
+  if (l->end_ns) occ_json_add_int(o, "end_ns", (int64_t)l->end_ns);
+  else cJSON_AddNullToObject(o, "end_ns");
+  /* From the times, else from the counters' record; else not known. */
+  add_number_or_null(o, "duration_us", occ_launch_duration_us(l, counters),
+                     l->end_ns > l->start_ns ||
+                         (counters && counters->value_count > 1));
+  add_number_or_null(o, "achieved_occupancy",
+                     counters ? counters->values[0] / 100 : 0, counters);
+  /* The launch's metrics: those its counters record holds. */
+  bool known[OCC_RECORD_METRICS_MAX] = {false};
+  for (int i = 0; counters && i < count && i < OCC_RECORD_METRICS_MAX; i++)
+    known[i] = counters->value_count > OCC_RECORD_FIRST_METRIC + i;
+  add_metrics(o, counters ? counters->values + OCC_RECORD_FIRST_METRIC : NULL,
+              known, names, count);
+  return o;
+}
+
+static occ_kernel record_kernel(const occ_launch_record *l) {
+  occ_kernel k;
+  occ_kernel_init(&k);
+  for (int i = 0; i < 3; i++) k.block[i] = l->block[i];
+  k.regs_per_thread = l->regs_per_thread;
+  k.smem_static_bytes = l->smem_static_bytes;
+  k.smem_dynamic_bytes = l->smem_dynamic_bytes;
+  k.carveout_pct = l->carveout_requested_pct;
+  return k;
+}
+
+void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
+                         const char *readable,
+                         const occ_launch_record *counters,
+                         const char *const *names, int count) {
+  /* Each line a document of its own: the root's schema first. */
+  cJSON *o = launch_json(occ_json_root(), l, counters, names, count);
+  occ_kernel k = record_kernel(l);
+  if (o)
+    cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&k, readable, l->name));
+  if (o && occ_json_write_compact(out, o))
+    fputc('\n', out);
+  else
+    occ_msg(stderr, "out of memory writing JSON");
+  cJSON_Delete(o);
+}
+
+/* A row's numbers, described once as rows of key, kind and getter (as
+ * curl's variables[]): the JSON row and the CSV row walk the same table,
+ * so they cannot disagree on a name, a value or what is not known (null in
+ * JSON, an empty field in CSV). */
+typedef enum { FIELD_COUNT, FIELD_TIME, FIELD_FRACTION } field_kind;
+
+/* True when known, the value in *v. */
+typedef bool field_getter(const occ_run_row *row, double *v);
+
+static bool get_launch_count(const occ_run_row *r, double *v) {
+  *v = (double)r->measure.launch_count;
+  return true;
+}
+static bool get_total_time(const occ_run_row *r, double *v) {
+  *v = r->measure.total_us;
+  return true;
+}
+static bool get_mean_time(const occ_run_row *r, double *v) {
+  *v = r->measure.mean_us;
+  return true;
+}
+/* Not recorded (a profiled launch): unknown, never 0. */
+static bool get_smem_executed(const occ_run_row *r, double *v) {
+  *v = r->measure.smem_executed_bytes;
+  return r->measure.smem_executed_bytes > 0;
+}
+static bool get_theoretical(const occ_run_row *r, double *v) {
+  *v = r->item.result.occupancy;
+  return r->item.device != NULL;
+}
+static bool get_active_blocks(const occ_run_row *r, double *v) {
+  *v = r->item.result.active_blocks_per_sm;
+  return r->item.device != NULL;
+}
+static bool get_launch_occupancy(const occ_run_row *r, double *v) {
+  *v = r->measure.launch_occupancy;
+  return r->item.device != NULL;
+}
+static bool get_last_wave_fill(const occ_run_row *r, double *v) {
+  *v = last_wave_fill(&r->item.waves);
+  return r->item.device != NULL;
+}
+static bool get_counter_launches(const occ_run_row *r, double *v) {
+  *v = (double)r->measure.counter_launch_count;
+  return true;
+}
+static bool get_achieved(const occ_run_row *r, double *v) {
+  *v = r->measure.achieved;
+  return r->measure.achieved_known;
+}
+
+static const struct {
+  const char *key;
+  field_kind kind;
+  field_getter *get;
+} row_fields[] = {
+    {"launch_count", FIELD_COUNT, get_launch_count},
+    {"total_time_us", FIELD_TIME, get_total_time},
+    {"mean_time_us", FIELD_TIME, get_mean_time},
+    {"smem_executed_bytes", FIELD_COUNT, get_smem_executed},
+    {"theoretical_occupancy", FIELD_FRACTION, get_theoretical},
+    {"active_blocks_per_sm", FIELD_COUNT, get_active_blocks},
+    {"launch_occupancy", FIELD_FRACTION, get_launch_occupancy},
+    {"last_wave_fill", FIELD_FRACTION, get_last_wave_fill},
+    {"counter_launch_count", FIELD_COUNT, get_counter_launches},
+    {"achieved_occupancy", FIELD_FRACTION, get_achieved},
+};
+enum { ROW_FIELD_COUNT = sizeof row_fields / sizeof row_fields[0] };
+
+static void row_fields_json(cJSON *o, const occ_run_row *row) {
+  for (int i = 0; i < ROW_FIELD_COUNT; i++) {
+    double v;
+    bool known = row_fields[i].get(row, &v);
+    add_number_or_null(o, row_fields[i].key, v, known);
+  }
+}
+
+static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
+  bool dev = row->item.device != NULL;
+  row_fields_json(o, row);
+  cJSON_AddItemToObject(o, "limited_by",
+                        dev ? occ_json_limited_by(&row->item.result)
+                            : cJSON_CreateNull());
+  cJSON_AddItemToObject(o, "waves", dev ? occ_json_waves(&row->item.waves)
+                                        : cJSON_CreateNull());
+  if (row->measure.achieved_why)
+    cJSON_AddStringToObject(o, "achieved_null_reason", row->measure.achieved_why);
+  else
+    cJSON_AddNullToObject(o, "achieved_null_reason");
+  if (row->measure.cause[0])
+    cJSON_AddStringToObject(o, "cause", row->measure.cause);
+  else
+    cJSON_AddNullToObject(o, "cause");
+}
+
+static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
+  cJSON *o = cJSON_CreateObject();
+  const occ_launch_record *l = row->first;
+  cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&row->item.kernel,
+                                                     row->item.readable,
+                                                     l->name));
+  cJSON_AddNumberToObject(o, "device_ordinal", l->device);
+  cJSON_AddItemToObject(o, "device", row->item.device
+                                         ? occ_json_device(row->item.device)
+                                         : cJSON_CreateNull());
+  add_dims(o, "grid", l->grid);
+  add_dims(o, "cluster", l->cluster);
+  cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
+  cJSON_AddNumberToObject(o, "local_bytes_per_thread",
+                          l->local_bytes_per_thread);
+  row_occupancy_json(o, row);
+  add_metrics(o, row->metric_values, row->metric_known, rep->metric_names,
+              rep->metric_count);
+  cJSON *launches = cJSON_AddArrayToObject(o, "launches");
+  for (size_t i = 0; launches && i < row->measure.launch_count; i++)
+    cJSON_AddItemToArray(launches,
+                         launch_json(cJSON_CreateObject(), row->launches[i],
+                                     row->counters[i],
+                                     rep->metric_names, rep->metric_count));
+  return o;
+}
+
+int occ_run_print_json(FILE *out, const occ_run_report *rep) {
+  cJSON *root = occ_json_root();
+  if (root) {
+    cJSON_AddStringToObject(root, "program", rep->program);
+    cJSON_AddNumberToObject(root, "exit_status", rep->status);
+    cJSON_AddNumberToObject(root, "launch_count", (double)rep->launch_count);
+    cJSON *rows = cJSON_AddArrayToObject(root, "rows");
+    for (size_t i = 0; rows && i < rep->row_count; i++)
+      cJSON_AddItemToArray(rows, row_json(rep, &rep->rows[i]));
+    if (rep->note)
+      cJSON_AddStringToObject(root, "note", rep->note);
+    else
+      cJSON_AddNullToObject(root, "note");
+    cJSON_AddNumberToObject(root, "skipped_record_count",
+                    (double)rep->skipped_record_count);
+    if (rep->skipped_record_reason)
+      cJSON_AddStringToObject(root, "skipped_record_reason",
+                      rep->skipped_record_reason);
+    else
+      cJSON_AddNullToObject(root, "skipped_record_reason");
+    if (rep->records_unread_reason)
+      cJSON_AddStringToObject(root, "records_unread_reason",
+                      rep->records_unread_reason);
+    else
+      cJSON_AddNullToObject(root, "records_unread_reason");
+  }
+  int rc = occ_print_json(out, root);
+  cJSON_Delete(root);
+  return rc;
+}
+
+
+static void csv_number(FILE *out, double v, bool known) {
+  if (known)
+    fprintf(out, ",%.6g", v);
+  else
+    fputs(",", out);
+}
+
+/* A field of row_fields: counts whole, times in 3 decimals. */
+static void csv_field_value(FILE *out, field_kind kind, double v, bool known) {
+  if (!known)
+    fputs(",", out);
+  else if (kind == FIELD_COUNT)
+    fprintf(out, ",%.0f", v);
+  else if (kind == FIELD_TIME)
+    fprintf(out, ",%.3f", v);
+  else
+    fprintf(out, ",%.6g", v);
+}
+
+static void csv_row(FILE *out, const occ_run_report *rep,
+                    const occ_run_row *row) {
+  const occ_launch_record *l = row->first;
+  bool dev = row->item.device != NULL;
+  char keys[96];
+  occ_csv_field(out, row->item.readable);
+  fputc(',', out);
+  occ_csv_field(out, l->name);
+  fprintf(out, ",%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device, l->grid[0],
+          l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
+          l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes);
+  fprintf(out, ",%s", dev ? occ_limiters_keys(row->item.result.limited_by, keys,
+                                              sizeof keys) : "");
+  csv_number(out, row->item.waves.waves, dev);
+  for (int i = 0; i < ROW_FIELD_COUNT; i++) {
+    double v;
+    bool known = row_fields[i].get(row, &v);
+    csv_field_value(out, row_fields[i].kind, v, known);
+  }
+  for (int i = 0; i < rep->metric_count; i++)
+    csv_number(out, row->metric_values[i], row->metric_known[i]);
+  fputc(',', out);
+  occ_csv_field(out, row->measure.cause);
+  fputc('\n', out);
+}
+
+void occ_run_print_csv(FILE *out, const occ_run_report *rep) {
+  /* The JSON row's names; limited_by its keys joined by "+", waves the
+   * number of waves (the JSON object's "waves"). */
+  fputs("kernel,mangled_name,device_ordinal,grid_x,grid_y,grid_z,block_x,"
+        "block_y,block_z,regs_per_thread,smem_static_bytes,"
+        "smem_dynamic_bytes,limited_by,waves", out);
+  for (int i = 0; i < ROW_FIELD_COUNT; i++) fprintf(out, ",%s", row_fields[i].key);
+  for (int i = 0; i < rep->metric_count; i++) {
+    fputc(',', out);
+    occ_csv_field(out, rep->metric_names[i]);
+  }
+  fputs(",cause\n", out);
+  for (size_t i = 0; i < rep->row_count; i++) csv_row(out, rep, &rep->rows[i]);
+}

@@ -1,0 +1,72 @@
+/* run_out.h - the writers of `occcalc run`'s report: one row per kernel
+ * and launch configuration, as text (80 columns), JSON (schema 3), CSV,
+ * and one JSON line per launch record (--jsonl). They only format what
+ * the run command computed (cli/run_cmd.c). */
+#ifndef OCC_RUN_OUT_H
+#define OCC_RUN_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "core/occ.h"
+#include "live/inject_record.h"
+#include "model/measure.h"
+#include "model/model.h"
+
+/* One kernel and launch configuration, over all its launches: the
+ * model's item (its device NULL when the device could not be read; name
+ * the mangled symbol, readable the demangled name, owned) and the run's
+ * measurements (model/measure.h). */
+typedef struct occ_run_row {
+  const occ_launch_record *first;  /* its first launch */
+  const occ_launch_record **launches;
+  const occ_launch_record **counters; /* each launch's, or NULL */
+  occ_item item;
+  occ_measure measure;
+  double metric_values[OCC_RECORD_METRICS_MAX]; /* each the mean over the
+                                      launches whose counters hold it */
+  bool metric_known[OCC_RECORD_METRICS_MAX];
+} occ_run_row;
+
+typedef struct occ_run_report {
+  const char *program;
+  int status;                      /* the program's */
+  size_t launch_count;             /* records shown */
+  occ_run_row *rows;
+  size_t row_count;
+  const char *const *metric_names; /* --metrics, in order */
+  int metric_count;
+  const char *note;                /* one line for the end, or NULL */
+  size_t skipped_record_count;     /* records of the file refused */
+  const char *skipped_record_reason; /* the first's place and why, or NULL */
+  const char *records_unread_reason; /* why the file was not read to its
+                                      end (a cap, an error), or NULL */
+} occ_run_report;
+
+/* The row's kernel and limiter columns, the likely cause: 80 columns.
+ * Every name from the program is escaped (render/text_safe.h). */
+void occ_run_print_text(FILE *out, const occ_run_report *report);
+
+/* The notes on the records' file, "occcalc: note: ..." each: the records
+ * skipped and why it was not read to its end (the text report's last
+ * lines; on their own where a report has no place for them). */
+void occ_run_print_record_notes(FILE *out, const occ_run_report *report);
+
+/* The schema-3 document: root, "program", "exit_status", "rows" (each
+ * with the shared "kernel" object and its "launches"), "note",
+ * "skipped_record_count", "skipped_record_reason" and
+ * "records_unread_reason". Returns 0, or -1 after saying so on stderr. */
+int occ_run_print_json(FILE *out, const occ_run_report *report);
+
+/* A header and one line per row. */
+void occ_run_print_csv(FILE *out, const occ_run_report *report);
+
+/* One compact JSON object of a launch record and a newline (readable is
+ * its demangled name; counters NULL when not measured). */
+void occ_run_print_jsonl(FILE *out, const occ_launch_record *launch,
+                         const char *readable,
+                         const occ_launch_record *counters,
+                         const char *const *metric_names, int metric_count);
+
+#endif

@@ -1,0 +1,41 @@
+/* verify_out.h - the writers of the live verifier's results. */
+#ifndef OCC_VERIFY_OUT_H
+#define OCC_VERIFY_OUT_H
+
+#include "render/json_write.h"
+#include <stdio.h>
+
+#include "live/verify.h"
+
+/* The four numbers side by side, for under the calculator's report. */
+void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v);
+
+/* The "verify" object of a report; NULL when out of memory. */
+cJSON *occ_json_verify(const occ_gpu *gpu, const occ_verify *v);
+
+/* One disagreeing sweep case, in full, on one line. */
+void occ_print_sweep_case(FILE *out, int index, const occ_verify *v);
+
+/* The sweep's counts per check and its cost per configuration. */
+void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
+                             uint64_t seed, const occ_sweep_summary *s);
+cJSON *occ_json_sweep_summary(const occ_sweep_summary *s, uint64_t seed);
+
+/* One case of verify --sweep --json: {index, kernel (the shared kernel
+ * object of what was asked), verify}. NULL when out of memory. */
+cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v);
+
+/* The document of verify --sweep --json without its cases: the root
+ * (schema, occcalc_version), device and summary; the caller adds "cases".
+ * NULL when out of memory. */
+cJSON *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
+                      uint64_t seed);
+
+/* --module: the kernel's attributes and the API's answer beside the
+ * prediction, with the verdict the source decided (occ_module_agrees). */
+void occ_print_module_check(FILE *out, const occ_module_kernel *mk,
+                            const occ_result *prediction, bool agree);
+cJSON *occ_json_module_check(const occ_module_kernel *mk,
+                             const occ_result *prediction, bool agree);
+
+#endif
