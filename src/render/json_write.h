@@ -31,4 +31,21 @@ bool occ_json_write_compact(FILE *out, const cJSON *doc);
 __attribute__((warn_unused_result))
 bool occ_json_write_formatted(FILE *out, const cJSON *doc);
 
+/* Makes item i of a streamed array (owned by the caller, who frees it),
+ * or NULL when out of memory. */
+typedef cJSON *occ_json_item_fn(void *context, size_t i);
+
+/* Writes doc as occ_json_write_formatted would if doc's array member key
+ * (present and empty in doc) held item(context, 0) .. item(context,
+ * count - 1): each item is made, printed and freed before the next, so a
+ * document of many rows never holds more than one row's tree or text
+ * (occcalc run's report of 40,000 configurations). The layout is
+ * cJSON_Print's byte for byte (tests/ptxas/json_write_test.c). False when
+ * out of memory or key is not an empty array of doc; what was written
+ * stays written. */
+__attribute__((warn_unused_result))
+bool occ_json_write_streamed(FILE *out, const cJSON *doc, const char *key,
+                             occ_json_item_fn *item, void *context,
+                             size_t count);
+
 #endif

@@ -386,15 +386,22 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   return o;
 }
 
+/* Row i of the report, made when the streamed document reaches it. */
+static cJSON *row_item(void *context, size_t i) {
+  const occ_run_report *rep = context;
+  return row_json(rep, &rep->rows[i]);
+}
+
+/* The rows are streamed (occ_json_write_streamed): one row's tree at a
+ * time, so 40,000 configurations cost what one does, not a tree of
+ * millions of items and its text (328 MB). */
 int occ_run_print_json(FILE *out, const occ_run_report *rep) {
   cJSON *root = occ_json_root();
   if (root) {
     cJSON_AddStringToObject(root, "program", rep->program);
     cJSON_AddNumberToObject(root, "exit_status", rep->status);
     cJSON_AddNumberToObject(root, "launch_count", (double)rep->launch_count);
-    cJSON *rows = cJSON_AddArrayToObject(root, "rows");
-    for (size_t i = 0; rows && i < rep->row_count; i++)
-      cJSON_AddItemToArray(rows, row_json(rep, &rep->rows[i]));
+    cJSON_AddArrayToObject(root, "rows");
     if (rep->note)
       cJSON_AddStringToObject(root, "note", rep->note);
     else
@@ -412,9 +419,15 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
     else
       cJSON_AddNullToObject(root, "records_unread_reason");
   }
-  int rc = occ_print_json(out, root);
+  bool ok = occ_json_write_streamed(out, root, "rows", row_item, (void *)rep,
+                                    rep->row_count);
   cJSON_Delete(root);
-  return rc;
+  if (!ok) {
+    occ_msg(stderr, "out of memory writing JSON");
+    return -1;
+  }
+  fputc('\n', out);
+  return 0;
 }
 
 

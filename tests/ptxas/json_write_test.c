@@ -137,3 +137,74 @@ Test(json_write, null_document) {
   cr_expect_eq(len, 0);
   free(text);
 }
+
+/* Item i of the streamed rows: nested objects and arrays, an empty one,
+ * strings with escapes, as run's rows have. */
+static cJSON *stream_row(void *context, size_t i) {
+  (void)context;
+  cJSON *row = cJSON_CreateObject();
+  cJSON_AddNumberToObject(row, "index", (double)i);
+  /* Numbers the writer may print as digits itself, and those it must not. */
+  cJSON_AddNumberToObject(row, "negative", -(double)i * 1000003);
+  cJSON_AddNumberToObject(row, "fraction", (double)i / 3);
+  cJSON_AddNumberToObject(row, "near_1e15", 1e15 - 1 + (double)i);
+  cJSON_AddNumberToObject(row, "negative_zero", i % 2 ? -0.0 : 0.0);
+  cJSON_AddNumberToObject(row, "huge", 1e300 * (double)(i + 1));
+  cJSON_AddStringToObject(row, "name", i % 2 ? "k<\xce\xbb>\n\"x\"" : "plain");
+  cJSON *launches = cJSON_AddArrayToObject(row, "launches");
+  for (size_t j = 0; j < i % 3; j++) {
+    cJSON *l = cJSON_CreateObject();
+    cJSON_AddNumberToObject(l, "j", (double)j);
+    cJSON_AddItemToObject(l, "metrics", cJSON_CreateObject());
+    cJSON_AddItemToArray(launches, l);
+  }
+  cJSON_AddItemToObject(row, "dims", cJSON_CreateIntArray((int[]){1, 2, 3}, 3));
+  return row;
+}
+
+/* The document a streamed write stands for: rows filled in the tree. */
+static cJSON *stream_doc(size_t count, bool filled) {
+  cJSON *doc = cJSON_CreateObject();
+  cJSON_AddNumberToObject(doc, "schema", 3);
+  cJSON *rows = cJSON_AddArrayToObject(doc, "rows");
+  for (size_t i = 0; filled && i < count; i++)
+    cJSON_AddItemToArray(rows, stream_row(NULL, i));
+  cJSON_AddNullToObject(doc, "note");
+  cJSON_AddItemToObject(doc, "after", cJSON_CreateIntArray((int[]){4, 5}, 2));
+  return doc;
+}
+
+/* Streamed rows are laid out as cJSON_Print lays out the whole tree, for
+ * no row, one and several. */
+Test(json_write, streamed_as_cjson_prints) {
+  for (size_t count = 0; count <= 5; count++) {
+    cJSON *whole = stream_doc(count, true), *shell = stream_doc(count, false);
+    char *want = cJSON_Print(whole), *got = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&got, &size);
+    cr_assert_not_null(f);
+    cr_assert(occ_json_write_streamed(f, shell, "rows", stream_row, NULL, count));
+    fclose(f);
+    cr_expect_str_eq(got, want, "%zu rows", count);
+    free(got);
+    cJSON_free(want);
+    cJSON_Delete(whole);
+    cJSON_Delete(shell);
+  }
+}
+
+/* A key that is not an empty array of the document is refused, nothing
+ * written. */
+Test(json_write, streamed_refuses_other_members) {
+  cJSON *doc = stream_doc(1, true);
+  char *got = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&got, &size);
+  cr_assert(!occ_json_write_streamed(f, doc, "rows", stream_row, NULL, 1));
+  cr_assert(!occ_json_write_streamed(f, doc, "note", stream_row, NULL, 1));
+  cr_assert(!occ_json_write_streamed(f, doc, "missing", stream_row, NULL, 1));
+  fclose(f);
+  cr_expect_eq(size, 0);
+  free(got);
+  cJSON_Delete(doc);
+}
