@@ -17,3 +17,9 @@ build/records_unit: tests/run/records_unit.c build/live/records.o build/cli/run_
 test-run-records: occcalc $(INJECT_LIB) build/forge build/records_unit
 	./build/records_unit --short-filename
 	sh tests/run/records_test.sh
+
+# Issue 18's targets for a program that varies its configuration 40,000
+# times, in every format, and for the demangler bomb (a CPU benchmark).
+BENCH_TARGETS += bench-run-records
+bench-run-records: occcalc $(INJECT_LIB) build/forge
+	sh tests/run/bench_records.sh

@@ -1,17 +1,30 @@
 /* json_write.c - see json_write.h. */
 #include "render/json_write.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/utf8.h"
 
+/* Writes value's decimal digits into buf (24 bytes) and returns buf:
+ * snprintf's format parsing costs more than the digits, and a large
+ * report writes millions of integers. */
+static char *decimal(char buf[24], int64_t value) {
+  char *p = buf + 23;
+  uint64_t u = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+  *p = '\0';
+  do {
+    *--p = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  if (value < 0) *--p = '-';
+  return p;
+}
+
 cJSON *occ_json_add_int(cJSON *obj, const char *key, int64_t value) {
-  char digits[24];
-  snprintf(digits, sizeof digits, "%" PRId64, value);
-  return cJSON_AddRawToObject(obj, key, digits);
+  char buf[24];
+  return cJSON_AddRawToObject(obj, key, decimal(buf, value));
 }
 
 /* Writes text, each byte that does not start a valid UTF-8 sequence
@@ -79,11 +92,12 @@ static void integers_raw(cJSON *item) {
     if (!cJSON_IsNumber(item) || v != floor(v) || fabs(v) >= 1e15 ||
         (v == 0 && signbit(v)))
       continue;
-    char digits[24];
-    snprintf(digits, sizeof digits, "%lld", (long long)v);
-    char *copy = malloc(strlen(digits) + 1);
+    char buf[24];
+    const char *digits = decimal(buf, (int64_t)v);
+    size_t size = strlen(digits) + 1;
+    char *copy = malloc(size);
     if (!copy) return; /* left a number: printed as it would have been */
-    strcpy(copy, digits);
+    memcpy(copy, digits, size);
     item->type = cJSON_Raw;
     item->valuestring = copy;
   }
