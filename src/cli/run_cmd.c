@@ -451,6 +451,13 @@ static int compute_row(run_state *s, occ_run_row *row,
     row->launch_occupancy = launch_occupancy(row->device, &row->kernel,
                                              &row->result,
                                              row->smem_executed_bytes);
+    /* Not recorded (the profiler's launches): the driver's rule, which
+     * at-launch occupancy above already follows. */
+    if (row->smem_executed_bytes == 0 && row->result.launch_smem_config_bytes > 0 &&
+        occ_launch_config_known(&row->result)) {
+      row->smem_executed_bytes = (int32_t)row->result.launch_smem_config_bytes;
+      row->smem_config_predicted = true;
+    }
   }
   measure_row(s, row, refusal);
   likely_cause(row);

@@ -147,6 +147,7 @@ static void write_kernel(const CUpti_ActivityKernel10 *k) {
     r.carveout_requested_pct = k->sharedMemoryCarveoutRequested;
   r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
   r.launch_type = launch_type(k);
+  occ_inject_attrs_fill(&r);
   r.start_ns = k->start;
   r.end_ns = k->end;
   copy_name(r.name, k->name);
@@ -203,9 +204,11 @@ static void init_once(void) {
   if (open_output() != 0 || load_cupti() != 0 || start_tracing() != 0) return;
   owner_pid = getpid();
   const char *counters = getenv(OCC_ENV_COUNTERS);
-  counters_on = counters && strcmp(counters, "1") == 0 &&
-                occ_inject_counters_start(getenv(OCC_ENV_METRICS),
-                                          getenv(OCC_ENV_COUNTER_LAUNCHES)) == 0;
+  bool profile = counters && strcmp(counters, "1") == 0;
+  /* Without counters too: the callbacks note each launch's attributes. */
+  counters_on = occ_inject_counters_start(profile, getenv(OCC_ENV_METRICS),
+                                          getenv(OCC_ENV_COUNTER_LAUNCHES)) ==
+                    0 && profile;
   atexit(at_exit);
 }
 

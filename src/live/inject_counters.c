@@ -82,6 +82,7 @@ static launch_config configs[CONFIGS];
 static size_t config_count;
 static _Thread_local uint32_t runtime_correlation;
 static _Thread_local bool measuring; /* the launch between enter and exit */
+static bool profiling; /* counters asked for: else only the attributes */
 
 static void refuse(const char *why) {
   if (refused) return;
@@ -375,7 +376,11 @@ static bool to_measure(CUpti_CallbackId id, const void *params) {
 static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-  if (capturing(id, cb)) return;
+  if (cb->callbackSite == CUPTI_API_EXIT && !graph &&
+      *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+    occ_inject_attrs_note(id, cb->functionParams, cb->correlationId,
+                          runtime_correlation);
+  if (!profiling || capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
     launch_enter(cb->context, !graph && to_measure(id, cb->functionParams));
@@ -439,9 +444,11 @@ static void before_fork(void) {
   pthread_mutex_unlock(&lock);
 }
 
-int occ_inject_counters_start(const char *list, const char *launches) {
-  if (parse_metrics(list) != 0) return -1;
-  pthread_atfork(before_fork, NULL, NULL);
+int occ_inject_counters_start(bool profile, const char *list,
+                              const char *launches) {
+  profiling = profile;
+  if (profile && parse_metrics(list) != 0) return -1;
+  if (profile) pthread_atfork(before_fork, NULL, NULL);
   if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
   CUpti_SubscriberHandle sub;
   CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
@@ -452,6 +459,7 @@ int occ_inject_counters_start(const char *list, const char *launches) {
       enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches,
              sizeof runtime_launches / sizeof *runtime_launches) != 0 ||
       enable(sub, CUPTI_CB_DOMAIN_RESOURCE, &destroy, 1) != 0) {
+    if (!profile) return -1;
     refuse("CUPTI's callbacks could not be subscribed to (another tool, "
            "e.g. a profiler, holds them)");
     return -1;

@@ -68,10 +68,11 @@ static void text_config(FILE *out, const occ_run_row *row) {
             (int64_t)l->smem_static_bytes + l->smem_dynamic_bytes);
   text_size(local, sizeof local, l->local_bytes_per_thread);
   /* Under the profiler the activity record carries no configuration. */
-  char config[48] = "the SM's configuration not recorded";
+  char config[64] = "the SM's configuration unknown";
   if (row->smem_executed_bytes > 0) {
     text_size(sm, sizeof sm, row->smem_executed_bytes);
-    snprintf(config, sizeof config, "the SM configured with %s", sm);
+    snprintf(config, sizeof config, "the SM configured with %s%s", sm,
+             row->smem_config_predicted ? ", predicted" : "");
   }
   fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
           config, local);
@@ -196,6 +197,27 @@ static void add_metrics(cJSON *obj, const double *values,
     add_number_or_null(m, names[i], known[i] ? values[i] : 0, known[i]);
 }
 
+/* The attributes read at launch (inject_attrs.c), each null unread. */
+static void add_at_launch(cJSON *o, const occ_launch_record *l) {
+  static const char *const policies[] = {"default", "spread",
+                                         "load_balancing"};
+  int known = l->at_launch_known;
+  add_number_or_null(o, "carveout_preferred_pct", l->carveout_preferred_pct,
+                     known & OCC_AT_LAUNCH_CARVEOUT);
+  add_number_or_null(o, "max_dynamic_smem_bytes", l->max_dynamic_smem_bytes,
+                     known & OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM);
+  if (known & OCC_AT_LAUNCH_NON_PORTABLE)
+    cJSON_AddBoolToObject(o, "cluster_non_portable", l->cluster_non_portable);
+  else
+    cJSON_AddNullToObject(o, "cluster_non_portable");
+  if ((known & OCC_AT_LAUNCH_POLICY) && l->cluster_policy >= 0 &&
+      l->cluster_policy <= OCC_CLUSTER_POLICY_LOAD_BALANCING)
+    cJSON_AddStringToObject(o, "cluster_scheduling_policy",
+                            policies[l->cluster_policy]);
+  else
+    cJSON_AddNullToObject(o, "cluster_scheduling_policy");
+}
+
 /* One launch: the record's fields, as --jsonl writes and as each JSON
  * row's "launches" holds. */
 static cJSON *launch_json(const occ_launch_record *l,
@@ -211,8 +233,10 @@ static cJSON *launch_json(const occ_launch_record *l,
   add_dims(o, "cluster", l->cluster);
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", l->smem_executed_bytes);
+  add_number_or_null(o, "smem_executed_bytes", l->smem_executed_bytes,
+                     l->smem_executed_bytes > 0);
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
+  add_at_launch(o, l);
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
   occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
   occ_json_add_int(o, "end_ns", (int64_t)l->end_ns);
@@ -295,7 +319,9 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  cJSON_AddNumberToObject(o, "smem_executed_bytes", row->smem_executed_bytes);
+  add_number_or_null(o, "smem_executed_bytes", row->smem_executed_bytes,
+                     row->smem_executed_bytes > 0);
+  cJSON_AddBoolToObject(o, "smem_config_predicted", row->smem_config_predicted);
   cJSON_AddNumberToObject(o, "launch_count", (double)row->launch_count);
   cJSON_AddNumberToObject(o, "total_time_us", row->total_us);
   cJSON_AddNumberToObject(o, "mean_time_us", row->mean_us);

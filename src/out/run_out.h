@@ -25,7 +25,10 @@ typedef struct occ_run_row {
   occ_result result;               /* theoretical (valid with device) */
   occ_waves waves;
   int32_t smem_executed_bytes;     /* the SM's shared memory as the driver
-                                      configured it; 0: not recorded */
+                                      configured it (recorded, or else
+                                      predicted); 0: unknown */
+  bool smem_config_predicted;      /* by occcalc's launch rule: CUPTI did
+                                      not record it (under the profiler) */
   double launch_occupancy;         /* with that shared memory */
   bool achieved_known;
   double achieved;                 /* 0..1, mean over those measured */
