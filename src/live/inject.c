@@ -143,9 +143,15 @@ static void write_kernel(const CUpti_ActivityKernel10 *k) {
   r.smem_static_bytes = k->staticSharedMemory;
   r.smem_dynamic_bytes = k->dynamicSharedMemory;
   r.local_bytes_per_thread = (int32_t)k->localMemoryPerThread;
-  if (k->isSharedMemoryCarveoutRequested)
+  /* Under the Range Profiler CUPTI's carveout and configuration are not
+   * the launch's: 0, or another launch's (measured on an H100: a kernel
+   * launched with no carveout preference recorded as 100 % and 228 KiB,
+   * where ncu saw 132 KiB). They are left unknown then; the carveout
+   * comes from the launch's attributes, the configuration from occcalc's
+   * launch rule. */
+  if (k->isSharedMemoryCarveoutRequested && !counters_on)
     r.carveout_requested_pct = k->sharedMemoryCarveoutRequested;
-  r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
+  if (!counters_on) r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
   r.launch_type = launch_type(k);
   occ_inject_attrs_fill(&r);
   r.start_ns = k->start;

@@ -34,11 +34,36 @@ static launch_attrs table[SLOTS];
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 
 typedef CUresult (*func_attribute_fn)(int *, CUfunction_attribute, CUfunction);
+typedef CUresult (*kernel_attribute_fn)(int *, CUfunction_attribute, CUkernel,
+                                        CUdevice);
+typedef CUresult (*ctx_device_fn)(CUdevice *);
 
 static func_attribute_fn func_attribute;
+static kernel_attribute_fn kernel_attribute;
+static ctx_device_fn ctx_device;
 
 static void look_up(void) {
   *(void **)&func_attribute = occ_inject_driver_symbol("cuFuncGetAttribute");
+  *(void **)&kernel_attribute =
+      occ_inject_driver_symbol("cuKernelGetAttribute");
+  *(void **)&ctx_device = occ_inject_driver_symbol("cuCtxGetDevice");
+}
+
+/* Where a launch's function's attributes are read: the CUfunction the
+ * call passed, or (the runtime of CUDA 12 and later launches its
+ * context-independent CUkernel, cast to a CUfunction, which
+ * cuFuncGetAttribute may refuse) that CUkernel's attributes on the
+ * calling context's device, which cudaFuncSetAttribute sets. */
+typedef struct function_handle {
+  CUfunction f;
+  bool as_kernel;
+  CUdevice device;
+} function_handle;
+
+static CUresult get_attribute(const function_handle *h, CUfunction_attribute a,
+                              int *v) {
+  if (!h->as_kernel) return func_attribute(v, a, h->f);
+  return kernel_attribute(v, a, (CUkernel)(void *)h->f, h->device);
 }
 
 /* The function a launch call launches: the first member of the
@@ -62,25 +87,31 @@ static bool is_launch_ex(CUpti_CallbackId id) {
 static void read_function(CUfunction f, launch_attrs *a) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, look_up);
-  func_attribute_fn get = func_attribute;
+  function_handle h = {f, false, 0};
   int v = 0;
-  if (!get || !f) return;
-  if (get(&v, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, f) ==
+  if (!f || !func_attribute) return;
+  if (func_attribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) !=
+      CUDA_SUCCESS) {
+    if (!kernel_attribute || !ctx_device || ctx_device(&h.device) != CUDA_SUCCESS)
+      return;
+    h.as_kernel = true;
+  }
+  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, &v) ==
           CUDA_SUCCESS && v >= -1 && v <= 100) {
     a->carveout_pct = v;
     a->known |= OCC_AT_LAUNCH_CARVEOUT;
   }
-  if (get(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f) ==
+  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, &v) ==
           CUDA_SUCCESS && v >= 0 && v <= OCC_RECORD_SIZE_MAX) {
     a->max_dynamic_smem_bytes = v;
     a->known |= OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM;
   }
-  if (get(&v, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, f) ==
+  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, &v) ==
           CUDA_SUCCESS && (v == 0 || v == 1)) {
     a->non_portable = v;
     a->known |= OCC_AT_LAUNCH_NON_PORTABLE;
   }
-  if (get(&v, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, f) ==
+  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, &v) ==
           CUDA_SUCCESS && v >= 0 && v <= OCC_CLUSTER_POLICY_LOAD_BALANCING) {
     a->policy = v;
     a->known |= OCC_AT_LAUNCH_POLICY;
@@ -144,6 +175,5 @@ void occ_inject_attrs_fill(occ_launch_record *r) {
   r->max_dynamic_smem_bytes = a.max_dynamic_smem_bytes;
   r->cluster_non_portable = a.non_portable;
   r->cluster_policy = a.policy;
-  if (r->carveout_requested_pct == -1 && (a.known & OCC_AT_LAUNCH_CARVEOUT))
-    r->carveout_requested_pct = a.carveout_pct;
+  if (a.known & OCC_AT_LAUNCH_CARVEOUT) r->carveout_requested_pct = a.carveout_pct;
 }

@@ -50,8 +50,8 @@ void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,
                            uint32_t runtime_correlation);
 
 /* Fills a LAUNCH record's at-launch fields from the note of its
- * correlation id, if there is one; the requested carveout too, where
- * CUPTI's record lacks it. */
+ * correlation id, if there is one; the requested carveout too (the
+ * attribute the driver launched with wins over CUPTI's field). */
 void occ_inject_attrs_fill(occ_launch_record *record);
 
 /* Subscribes to launches and contexts, notes every launch's attributes,

@@ -65,10 +65,12 @@ typedef struct occ_launch_record {
   int32_t regs_per_thread;
   int32_t smem_static_bytes, smem_dynamic_bytes;
   int32_t local_bytes_per_thread;
-  int32_t carveout_requested_pct; /* -1: none requested; CUPTI's, else
-                                     (under the profiler CUPTI loses it)
-                                     carveout_preferred_pct below */
-  int32_t smem_executed_bytes;    /* the SM's shared memory at launch */
+  int32_t carveout_requested_pct; /* -1: none requested; the attribute at
+                                     launch (carveout_preferred_pct),
+                                     else CUPTI's (without the profiler) */
+  int32_t smem_executed_bytes;    /* the SM's shared memory at launch;
+                                     0: unknown (always, under the
+                                     profiler: see inject.c) */
   int32_t launch_type;            /* occ_launch_type */
   uint64_t start_ns, end_ns;
   /* OCC_RECORD_COUNTERS: values[0] achieved percent, values[1] the
