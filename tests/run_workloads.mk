@@ -7,5 +7,11 @@ build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
 	  build/live/out_pattern.o $(LDFLAGS) -lcriterion
 
-test-run-workloads: build/pattern_unit
+
+build/merge_unit: tests/run/merge_unit.c build/db/run_merge.o
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
+	  build/db/run_merge.o $(LDFLAGS) -lcjson -lm -lcriterion
+
+test-run-workloads: build/pattern_unit build/merge_unit
 	./build/pattern_unit --short-filename
+	./build/merge_unit --short-filename
