@@ -1,6 +1,7 @@
 # occcalc run on real workloads (issue 21): --output's patterns
 # (tests/run/pattern_unit.c) and the merge of several run --json files
-# (tests/run/merge_unit.c).
+# (tests/run/merge_unit.c), the counters' turns between processes
+# (tests/run/turns_unit.c).
 TEST_TARGETS += test-run-workloads
 
 build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
@@ -12,6 +13,11 @@ build/merge_unit: tests/run/merge_unit.c build/db/run_merge.o
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
 	  build/db/run_merge.o $(LDFLAGS) -lcjson -lm -lcriterion
 
-test-run-workloads: build/pattern_unit build/merge_unit
+test-run-workloads: build/pattern_unit build/merge_unit build/turns_unit
 	./build/pattern_unit --short-filename
 	./build/merge_unit --short-filename
+	./build/turns_unit --short-filename
+
+build/turns_unit: tests/run/turns_unit.c src/live/inject_turns.c src/live/inject_turns.h
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/turns_unit.c \
+	  src/live/inject_turns.c $(LDFLAGS) -lcriterion

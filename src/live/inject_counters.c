@@ -42,9 +42,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "live/counter.h"
 #include "live/inject_lib.h"
+#include "live/inject_turns.h"
 
 /* The ranges are decoded in batches of HARVEST_AT launches, well inside
  * the MAX_PENDING ranges the image holds, rather than at every launch:
@@ -53,6 +55,12 @@
  * itself (a one-pass configuration). CONFIGS configurations are counted;
  * past them every new configuration's launches are measured. */
 enum { MAX_PENDING = 64, HARVEST_AT = 32, CONFIGS = 4096 };
+
+/* A process holds its GPU's turn for the counters (inject_turns.h) at
+ * least SLICE_MS before it yields to another process of the run that
+ * wants it: reopening the profiler costs about 0.3 s (an H100), so
+ * shorter slices would cost more than they measure. */
+enum { SLICE_MS = 2000 };
 
 typedef struct pending_launch {
   uint32_t driver_correlation, runtime_correlation;
@@ -63,7 +71,8 @@ typedef struct pending_launch {
 typedef struct launch_config {
   CUfunction f;
   unsigned grid[3], block[3], cluster[3], shared_mem_bytes;
-  uint64_t launches;
+  uint64_t launches; /* seen (0: a free slot) */
+  uint64_t measured; /* of them, measured */
 } launch_config;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -83,6 +92,11 @@ static size_t config_count;
 static _Thread_local uint32_t runtime_correlation;
 static _Thread_local bool measuring; /* the launch between enter and exit */
 static bool profiling; /* counters asked for: else only the attributes */
+static int turns_fd = -1;
+static uint64_t turn_key;  /* the GPU whose turn is held */
+static bool holding;
+static struct timespec held_since;
+static launch_config *counted; /* the configuration to_measure counted */
 
 static void refuse(const char *why) {
   if (refused) return;
@@ -164,17 +178,61 @@ static void close_profiler(void) {
   prof = NULL;
   active_ctx = NULL;
   pending_count = 0;
+  if (holding) occ_turns_give(turns_fd, turn_key);
+  holding = false;
 }
 
+/* The PCI address of the device of ordinal, as the turn's key; the
+ * ordinal itself when the driver cannot say (one name per GPU still,
+ * unless CUDA_VISIBLE_DEVICES differs between the processes). */
+static uint64_t device_key(int ordinal) {
+  CUresult (*get)(CUdevice *, int);
+  CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
+  *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
+  *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
+  CUdevice dev;
+  int domain = 0, bus = 0, slot = 0;
+  if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&
+      attribute(&domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev) ==
+          CUDA_SUCCESS &&
+      attribute(&bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, dev) == CUDA_SUCCESS &&
+      attribute(&slot, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, dev) == CUDA_SUCCESS)
+    return occ_turns_key(domain, bus, slot);
+  return (uint64_t)1 << 40 | (uint32_t)ordinal;
+}
+
+static bool slice_over(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  int64_t ms = (int64_t)(now.tv_sec - held_since.tv_sec) * 1000 +
+               (now.tv_nsec - held_since.tv_nsec) / 1000000;
+  return ms >= SLICE_MS;
+}
+
+/* This process's turn for the GPU of ordinal: taken if free. */
+static bool take_turn(int ordinal) {
+  if (holding) return true;
+  turn_key = device_key(ordinal);
+  if (!occ_turns_try(turns_fd, turn_key)) return false;
+  holding = true;
+  clock_gettime(CLOCK_MONOTONIC, &held_since);
+  return true;
+}
+
+/* Opens the profiler on ctx when this process has its GPU's turn; else
+ * leaves prof NULL (the launch goes unmeasured). */
 static void open_profiler(CUcontext ctx) {
   uint32_t device = 0;
   char why[OCC_RECORD_WHY_MAX];
   occ_inject_cupti.cuptiGetDeviceId(ctx, &device);
+  if (!take_turn((int)device)) return;
   prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
                        MAX_PENDING, why, sizeof why);
   if (!prof || occ_prof_start(prof, why, sizeof why) != 0) {
     occ_prof_close(prof);
     prof = NULL;
+    occ_turns_give(turns_fd, turn_key);
+    holding = false;
     refuse(why);
     return;
   }
@@ -188,17 +246,27 @@ static void launch_enter(CUcontext ctx, bool measure) {
   measuring = false;
   if (refused) return;
   if (prof && ctx != active_ctx) close_profiler();
+  /* Another process of the run wants the GPU's counters: after a slice,
+   * this launch goes unmeasured so that it gets them. */
+  bool yielded = prof && holding && slice_over() &&
+                 occ_turns_wanted(turns_fd, turn_key);
+  if (yielded) close_profiler();
   if (!measure) {
     pause_profiler();
     return;
   }
-  if (!prof)
+  if (yielded)
+    ; /* this one unmeasured: the process that wants the turn takes it */
+  else if (!prof)
     open_profiler(ctx);
   else if (!running)
     resume_profiler();
   else if (pending_count >= HARVEST_AT)
     harvest(true);
   measuring = prof && running && !refused;
+  /* Not measured for want of the turn: it does not use up one of its
+   * configuration's --counter-launches. */
+  if (!measuring && !refused && counted) counted->measured--;
 }
 
 static void launch_exit(const CUpti_CallbackData *cb) {
@@ -356,6 +424,7 @@ static size_t config_hash(const launch_config *c) {
  * is. */
 static bool to_measure(CUpti_CallbackId id, const void *params) {
   launch_config key;
+  counted = NULL;
   if (launches_measured == 0) return true;
   if (!config_of(id, params, &key)) return true;
   size_t at = config_hash(&key);
@@ -368,7 +437,11 @@ static bool to_measure(CUpti_CallbackId id, const void *params) {
     } else if (!same_config(c, &key)) {
       continue;
     }
-    return c->launches++ < launches_measured;
+    c->launches++;
+    if (c->measured >= launches_measured) return false;
+    c->measured++;
+    counted = c;
+    return true;
   }
   return true;
 }
@@ -449,6 +522,7 @@ int occ_inject_counters_start(bool profile, const char *list,
   profiling = profile;
   if (profile && parse_metrics(list) != 0) return -1;
   if (profile) pthread_atfork(before_fork, NULL, NULL);
+  if (profile) turns_fd = occ_turns_open(getenv(OCC_ENV_OUT));
   if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
   CUpti_SubscriberHandle sub;
   CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
