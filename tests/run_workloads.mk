@@ -21,3 +21,22 @@ test-run-workloads: build/pattern_unit build/merge_unit build/turns_unit
 build/turns_unit: tests/run/turns_unit.c src/live/inject_turns.c src/live/inject_turns.h
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/turns_unit.c \
 	  src/live/inject_turns.c $(LDFLAGS) -lcriterion
+
+# GPU: every launch's SM configuration and blocks per SM at launch against
+# ncu's under the default counters (tests/run/carveouts.cu), and two
+# processes of one run on one GPU both measured (tests/run/turns.cu).
+GPU_TEST_TARGETS += test-gpu-run-carveouts test-gpu-run-turns
+
+build/run_carveouts: tests/run/carveouts.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+build/run_turns: tests/run/turns.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+test-gpu-run-carveouts: occcalc $(INJECT_LIB) build/run_carveouts
+	sh tests/run/carveouts.sh build/run_carveouts
+
+test-gpu-run-turns: occcalc $(INJECT_LIB) build/run_turns
+	sh tests/run/turns.sh build/run_turns
