@@ -4,14 +4,14 @@
 # (recorded, or predicted where CUPTI did not record it) and its blocks
 # per SM at launch equal Nsight Compute's, launch by launch; and the same
 # without counters, where CUPTI records the configuration. Skips without
-# a GPU or ncu. OCCCALC names the binary (default ./occcalc); KEEP=DIR
+# a GPU or ncu (status 77). OCCCALC names the binary (default ./occcalc); KEEP=DIR
 # keeps the JSON and CSV there.
 set -u
 OCC=${OCCCALC:-./occcalc}
 prog=${1:-build/run_carveouts}
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "carveouts: skipped: no GPU"; exit 0; }
-command -v ncu >/dev/null || { echo "carveouts: skipped: no ncu"; exit 0; }
+  { echo "skipped: no GPU"; exit 77; }
+command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
 tmp=${KEEP:-$(mktemp -d)}
 mkdir -p "$tmp"
 "$OCC" run --json --output "$tmp/counters.json" -- "$prog" 2>"$tmp/counters.err" ||

@@ -1,14 +1,14 @@
 #!/bin/sh
 # turns.sh PROGRAM (build/run_turns, from tests/run/turns.cu): two
 # processes of one `occcalc run` on one GPU both get achieved occupancy
-# (they take turns for the counters: src/live/inject_turns.h). Skips
+# (they take turns for the counters: src/live/inject_turns.h). Skips (77)
 # without a GPU. OCCCALC names the binary (default ./occcalc); KEEP=DIR
 # keeps the JSON there.
 set -u
 OCC=${OCCCALC:-./occcalc}
 prog=${1:-build/run_turns}
 command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "turns: skipped: no GPU"; exit 0; }
+  { echo "skipped: no GPU"; exit 77; }
 tmp=${KEEP:-$(mktemp -d)}
 mkdir -p "$tmp"
 "$OCC" run --json --output "$tmp/turns.json" -- \
