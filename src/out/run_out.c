@@ -392,11 +392,14 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   csv_text(out, row->readable);
   fputc(',', out);
   csv_text(out, l->name);
-  fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
+  fprintf(out, ",%d,%zu,%.3f,%.3f,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device,
           row->launch_count, row->total_us, row->mean_us, l->grid[0],
           l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
-          l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes,
-          row->smem_executed_bytes);
+          l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes);
+  if (row->smem_executed_bytes > 0) /* else unknown: empty, never 0 */
+    fprintf(out, ",%d", row->smem_executed_bytes);
+  else
+    fputs(",", out);
   csv_number(out, row->result.occupancy, dev);
   fprintf(out, ",%s", dev ? occ_limiters_keys(row->result.limited_by, keys,
                                               sizeof keys) : "");
