@@ -249,6 +249,14 @@ got=$(jq '.rows[0].smem_executed_bytes' "$tmp/run.json")
   no "$what: carveout 50: run predicts $got, the calculator $want"
 occ 0 -- "$FORGE" launch smem_dynamic=8192 carveout=50
 grep -q "the SM configured with .*, predicted)" "$tmp/err" || no "$what: text lacks 'predicted'"
+# Neither recorded nor predictable (the device unknown): null, and an
+# empty CSV field, never 0.
+what="unknown configuration"
+occ 0 --json -- "$FORGE" launch cc=0.0 sm_count=0
+json '.rows[0].smem_executed_bytes == null and .rows[0].smem_config_predicted == false'
+occ 0 --csv -- "$FORGE" launch cc=0.0 sm_count=0
+[ "$(tail -1 "$tmp/out" | awk -F, '{ print "[" $16 "]" }')" = "[]" ] ||
+  no "$what: csv field 16 is not empty: $(tail -1 "$tmp/out")"
 
 [ $fail -eq 0 ] && echo "records: forged records are checked, counted and escaped"
 exit $fail
