@@ -13,8 +13,10 @@ build/merge_unit: tests/run/merge_unit.c build/db/run_merge.o
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
 	  build/db/run_merge.o $(LDFLAGS) -lcjson -lm -lcriterion
 
-test-run-workloads: build/pattern_unit build/merge_unit build/turns_unit
+test-run-workloads: occcalc build/forge build/pattern_unit build/merge_unit \
+                    build/turns_unit
 	./build/pattern_unit --short-filename
+	sh tests/run/output_patterns.sh
 	./build/merge_unit --short-filename
 	./build/turns_unit --short-filename
 

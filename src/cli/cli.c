@@ -96,7 +96,7 @@ static const occ_option options[] = {
     {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
      "run: only launch records (no replay, no counter rights)"},
     {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
-     "run: write the report to FILE"},
+     "run: write the report to FILE (%p %h %q{VAR} %%)"},
     {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
      "list the boards and architectures known"},
     {"help", NULL, OCC_ARG_FLAG, 0, 0, AT(help), ALL,
