@@ -90,6 +90,19 @@ void *occ_inject_driver_symbol(const char *name) {
   return driver ? dlsym(driver, name) : NULL;
 }
 
+bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
+                                  int *values, int count) {
+  CUresult (*get)(CUdevice *, int);
+  CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
+  *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
+  *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
+  CUdevice dev;
+  if (!get || !attribute || get(&dev, ordinal) != CUDA_SUCCESS) return false;
+  for (int i = 0; i < count; i++)
+    if (attribute(&values[i], which[i], dev) != CUDA_SUCCESS) return false;
+  return true;
+}
+
 /* The device's compute capability and SM count, read once per device
  * from the driver already loaded in the program, so that occcalc need not
  * open the GPU after the program to compute theoretical occupancy; left 0
@@ -97,24 +110,18 @@ void *occ_inject_driver_symbol(const char *name) {
 static void device_properties(int ordinal, occ_launch_record *r) {
   enum { DEVICES = 64 };
   static struct { bool read; int32_t major, minor, sms; } cache[DEVICES];
+  static const CUdevice_attribute which[] = {
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT};
   if (ordinal < 0 || ordinal >= DEVICES) return;
   if (!cache[ordinal].read) {
     cache[ordinal].read = true;
-    CUresult (*get)(CUdevice *, int);
-    CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
-    *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
-    *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
-    CUdevice dev;
-    int major = 0, minor = 0, sms = 0;
-    if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&
-        attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ==
-            CUDA_SUCCESS &&
-        attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) ==
-            CUDA_SUCCESS &&
-        attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS) {
-      cache[ordinal].major = major;
-      cache[ordinal].minor = minor;
-      cache[ordinal].sms = sms;
+    int v[3];
+    if (occ_inject_device_attributes(ordinal, which, v, 3)) {
+      cache[ordinal].major = v[0];
+      cache[ordinal].minor = v[1];
+      cache[ordinal].sms = v[2];
     }
   }
   r->cc_major = cache[ordinal].major;

@@ -96,26 +96,29 @@ static void read_function(CUfunction f, launch_attrs *a) {
       return;
     h.as_kernel = true;
   }
-  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, &v) ==
-          CUDA_SUCCESS && v >= -1 && v <= 100) {
-    a->carveout_pct = v;
-    a->known |= OCC_AT_LAUNCH_CARVEOUT;
-  }
-  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, &v) ==
-          CUDA_SUCCESS && v >= 0 && v <= OCC_RECORD_SIZE_MAX) {
-    a->max_dynamic_smem_bytes = v;
-    a->known |= OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM;
-  }
-  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, &v) ==
-          CUDA_SUCCESS && (v == 0 || v == 1)) {
-    a->non_portable = v;
-    a->known |= OCC_AT_LAUNCH_NON_PORTABLE;
-  }
-  if (get_attribute(&h, CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE, &v) ==
-          CUDA_SUCCESS && v >= 0 && v <= OCC_CLUSTER_POLICY_LOAD_BALANCING) {
-    a->policy = v;
-    a->known |= OCC_AT_LAUNCH_POLICY;
-  }
+  const struct {
+    CUfunction_attribute attribute;
+    int bit, lo, hi;
+    int32_t *to;
+  } reads[] = {
+      {CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+       OCC_AT_LAUNCH_CARVEOUT, -1, 100, &a->carveout_pct},
+      {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+       OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM, 0, OCC_RECORD_SIZE_MAX,
+       &a->max_dynamic_smem_bytes},
+      {CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+       OCC_AT_LAUNCH_NON_PORTABLE, 0, 1, &a->non_portable},
+      {CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+       OCC_AT_LAUNCH_POLICY, 0, OCC_CLUSTER_POLICY_LOAD_BALANCING,
+       &a->policy}};
+  /* A value out of the attribute's range stays unknown: the reader
+   * (records.c) would refuse the whole record for it. */
+  for (size_t i = 0; i < sizeof reads / sizeof *reads; i++)
+    if (get_attribute(&h, reads[i].attribute, &v) == CUDA_SUCCESS &&
+        v >= reads[i].lo && v <= reads[i].hi) {
+      *reads[i].to = v;
+      a->known |= reads[i].bit;
+    }
 }
 
 /* cuLaunchKernelEx's launch attributes, which win over the function's. */

@@ -186,18 +186,12 @@ static void close_profiler(void) {
  * ordinal itself when the driver cannot say (one name per GPU still,
  * unless CUDA_VISIBLE_DEVICES differs between the processes). */
 static uint64_t device_key(int ordinal) {
-  CUresult (*get)(CUdevice *, int);
-  CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
-  *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
-  *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
-  CUdevice dev;
-  int domain = 0, bus = 0, slot = 0;
-  if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&
-      attribute(&domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, dev) ==
-          CUDA_SUCCESS &&
-      attribute(&bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, dev) == CUDA_SUCCESS &&
-      attribute(&slot, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, dev) == CUDA_SUCCESS)
-    return occ_turns_key(domain, bus, slot);
+  static const CUdevice_attribute pci[] = {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+                                           CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+                                           CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID};
+  int v[3];
+  if (occ_inject_device_attributes(ordinal, pci, v, 3))
+    return occ_turns_key(v[0], v[1], v[2]);
   return (uint64_t)1 << 40 | (uint32_t)ordinal;
 }
 

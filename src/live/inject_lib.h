@@ -37,6 +37,11 @@ extern occ_inject_api occ_inject_cupti;
  * library is loaded by it), or NULL. */
 void *occ_inject_driver_symbol(const char *name);
 
+/* Reads count attributes of the device of ordinal into values; false
+ * when the driver cannot say (values then partly unset). */
+bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
+                                  int *values, int count);
+
 /* Appends one record to the output (one write). */
 void occ_inject_write(const occ_launch_record *record);
 
