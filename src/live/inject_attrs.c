@@ -87,15 +87,24 @@ static bool is_launch_ex(CUpti_CallbackId id) {
 static void read_function(CUfunction f, launch_attrs *a) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, look_up);
+  /* Whether the last function this thread launched was a CUkernel:
+   * programs launch the same few again and again, and the probe is a
+   * driver call that fails. */
+  static _Thread_local CUfunction last_f;
+  static _Thread_local bool last_as_kernel;
   function_handle h = {f, false, 0};
   int v = 0;
   if (!f || !func_attribute) return;
-  if (func_attribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) !=
-      CUDA_SUCCESS) {
-    if (!kernel_attribute || !ctx_device || ctx_device(&h.device) != CUDA_SUCCESS)
-      return;
-    h.as_kernel = true;
-  }
+  if (f == last_f)
+    h.as_kernel = last_as_kernel;
+  else
+    h.as_kernel = func_attribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                 f) != CUDA_SUCCESS;
+  last_f = f;
+  last_as_kernel = h.as_kernel;
+  if (h.as_kernel &&
+      (!kernel_attribute || !ctx_device || ctx_device(&h.device) != CUDA_SUCCESS))
+    return;
   const struct {
     CUfunction_attribute attribute;
     int bit, lo, hi;

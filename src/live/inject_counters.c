@@ -97,6 +97,7 @@ static uint64_t turn_key;  /* the GPU whose turn is held */
 static bool holding;
 static struct timespec held_since;
 static launch_config *counted; /* the configuration to_measure counted */
+static bool turn_missed, turn_held; /* ever, in this process */
 
 static void refuse(const char *why) {
   if (refused) return;
@@ -207,8 +208,11 @@ static bool slice_over(void) {
 static bool take_turn(int ordinal) {
   if (holding) return true;
   turn_key = device_key(ordinal);
-  if (!occ_turns_try(turns_fd, turn_key)) return false;
-  holding = true;
+  if (!occ_turns_try(turns_fd, turn_key)) {
+    turn_missed = true;
+    return false;
+  }
+  holding = turn_held = true;
   clock_gettime(CLOCK_MONOTONIC, &held_since);
   return true;
 }
@@ -537,6 +541,10 @@ int occ_inject_counters_start(bool profile, const char *list,
 
 void occ_inject_counters_finish(void) {
   pthread_mutex_lock(&lock);
+  /* Its rows then say why they have no achieved occupancy. */
+  if (turn_missed && !turn_held)
+    refuse("another process of this run held the GPU's counters whenever "
+           "this one launched a kernel to measure");
   close_profiler();
   pthread_mutex_unlock(&lock);
 }
