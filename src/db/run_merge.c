@@ -37,7 +37,8 @@ occ_run_merge *occ_run_merge_new(void) {
 }
 
 void occ_run_merge_free(occ_run_merge *m) {
-  if (!m) return;
+  if (!m)
+    return;
   for (size_t i = 0; i < m->count; i++) {
     free(m->reports[i].label);
     cJSON_Delete(m->reports[i].doc);
@@ -47,8 +48,8 @@ void occ_run_merge_free(occ_run_merge *m) {
 }
 
 static bool is_count(const cJSON *v, double most) {
-  return cJSON_IsNumber(v) && v->valuedouble >= 0 &&
-         v->valuedouble <= most && v->valuedouble == floor(v->valuedouble);
+  return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= most &&
+         v->valuedouble == floor(v->valuedouble);
 }
 
 static bool is_number_in(const cJSON *v, double lo, double hi) {
@@ -61,9 +62,11 @@ static bool number_or_null(const cJSON *v, double lo, double hi) {
 }
 
 static bool dims(const cJSON *v) {
-  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3) return false;
+  if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 3)
+    return false;
   for (const cJSON *d = v->child; d; d = d->next)
-    if (!is_count(d, INT32_MAX)) return false;
+    if (!is_count(d, INT32_MAX))
+      return false;
   return true;
 }
 
@@ -76,10 +79,13 @@ static int check_row(const cJSON *row, int index, char *why, size_t size) {
   const cJSON *measured =
       cJSON_GetObjectItemCaseSensitive(row, "counter_launch_count");
   const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(row, "metrics");
-  struct { const char *name; bool ok; } fields[] = {
-      {"kernel", cJSON_IsObject(kernel) &&
-                     cJSON_IsString(cJSON_GetObjectItemCaseSensitive(kernel,
-                                                                     "name"))},
+  struct {
+    const char *name;
+    bool ok;
+  } fields[] = {
+      {"kernel",
+       cJSON_IsObject(kernel) &&
+           cJSON_IsString(cJSON_GetObjectItemCaseSensitive(kernel, "name"))},
       {"mangled_name",
        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(row, "mangled_name"))},
       {"grid", dims(cJSON_GetObjectItemCaseSensitive(row, "grid"))},
@@ -123,32 +129,39 @@ static int check_report(const cJSON *doc, char *why, size_t size) {
                schema->valuedouble, OCC_RUN_MERGE_SCHEMA);
   const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
   if (!cJSON_IsArray(rows))
-    return bad(why, size, "no rows: not an occcalc run --json report "
+    return bad(why, size,
+               "no rows: not an occcalc run --json report "
                "(a --jsonl stream or another command's JSON?)");
   if (!is_count(cJSON_GetObjectItemCaseSensitive(doc, "launch_count"), 1e15))
     return bad(why, size, "launch_count is missing or out of range");
   int index = 0;
   for (const cJSON *row = rows->child; row; row = row->next, index++)
-    if (check_row(row, index, why, size) != 0) return -1;
+    if (check_row(row, index, why, size) != 0)
+      return -1;
   return 0;
 }
 
 int occ_run_merge_add(occ_run_merge *m, const char *label, const char *text,
                       size_t size, char *why, size_t why_size) {
-  if (size == 0) return bad(why, why_size, "empty: no report");
+  if (size == 0)
+    return bad(why, why_size, "empty: no report");
   const char *end = NULL;
   cJSON *doc = cJSON_ParseWithLengthOpts(text, size, &end, false);
   if (!doc) {
-    size_t at = end && end >= text && end <= text + size
-                    ? (size_t)(end - text) : size;
-    return bad(why, why_size, "not JSON (invalid or cut short at byte %zu "
-               "of %zu)", at, size);
+    size_t at =
+        end && end >= text && end <= text + size ? (size_t)(end - text) : size;
+    return bad(why, why_size,
+               "not JSON (invalid or cut short at byte %zu "
+               "of %zu)",
+               at, size);
   }
   for (; end && end < text + size; end++)
     if (*end != ' ' && *end != '\n' && *end != '\t' && *end != '\r') {
       cJSON_Delete(doc);
-      return bad(why, why_size, "not one JSON document (more after byte "
-                 "%zu)", (size_t)(end - text));
+      return bad(why, why_size,
+                 "not one JSON document (more after byte "
+                 "%zu)",
+                 (size_t)(end - text));
     }
   if (check_report(doc, why, why_size) != 0) {
     cJSON_Delete(doc);
@@ -178,9 +191,13 @@ int occ_run_merge_add(occ_run_merge *m, const char *label, const char *text,
 /* The fields that make a row's configuration, in the order printed into
  * its key. The device ordinal is not one: ranks on different GPUs run
  * the same configuration. */
-static const char *const key_fields[] = {
-    "mangled_name", "kernel", "grid", "cluster", "launch_type",
-    "smem_executed_bytes", "theoretical_occupancy"};
+static const char *const key_fields[] = {"mangled_name",
+                                         "kernel",
+                                         "grid",
+                                         "cluster",
+                                         "launch_type",
+                                         "smem_executed_bytes",
+                                         "theoretical_occupancy"};
 
 /* The row's key, printed; NULL out of memory. */
 static char *row_key(const cJSON *row) {
@@ -202,8 +219,8 @@ static char *row_key(const cJSON *row) {
 /* One merged row while it is summed. */
 typedef struct merged {
   char *key;
-  cJSON *row;     /* the first report's row, its sums replaced at the end */
-  cJSON *ranks;   /* owned by row */
+  cJSON *row;   /* the first report's row, its sums replaced at the end */
+  cJSON *ranks; /* owned by row */
   double launches, measured, total_us, achieved_sum;
   double achieved_weight;
   cJSON *metric_sums; /* name: [weighted sum, weight] */
@@ -247,7 +264,8 @@ static merged *row_for(merging *g, char *key, const cJSON *row) {
     g->capacity = capacity;
   }
   merged *r = &g->rows[g->count];
-  *r = (merged){.key = key, .row = cJSON_Duplicate(row, true),
+  *r = (merged){.key = key,
+                .row = cJSON_Duplicate(row, true),
                 .metric_sums = cJSON_CreateObject()};
   if (!r->row || !r->metric_sums) {
     cJSON_Delete(r->row);
@@ -306,27 +324,28 @@ static int add_row(merged *r, const report *rep, const cJSON *row) {
   }
   const cJSON *program = cJSON_GetObjectItemCaseSensitive(rep->doc, "program");
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(row, "device");
-  bool ok = cJSON_AddStringToObject(rank, "report", rep->label) &&
-            cJSON_AddItemToObject(rank, "program",
-                                  cJSON_IsString(program)
-                                      ? cJSON_CreateString(program->valuestring)
-                                      : cJSON_CreateNull()) &&
-            cJSON_AddItemToObject(rank, "device",
-                                  null_or_number(number(row, "device"),
-                                                 cJSON_IsNumber(device))) &&
-            cJSON_AddNumberToObject(rank, "launch_count", launches) &&
-            cJSON_AddNumberToObject(rank, "counter_launch_count", measured) &&
-            cJSON_AddNumberToObject(rank, "total_time_us",
-                                    number(row, "total_time_us")) &&
-            cJSON_AddItemToObject(rank, "achieved_occupancy",
-                                  null_or_number(number(row,
-                                                        "achieved_occupancy"),
-                                                 cJSON_IsNumber(achieved)));
+  bool ok =
+      cJSON_AddStringToObject(rank, "report", rep->label) &&
+      cJSON_AddItemToObject(rank, "program",
+                            cJSON_IsString(program)
+                                ? cJSON_CreateString(program->valuestring)
+                                : cJSON_CreateNull()) &&
+      cJSON_AddItemToObject(
+          rank, "device",
+          null_or_number(number(row, "device"), cJSON_IsNumber(device))) &&
+      cJSON_AddNumberToObject(rank, "launch_count", launches) &&
+      cJSON_AddNumberToObject(rank, "counter_launch_count", measured) &&
+      cJSON_AddNumberToObject(rank, "total_time_us",
+                              number(row, "total_time_us")) &&
+      cJSON_AddItemToObject(rank, "achieved_occupancy",
+                            null_or_number(number(row, "achieved_occupancy"),
+                                           cJSON_IsNumber(achieved)));
   return ok ? 0 : -1;
 }
 
 static void replace(cJSON *obj, const char *name, cJSON *value) {
-  if (!value) return;
+  if (!value)
+    return;
   if (cJSON_GetObjectItemCaseSensitive(obj, name))
     cJSON_ReplaceItemInObjectCaseSensitive(obj, name, value);
   else
@@ -338,18 +357,19 @@ static void finish_row(merged *r) {
   replace(r->row, "launch_count", cJSON_CreateNumber(r->launches));
   replace(r->row, "counter_launch_count", cJSON_CreateNumber(r->measured));
   replace(r->row, "total_time_us", cJSON_CreateNumber(r->total_us));
-  replace(r->row, "mean_time_us", cJSON_CreateNumber(r->total_us / r->launches));
+  replace(r->row, "mean_time_us",
+          cJSON_CreateNumber(r->total_us / r->launches));
   replace(r->row, "achieved_occupancy",
-          null_or_number(r->achieved_weight > 0
-                             ? r->achieved_sum / r->achieved_weight : 0,
-                         r->achieved_weight > 0));
+          null_or_number(
+              r->achieved_weight > 0 ? r->achieved_sum / r->achieved_weight : 0,
+              r->achieved_weight > 0));
   cJSON *metrics = cJSON_CreateObject();
   for (const cJSON *s = r->metric_sums->child; metrics && s; s = s->next) {
     double weight = s->child->next->valuedouble;
-    cJSON_AddItemToObject(metrics, s->string,
-                          null_or_number(weight > 0 ? s->child->valuedouble /
-                                                          weight : 0,
-                                         weight > 0));
+    cJSON_AddItemToObject(
+        metrics, s->string,
+        null_or_number(weight > 0 ? s->child->valuedouble / weight : 0,
+                       weight > 0));
   }
   replace(r->row, "metrics", metrics);
 }
@@ -384,8 +404,8 @@ cJSON *occ_run_merge_result(const occ_run_merge *m) {
   merging g = {0};
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < m->count; i++) {
-    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(m->reports[i].doc,
-                                                         "rows");
+    const cJSON *rows =
+        cJSON_GetObjectItemCaseSensitive(m->reports[i].doc, "rows");
     for (const cJSON *row = rows->child; rc == 0 && row; row = row->next) {
       char *key = row_key(row);
       merged *r = key ? row_for(&g, key, row) : NULL;

@@ -25,9 +25,8 @@ occ_run_merge *occ_run_merge_new(void);
 /* Adds one report: text (size bytes, not NUL-terminated) read from the
  * file named label. Returns 0; or -1 with why (why_size bytes) saying
  * why it is not a run report, the merge unchanged; or -2 out of memory. */
-int occ_run_merge_add(occ_run_merge *merge, const char *label,
-                      const char *text, size_t size, char *why,
-                      size_t why_size);
+int occ_run_merge_add(occ_run_merge *merge, const char *label, const char *text,
+                      size_t size, char *why, size_t why_size);
 
 /* The merged report, a new document the caller frees with cJSON_Delete:
  *   "schema", "merged_reports" (each report's file, program, exit

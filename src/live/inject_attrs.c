@@ -62,14 +62,17 @@ typedef struct function_handle {
 
 static CUresult get_attribute(const function_handle *h, CUfunction_attribute a,
                               int *v) {
-  if (!h->as_kernel) return func_attribute(v, a, h->f);
+  if (!h->as_kernel)
+    return func_attribute(v, a, h->f);
   return kernel_attribute(v, a, (CUkernel)(void *)h->f, h->device);
 }
 
 /* The function a launch call launches: the first member of the
  * parameters of cuLaunchKernel, its cooperative and _ptsz forms, cuLaunch
  * and cuLaunchGrid; cuLaunchKernelEx's follows its configuration. */
-typedef struct { CUfunction f; } leading_function;
+typedef struct {
+  CUfunction f;
+} leading_function;
 _Static_assert(offsetof(cuLaunchKernel_params, f) == 0 &&
                    offsetof(cuLaunchKernel_ptsz_params, f) == 0 &&
                    offsetof(cuLaunchCooperativeKernel_params, f) == 0 &&
@@ -94,7 +97,8 @@ static void read_function(CUfunction f, launch_attrs *a) {
   static _Thread_local bool last_as_kernel;
   function_handle h = {f, false, 0};
   int v = 0;
-  if (!f || !func_attribute) return;
+  if (!f || !func_attribute)
+    return;
   if (f == last_f)
     h.as_kernel = last_as_kernel;
   else
@@ -102,24 +106,23 @@ static void read_function(CUfunction f, launch_attrs *a) {
                                  f) != CUDA_SUCCESS;
   last_f = f;
   last_as_kernel = h.as_kernel;
-  if (h.as_kernel &&
-      (!kernel_attribute || !ctx_device || ctx_device(&h.device) != CUDA_SUCCESS))
+  if (h.as_kernel && (!kernel_attribute || !ctx_device ||
+                      ctx_device(&h.device) != CUDA_SUCCESS))
     return;
   const struct {
     CUfunction_attribute attribute;
     int bit, lo, hi;
     int32_t *to;
-  } reads[] = {
-      {CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-       OCC_AT_LAUNCH_CARVEOUT, -1, 100, &a->carveout_pct},
-      {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-       OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM, 0, OCC_RECORD_SIZE_MAX,
-       &a->max_dynamic_smem_bytes},
-      {CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
-       OCC_AT_LAUNCH_NON_PORTABLE, 0, 1, &a->non_portable},
-      {CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
-       OCC_AT_LAUNCH_POLICY, 0, OCC_CLUSTER_POLICY_LOAD_BALANCING,
-       &a->policy}};
+  } reads[] = {{CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                OCC_AT_LAUNCH_CARVEOUT, -1, 100, &a->carveout_pct},
+               {CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM, 0, OCC_RECORD_SIZE_MAX,
+                &a->max_dynamic_smem_bytes},
+               {CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                OCC_AT_LAUNCH_NON_PORTABLE, 0, 1, &a->non_portable},
+               {CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+                OCC_AT_LAUNCH_POLICY, 0, OCC_CLUSTER_POLICY_LOAD_BALANCING,
+                &a->policy}};
   /* A value out of the attribute's range stays unknown: the reader
    * (records.c) would refuse the whole record for it. */
   for (size_t i = 0; i < sizeof reads / sizeof *reads; i++)
@@ -149,7 +152,8 @@ static void read_launch_config(const CUlaunchConfig *lc, launch_attrs *a) {
 }
 
 static void put(uint32_t correlation, const launch_attrs *a) {
-  if (!correlation) return;
+  if (!correlation)
+    return;
   launch_attrs *slot = &table[correlation % SLOTS];
   *slot = *a;
   slot->correlation = correlation;
@@ -163,11 +167,12 @@ void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,
     return;
   launch_attrs a = {0};
   const cuLaunchKernelEx_params *ex = params;
-  read_function(is_launch_ex(id) ? ex->f
-                                 : ((const leading_function *)params)->f,
-                &a);
-  if (is_launch_ex(id)) read_launch_config(ex->config, &a);
-  if (!a.known) return;
+  read_function(
+      is_launch_ex(id) ? ex->f : ((const leading_function *)params)->f, &a);
+  if (is_launch_ex(id))
+    read_launch_config(ex->config, &a);
+  if (!a.known)
+    return;
   pthread_mutex_lock(&table_lock);
   put(driver_correlation, &a);
   put(runtime_correlation, &a);
@@ -176,16 +181,19 @@ void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,
 
 void occ_inject_attrs_fill(occ_launch_record *r) {
   uint32_t id = r->correlation;
-  if (!id) return;
+  if (!id)
+    return;
   pthread_mutex_lock(&table_lock);
   launch_attrs a = table[id % SLOTS];
   pthread_mutex_unlock(&table_lock);
-  if (a.correlation != id) return;
+  if (a.correlation != id)
+    return;
   r->at_launch_known = a.known;
-  r->carveout_preferred_pct = a.known & OCC_AT_LAUNCH_CARVEOUT
-                                  ? a.carveout_pct : 0;
+  r->carveout_preferred_pct =
+      a.known & OCC_AT_LAUNCH_CARVEOUT ? a.carveout_pct : 0;
   r->max_dynamic_smem_bytes = a.max_dynamic_smem_bytes;
   r->cluster_non_portable = a.non_portable;
   r->cluster_policy = a.policy;
-  if (a.known & OCC_AT_LAUNCH_CARVEOUT) r->carveout_requested_pct = a.carveout_pct;
+  if (a.known & OCC_AT_LAUNCH_CARVEOUT)
+    r->carveout_requested_pct = a.carveout_pct;
 }

@@ -34,13 +34,15 @@ static int lock(int fd, int cmd, short type, off_t at) {
   l.l_start = at;
   l.l_len = 1;
   int rc;
-  do rc = fcntl(fd, cmd, &l);
+  do
+    rc = fcntl(fd, cmd, &l);
   while (rc != 0 && errno == EINTR);
   return rc;
 }
 
 bool occ_turns_try(int fd, uint64_t key) {
-  if (fd < 0) return true;
+  if (fd < 0)
+    return true;
   if (lock(fd, F_SETLK, F_WRLCK, turn_byte(key)) == 0) {
     lock(fd, F_SETLK, F_UNLCK, want_byte(key));
     return true;
@@ -50,7 +52,8 @@ bool occ_turns_try(int fd, uint64_t key) {
 }
 
 bool occ_turns_wanted(int fd, uint64_t key) {
-  if (fd < 0) return false;
+  if (fd < 0)
+    return false;
   struct flock l;
   memset(&l, 0, sizeof l);
   l.l_type = F_WRLCK;
@@ -61,5 +64,6 @@ bool occ_turns_wanted(int fd, uint64_t key) {
 }
 
 void occ_turns_give(int fd, uint64_t key) {
-  if (fd >= 0) lock(fd, F_SETLK, F_UNLCK, turn_byte(key));
+  if (fd >= 0)
+    lock(fd, F_SETLK, F_UNLCK, turn_byte(key));
 }

@@ -3,10 +3,10 @@
  * profiling session at a time, and a second process that opens one gets
  * CUPTI_ERROR_HARDWARE_BUSY. A turn is a POSIX record lock on a byte of
  * the run's lock file (its records' file with ".lock" appended, made
- * by occcalc before the program starts and removed after it), one byte per GPU, named by the GPU's PCI
- * address so that CUDA_VISIBLE_DEVICES cannot make two names of one GPU.
- * A process that wants the turn holds a shared lock on the byte beside
- * it, which the holder sees and yields to after its slice.
+ * by occcalc before the program starts and removed after it), one byte per GPU,
+ * named by the GPU's PCI address so that CUDA_VISIBLE_DEVICES cannot make two
+ * names of one GPU. A process that wants the turn holds a shared lock on the
+ * byte beside it, which the holder sees and yields to after its slice.
  *
  * Nobody waits: a process whose GPU's turn is held goes on unmeasured
  * and tries again at its next launch. Waiting could deadlock ranks that

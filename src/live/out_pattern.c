@@ -19,7 +19,8 @@ static bool fail(char *why, size_t size, const char *fmt, ...) {
  * and the NUL. */
 static bool append(char *out, size_t size, size_t *used, const char *text,
                    size_t n) {
-  if (n >= size - *used) return false;
+  if (n >= size - *used)
+    return false;
   memcpy(out + *used, text, n);
   *used += n;
   out[*used] = '\0';
@@ -45,10 +46,13 @@ static const char *variable(const char *p, const occ_pattern_env *env,
     return NULL;
   }
   size_t n = 0;
-  for (p++; is_name_char(p[n]); n++) {}
+  for (p++; is_name_char(p[n]); n++) {
+  }
   if (p[n] != '}' || n == 0 || n >= sizeof name) {
-    fail(why, why_size, "%%q{ must hold a variable's name (letters, digits, "
-         "_; at most %zu) and end with }", sizeof name - 1);
+    fail(why, why_size,
+         "%%q{ must hold a variable's name (letters, digits, "
+         "_; at most %zu) and end with }",
+         sizeof name - 1);
     return NULL;
   }
   memcpy(name, p, n);
@@ -66,13 +70,16 @@ bool occ_out_pattern_expand(const char *pattern, const occ_pattern_env *env,
                             char *out, size_t size, char *why,
                             size_t why_size) {
   size_t used = 0;
-  if (size == 0) return fail(why, why_size, "no room for the name");
+  if (size == 0)
+    return fail(why, why_size, "no room for the name");
   out[0] = '\0';
   for (const char *p = pattern; *p;) {
     const char *percent = strchr(p, '%');
     size_t plain = percent ? (size_t)(percent - p) : strlen(p);
-    if (!append(out, size, &used, p, plain)) return too_long(why, why_size, size);
-    if (!percent) return true;
+    if (!append(out, size, &used, p, plain))
+      return too_long(why, why_size, size);
+    if (!percent)
+      return true;
     char number[24];
     const char *text = NULL, *next = percent + 2;
     switch (percent[1]) {
@@ -80,15 +87,21 @@ bool occ_out_pattern_expand(const char *pattern, const occ_pattern_env *env,
       snprintf(number, sizeof number, "%ld", env->pid);
       text = number;
       break;
-    case 'h': text = env->host ? env->host : ""; break;
-    case '%': text = "%"; break;
+    case 'h':
+      text = env->host ? env->host : "";
+      break;
+    case '%':
+      text = "%";
+      break;
     case 'q':
       if (!(text = variable(percent + 2, env, &next, why, why_size)))
         return false;
       break;
     default:
-      return fail(why, why_size, "'%%%.1s' is not a pattern (accepted: %%p, "
-                  "%%h, %%q{NAME}, %%%%)", percent[1] ? percent + 1 : "");
+      return fail(why, why_size,
+                  "'%%%.1s' is not a pattern (accepted: %%p, "
+                  "%%h, %%q{NAME}, %%%%)",
+                  percent[1] ? percent + 1 : "");
     }
     if (!append(out, size, &used, text, strlen(text)))
       return too_long(why, why_size, size);

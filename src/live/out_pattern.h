@@ -27,8 +27,7 @@ typedef struct occ_pattern_env {
  * true, or false with why (why_size bytes) saying which part and why, in
  * the words `occcalc: --output: PATTERN: <why>` can end with. */
 bool occ_out_pattern_expand(const char *pattern, const occ_pattern_env *env,
-                            char *out, size_t size, char *why,
-                            size_t why_size);
+                            char *out, size_t size, char *why, size_t why_size);
 
 /* Whether pattern holds a % at all (then it is expanded per process). */
 bool occ_out_pattern_has(const char *pattern);

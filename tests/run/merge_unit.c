@@ -9,10 +9,9 @@
 #include "db/run_merge.h"
 
 /* A run --json report of one row. */
-static const char *report(char *buf, size_t size, const char *name,
-                          int device, int launches, int measured,
-                          const char *achieved, const char *theoretical,
-                          const char *metric) {
+static const char *report(char *buf, size_t size, const char *name, int device,
+                          int launches, int measured, const char *achieved,
+                          const char *theoretical, const char *metric) {
   snprintf(buf, size,
            "{\"schema\": 2, \"program\": \"train.py\", \"exit_status\": 0, "
            "\"launch_count\": %d, \"rows\": [{\"kernel\": {\"name\": \"%s()\", "
@@ -30,8 +29,8 @@ static const char *report(char *buf, size_t size, const char *name,
 
 static void add(occ_run_merge *m, const char *label, const char *text) {
   char why[200] = "";
-  cr_assert_eq(occ_run_merge_add(m, label, text, strlen(text), why,
-                                 sizeof why), 0, "%s: %s", label, why);
+  cr_assert_eq(occ_run_merge_add(m, label, text, strlen(text), why, sizeof why),
+               0, "%s: %s", label, why);
 }
 
 static double num(const cJSON *o, const char *name) {
@@ -57,16 +56,16 @@ Test(merge, rows_summed_across_ranks_with_breakdown) {
   cr_assert_eq(num(row, "mean_time_us"), 10);
   /* (0.5 x 2 + 0.8 x 1) / 3 measured launches */
   cr_assert_float_eq(num(row, "achieved_occupancy"), 0.6, 1e-12);
-  cr_assert_float_eq(num(cJSON_GetObjectItemCaseSensitive(row, "metrics"),
-                         "m1"), 20, 1e-12);
+  cr_assert_float_eq(
+      num(cJSON_GetObjectItemCaseSensitive(row, "metrics"), "m1"), 20, 1e-12);
   cr_assert_null(cJSON_GetObjectItemCaseSensitive(row, "launches"));
   const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(row, "ranks");
   cr_assert_eq(cJSON_GetArraySize(ranks), 2);
-  cr_assert_str_eq(cJSON_GetObjectItemCaseSensitive(ranks->child, "report")
-                       ->valuestring, "r0.json");
+  cr_assert_str_eq(
+      cJSON_GetObjectItemCaseSensitive(ranks->child, "report")->valuestring,
+      "r0.json");
   cr_assert_eq(num(ranks->child->next, "device"), 1);
-  cr_assert_float_eq(num(ranks->child->next, "achieved_occupancy"), 0.8,
-                     1e-12);
+  cr_assert_float_eq(num(ranks->child->next, "achieved_occupancy"), 0.8, 1e-12);
   const cJSON *merged = cJSON_GetObjectItemCaseSensitive(doc, "merged_reports");
   cr_assert_eq(cJSON_GetArraySize(merged), 2);
   cJSON_Delete(doc);
@@ -104,9 +103,11 @@ Test(merge, a_report_without_rows_is_merged_as_nothing) {
   add(m, "none", empty_run);
   add(m, "a", report(a, sizeof a, "k", 0, 1, 1, "0.25", "1", "1"));
   cJSON *doc = occ_run_merge_result(m);
-  cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "rows")), 1);
+  cr_assert_eq(
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "rows")), 1);
   cr_assert_eq(cJSON_GetArraySize(
-                   cJSON_GetObjectItemCaseSensitive(doc, "merged_reports")), 2);
+                   cJSON_GetObjectItemCaseSensitive(doc, "merged_reports")),
+               2);
   cJSON_Delete(doc);
   occ_run_merge_free(m);
 }
@@ -114,12 +115,14 @@ Test(merge, a_report_without_rows_is_merged_as_nothing) {
 static void refused(const char *text, const char *why_has) {
   occ_run_merge *m = occ_run_merge_new();
   char why[300] = "";
-  cr_assert_eq(occ_run_merge_add(m, "bad.json", text, strlen(text), why,
-                                 sizeof why), -1, "accepted: %s", text);
+  cr_assert_eq(
+      occ_run_merge_add(m, "bad.json", text, strlen(text), why, sizeof why), -1,
+      "accepted: %s", text);
   cr_assert(strstr(why, why_has), "why '%s' lacks '%s'", why, why_has);
   cJSON *doc = occ_run_merge_result(m);
-  cr_assert_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "rows")), 0,
-               "a refused report is not merged");
+  cr_assert_eq(
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "rows")), 0,
+      "a refused report is not merged");
   cJSON_Delete(doc);
   occ_run_merge_free(m);
 }

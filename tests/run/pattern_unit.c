@@ -7,9 +7,12 @@
 
 static const char *table(const char *name, void *context) {
   (void)context;
-  if (strcmp(name, "OMPI_COMM_WORLD_RANK") == 0) return "3";
-  if (strcmp(name, "EMPTY") == 0) return "";
-  if (strcmp(name, "SLURM_PROCID") == 0) return "17";
+  if (strcmp(name, "OMPI_COMM_WORLD_RANK") == 0)
+    return "3";
+  if (strcmp(name, "EMPTY") == 0)
+    return "";
+  if (strcmp(name, "SLURM_PROCID") == 0)
+    return "17";
   return NULL;
 }
 
@@ -17,18 +20,18 @@ static const occ_pattern_env env = {4242, "node07", table, NULL};
 
 static void expands(const char *pattern, const char *want) {
   char out[256], why[200] = "";
-  cr_assert(occ_out_pattern_expand(pattern, &env, out, sizeof out, why,
-                                   sizeof why),
-            "'%s' refused: %s", pattern, why);
+  cr_assert(
+      occ_out_pattern_expand(pattern, &env, out, sizeof out, why, sizeof why),
+      "'%s' refused: %s", pattern, why);
   cr_assert_str_eq(out, want, "'%s'", pattern);
 }
 
 static void refuses(const char *pattern, size_t size, const char *why_has) {
   char out[256], why[200] = "";
   cr_assert(size <= sizeof out);
-  cr_assert_not(occ_out_pattern_expand(pattern, &env, out, size, why,
-                                       sizeof why),
-                "'%s' accepted as '%s'", pattern, out);
+  cr_assert_not(
+      occ_out_pattern_expand(pattern, &env, out, size, why, sizeof why),
+      "'%s' accepted as '%s'", pattern, out);
   cr_assert(strstr(why, why_has), "'%s': why '%s' lacks '%s'", pattern, why,
             why_has);
 }

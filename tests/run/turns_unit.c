@@ -44,9 +44,11 @@ static bool child_try(uint64_t key, int *release, pid_t *child) {
     close(go[1]);
     int fd = occ_turns_open(path);
     char got = occ_turns_try(fd, key) ? 'y' : 'n';
-    if (write(answer[1], &got, 1) != 1) _exit(2);
+    if (write(answer[1], &got, 1) != 1)
+      _exit(2);
     char byte;
-    if (read(go[0], &byte, 1) < 0) _exit(2);
+    if (read(go[0], &byte, 1) < 0)
+      _exit(2);
     _exit(0);
   }
   close(answer[1]);
