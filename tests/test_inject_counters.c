@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "live/counter.h"
@@ -160,6 +161,61 @@ void occ_inject_write(const occ_launch_record *r) {
   written[written_count++] = *r;
 }
 
+bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
+                                  int *values, int count) {
+  (void)ordinal, (void)which, (void)values, (void)count;
+  return false; /* the turn's key is then the ordinal */
+}
+
+/* Attributes at launch (inject_attrs.c): each launch's call noted. */
+static int attrs_noted;
+void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,
+                           uint32_t driver_correlation,
+                           uint32_t runtime_correlation) {
+  (void)id, (void)params, (void)driver_correlation, (void)runtime_correlation;
+  attrs_noted++;
+}
+
+/* ---- the fake turns (inject_turns.h): another process of the run may
+ * hold the GPU's turn (busy) or want it (wanted) ---- */
+
+static struct {
+  bool busy, wanted, held;
+  int tries, gives;
+} turns;
+
+int occ_turns_open(const char *records_path) {
+  (void)records_path;
+  return 7;
+}
+
+uint64_t occ_turns_key(int domain, int bus, int device) {
+  return (uint64_t)domain << 16 | (uint64_t)bus << 8 | (uint64_t)device;
+}
+
+bool occ_turns_try(int fd, uint64_t key) {
+  (void)fd, (void)key;
+  turns.tries++;
+  if (turns.busy) return false;
+  cr_assert_not(turns.held, "the turn taken twice");
+  turns.held = true;
+  return true;
+}
+
+bool occ_turns_wanted(int fd, uint64_t key) {
+  (void)fd, (void)key;
+  cr_assert(turns.held, "asked whether wanted without the turn");
+  return turns.wanted;
+}
+
+void occ_turns_give(int fd, uint64_t key) {
+  (void)fd, (void)key;
+  cr_assert(turns.held, "gave a turn not held");
+  cr_assert_not(gpu.open, "gave the turn with the profiler open");
+  turns.held = false;
+  turns.gives++;
+}
+
 /* ---- the program: launches through the driver's API ---- */
 
 static CUcontext context = (CUcontext)0x1000;
@@ -246,7 +302,7 @@ static void expect_measured(const uint32_t *ids, size_t n) {
 }
 
 static void start(const char *launches) {
-  cr_assert_eq(occ_inject_counters_start(NULL, launches), 0);
+  cr_assert_eq(occ_inject_counters_start(true, NULL, launches), 0);
   cr_assert_not_null(callback);
 }
 
@@ -370,10 +426,73 @@ Test(inject_counters, a_new_context_gets_its_own_session) {
  * two the library always reads: every name reaches the profiler (the
  * list had room for one fewer, and the last name was written past it). */
 Test(inject_counters, the_most_metrics_all_reach_the_profiler) {
-  cr_assert_eq(occ_inject_counters_start("m1,m2,m3,m4,m5,m6,m7,m8", NULL), 0);
+  cr_assert_eq(occ_inject_counters_start(true, "m1,m2,m3,m4,m5,m6,m7,m8", NULL), 0);
   launch(0xa, 64, 128);
   occ_inject_counters_finish();
   cr_expect_eq(gpu.metric_count,
                OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX);
   cr_expect_str_eq(gpu.last_metric, "m8");
+}
+
+/* ---- turns between the processes of one run ---- */
+
+Test(inject_counters, attributes_noted_for_every_launch_even_without_counters) {
+  cr_assert_eq(occ_inject_counters_start(false, NULL, NULL), 0);
+  launch(0xa, 64, 128);
+  launch_cluster(0xb, 2);
+  launch_graph(3); /* a graph's kernels have no call of their own */
+  occ_inject_counters_finish();
+  cr_expect_eq(attrs_noted, 2);
+  cr_expect_eq(gpu.opens, 0, "profiled without counters");
+  cr_expect_eq(written_count, 0);
+}
+
+Test(inject_counters, a_held_turn_leaves_launches_unmeasured_without_using_them_up) {
+  start("2");
+  turns.busy = true;
+  uint32_t skipped[3];
+  for (int i = 0; i < 3; i++) skipped[i] = launch(0xa, 64, 128);
+  cr_expect_eq(gpu.opens, 0, "opened the profiler without the turn");
+  turns.busy = false;
+  uint32_t measured[2] = {launch(0xa, 64, 128), launch(0xa, 64, 128)};
+  uint32_t past = launch(0xa, 64, 128);
+  occ_inject_counters_finish();
+  for (int i = 0; i < 3; i++) cr_expect_null(counters_of(skipped[i]));
+  expect_measured(measured, 2);
+  cr_expect_null(counters_of(past), "the third measured launch of a "
+                                    "configuration under --counter-launches 2");
+  cr_expect_eq(turns.gives, 1, "the turn given back at the end");
+}
+
+Test(inject_counters, a_process_that_never_had_the_turn_says_so) {
+  start(NULL);
+  turns.busy = true;
+  launch(0xa, 64, 128);
+  occ_inject_counters_finish();
+  cr_expect_eq(count_of(OCC_RECORD_COUNTERS), 0);
+  cr_assert_eq(count_of(OCC_RECORD_NO_COUNTERS), 1);
+  for (size_t i = 0; i < written_count; i++)
+    if (written[i].kind == OCC_RECORD_NO_COUNTERS)
+      cr_expect(strstr(written[i].why, "another process"), "%s",
+                written[i].why);
+}
+
+Test(inject_counters, a_wanted_turn_is_yielded_after_the_slice, .timeout = 10) {
+  start(NULL);
+  turns.wanted = true;
+  uint32_t first = launch(0xa, 64, 128);
+  uint32_t within = launch(0xa, 64, 128); /* inside the slice: kept */
+  cr_expect_eq(turns.gives, 0, "yielded inside the slice");
+  struct timespec slice = {2, 100 * 1000 * 1000}; /* SLICE_MS and more */
+  nanosleep(&slice, NULL);
+  uint32_t yielding = launch(0xa, 64, 128);
+  cr_expect_eq(turns.gives, 1, "not yielded after the slice");
+  cr_expect_not(gpu.open, "the profiler still holds the counters");
+  turns.wanted = false;
+  uint32_t again = launch(0xa, 64, 128);
+  occ_inject_counters_finish();
+  uint32_t ids[] = {first, within, again};
+  expect_measured(ids, 3);
+  cr_expect_null(counters_of(yielding), "the yielding launch was measured");
+  cr_expect_eq(gpu.opens, 2);
 }

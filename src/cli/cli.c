@@ -139,7 +139,8 @@ static const occ_option options[] = {
          "run: only launch records (no replay, no counter rights)", 0},
     [OCC_OPT_OUTPUT] =
         {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
-         "run: write the report to FILE", OCC_OPTF_FILE},
+         "run: write the report to FILE (%p %h %q{VAR} %%)",
+         OCC_OPTF_FILE},
     [OCC_OPT_LIST_GPUS] =
         {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
          "list the boards and architectures known", 0},

@@ -14,6 +14,7 @@
 #include "cli/pipeline.h"
 #include "cli/run_index.h"
 #include "live/gpu.h"
+#include "live/out_pattern.h"
 #include "live/run.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
@@ -61,6 +62,7 @@ typedef struct run_state {
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
   occ_outfile output;            /* --output, resolved before the run */
   occ_outfile jsonl_file;        /* --jsonl --output, resolved likewise */
+  char output_path[4096];        /* --output, its patterns expanded */
   bool jsonl_done;               /* the stream ended: EPIPE or an error */
   int jsonl_errno;               /* why it ended, 0 for EPIPE */
   size_t skipped_count;          /* records refused, an incomplete one too */
@@ -148,9 +150,24 @@ static int split_metrics(run_state *s) {
 /* --output, before the program runs: a file that can be written (see
  * outfile.h), resolved now so that the program cannot redirect it, with
  * the --help hint of a usage error. */
+static const char *environment(const char *name, void *context) {
+  (void)context;
+  return getenv(name);
+}
+
 static int check_output(run_state *s) {
   occ_outfile *o = s->cli->jsonl ? &s->jsonl_file : &s->output;
-  if (occ_outfile_prepare(o, s->cli->output_path, "--output", stderr) == 0)
+  /* ncu's patterns, for one report per rank (docs/run.md): %p is
+   * occcalc's process id. */
+  char host[256] = "", why[300];
+  if (gethostname(host, sizeof host) != 0) host[0] = '\0';
+  host[sizeof host - 1] = '\0';
+  occ_pattern_env env = {(long)getpid(), host, environment, NULL};
+  if (!occ_out_pattern_expand(s->cli->output_path, &env, s->output_path,
+                              sizeof s->output_path, why, sizeof why))
+    return occ_cli_usage_error(stderr, "--output: '%s': %s",
+                               s->cli->output_path, why);
+  if (occ_outfile_prepare(o, s->output_path, "--output", stderr) == 0)
     return OCC_EXIT_OK;
   fputs("occcalc: try 'occcalc --help'\n", stderr);
   return OCC_EXIT_USAGE;

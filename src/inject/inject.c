@@ -87,6 +87,19 @@ void *occ_inject_driver_symbol(const char *name) {
   return driver ? dlsym(driver, name) : NULL;
 }
 
+bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
+                                  int *values, int count) {
+  CUresult (*get)(CUdevice *, int);
+  CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
+  *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
+  *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
+  CUdevice dev;
+  if (!get || !attribute || get(&dev, ordinal) != CUDA_SUCCESS) return false;
+  for (int i = 0; i < count; i++)
+    if (attribute(&values[i], which[i], dev) != CUDA_SUCCESS) return false;
+  return true;
+}
+
 /* The device's compute capability and SM count, read once per device
  * from the driver already loaded in the program, so that occcalc need not
  * open the GPU after the program to compute theoretical occupancy; left 0
@@ -94,24 +107,18 @@ void *occ_inject_driver_symbol(const char *name) {
 static void device_properties(int ordinal, occ_launch_record *r) {
   enum { DEVICES = 64 };
   static struct { bool read; int32_t major, minor, sms; } cache[DEVICES];
+  static const CUdevice_attribute which[] = {
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+      CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT};
   if (ordinal < 0 || ordinal >= DEVICES) return;
   if (!cache[ordinal].read) {
     cache[ordinal].read = true;
-    CUresult (*get)(CUdevice *, int);
-    CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
-    *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
-    *(void **)&attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
-    CUdevice dev;
-    int major = 0, minor = 0, sms = 0;
-    if (get && attribute && get(&dev, ordinal) == CUDA_SUCCESS &&
-        attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) ==
-            CUDA_SUCCESS &&
-        attribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) ==
-            CUDA_SUCCESS &&
-        attribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) == CUDA_SUCCESS) {
-      cache[ordinal].major = major;
-      cache[ordinal].minor = minor;
-      cache[ordinal].sms = sms;
+    int v[3];
+    if (occ_inject_device_attributes(ordinal, which, v, 3)) {
+      cache[ordinal].major = v[0];
+      cache[ordinal].minor = v[1];
+      cache[ordinal].sms = v[2];
     }
   }
   r->cc_major = cache[ordinal].major;
@@ -140,10 +147,17 @@ static void write_kernel(const CUpti_ActivityKernel10 *k) {
   r.smem_static_bytes = k->staticSharedMemory;
   r.smem_dynamic_bytes = k->dynamicSharedMemory;
   r.local_bytes_per_thread = (int32_t)k->localMemoryPerThread;
-  if (k->isSharedMemoryCarveoutRequested)
+  /* Under the Range Profiler CUPTI's carveout and configuration are not
+   * the launch's: 0, or another launch's (measured on an H100: a kernel
+   * launched with no carveout preference recorded as 100 % and 228 KiB,
+   * where ncu saw 132 KiB). They are left unknown then; the carveout
+   * comes from the launch's attributes, the configuration from occcalc's
+   * launch rule. */
+  if (k->isSharedMemoryCarveoutRequested && !counters_on)
     r.carveout_requested_pct = k->sharedMemoryCarveoutRequested;
-  r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
+  if (!counters_on) r.smem_executed_bytes = (int32_t)k->sharedMemoryExecuted;
   r.launch_type = launch_type(k);
+  occ_inject_attrs_fill(&r);
   r.start_ns = k->start;
   r.end_ns = k->end;
   copy_name(r.name, k->name);
@@ -193,9 +207,11 @@ static void init_once(void) {
   if (open_output() != 0 || load_cupti() != 0 || start_tracing() != 0) return;
   owner_pid = getpid();
   const char *counters = getenv(OCC_ENV_COUNTERS);
-  counters_on = counters && strcmp(counters, "1") == 0 &&
-                occ_inject_counters_start(getenv(OCC_ENV_METRICS),
-                                          getenv(OCC_ENV_COUNTER_LAUNCHES)) == 0;
+  bool profile = counters && strcmp(counters, "1") == 0;
+  /* Without counters too: the callbacks note each launch's attributes. */
+  counters_on = occ_inject_counters_start(profile, getenv(OCC_ENV_METRICS),
+                                          getenv(OCC_ENV_COUNTER_LAUNCHES)) ==
+                    0 && profile;
   atexit(at_exit);
 }
 

@@ -42,9 +42,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "live/counter.h"
 #include "inject/inject_lib.h"
+#include "inject/inject_turns.h"
 
 /* The ranges are decoded in batches of HARVEST_AT launches, well inside
  * the MAX_PENDING ranges the image holds, rather than at every launch:
@@ -53,6 +55,12 @@
  * itself (a one-pass configuration). CONFIGS configurations are counted;
  * past them every new configuration's launches are measured. */
 enum { MAX_PENDING = 64, HARVEST_AT = 32, CONFIGS = 4096 };
+
+/* A process holds its GPU's turn for the counters (inject_turns.h) at
+ * least SLICE_MS before it yields to another process of the run that
+ * wants it: reopening the profiler costs about 0.3 s (an H100), so
+ * shorter slices would cost more than they measure. */
+enum { SLICE_MS = 2000 };
 
 typedef struct pending_launch {
   uint32_t driver_correlation, runtime_correlation;
@@ -63,7 +71,8 @@ typedef struct pending_launch {
 typedef struct launch_config {
   CUfunction f;
   unsigned grid[3], block[3], cluster[3], shared_mem_bytes;
-  uint64_t launches;
+  uint64_t launches; /* seen (0: a free slot) */
+  uint64_t measured; /* of them, measured */
 } launch_config;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -83,6 +92,13 @@ static launch_config configs[CONFIGS];
 static size_t config_count;
 static _Thread_local uint32_t runtime_correlation;
 static _Thread_local bool measuring; /* the launch between enter and exit */
+static bool profiling; /* counters asked for: else only the attributes */
+static int turns_fd = -1;
+static uint64_t turn_key;  /* the GPU whose turn is held */
+static bool holding;
+static struct timespec held_since;
+static launch_config *counted; /* the configuration to_measure counted */
+static bool turn_missed, turn_held; /* ever, in this process */
 
 static void refuse(const char *why) {
   if (refused) return;
@@ -164,17 +180,58 @@ static void close_profiler(void) {
   prof = NULL;
   active_ctx = NULL;
   pending_count = 0;
+  if (holding) occ_turns_give(turns_fd, turn_key);
+  holding = false;
 }
 
+/* The PCI address of the device of ordinal, as the turn's key; the
+ * ordinal itself when the driver cannot say (one name per GPU still,
+ * unless CUDA_VISIBLE_DEVICES differs between the processes). */
+static uint64_t device_key(int ordinal) {
+  static const CUdevice_attribute pci[] = {CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID,
+                                           CU_DEVICE_ATTRIBUTE_PCI_BUS_ID,
+                                           CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID};
+  int v[3];
+  if (occ_inject_device_attributes(ordinal, pci, v, 3))
+    return occ_turns_key(v[0], v[1], v[2]);
+  return (uint64_t)1 << 40 | (uint32_t)ordinal;
+}
+
+static bool slice_over(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  int64_t ms = (int64_t)(now.tv_sec - held_since.tv_sec) * 1000 +
+               (now.tv_nsec - held_since.tv_nsec) / 1000000;
+  return ms >= SLICE_MS;
+}
+
+/* This process's turn for the GPU of ordinal: taken if free. */
+static bool take_turn(int ordinal) {
+  if (holding) return true;
+  turn_key = device_key(ordinal);
+  if (!occ_turns_try(turns_fd, turn_key)) {
+    turn_missed = true;
+    return false;
+  }
+  holding = turn_held = true;
+  clock_gettime(CLOCK_MONOTONIC, &held_since);
+  return true;
+}
+
+/* Opens the profiler on ctx when this process has its GPU's turn; else
+ * leaves prof NULL (the launch goes unmeasured). */
 static void open_profiler(CUcontext ctx) {
   uint32_t device = 0;
   char why[OCC_RECORD_WHY_MAX];
   occ_inject_cupti.cuptiGetDeviceId(ctx, &device);
+  if (!take_turn((int)device)) return;
   prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
                        MAX_PENDING, why, sizeof why);
   if (!prof || occ_prof_start(prof, why, sizeof why) != 0) {
     occ_prof_close(prof);
     prof = NULL;
+    occ_turns_give(turns_fd, turn_key);
+    holding = false;
     refuse(why);
     return;
   }
@@ -188,17 +245,27 @@ static void launch_enter(CUcontext ctx, bool measure) {
   measuring = false;
   if (refused) return;
   if (prof && ctx != active_ctx) close_profiler();
+  /* Another process of the run wants the GPU's counters: after a slice,
+   * this launch goes unmeasured so that it gets them. */
+  bool yielded = prof && holding && slice_over() &&
+                 occ_turns_wanted(turns_fd, turn_key);
+  if (yielded) close_profiler();
   if (!measure) {
     pause_profiler();
     return;
   }
-  if (!prof)
+  if (yielded)
+    ; /* this one unmeasured: the process that wants the turn takes it */
+  else if (!prof)
     open_profiler(ctx);
   else if (!running)
     resume_profiler();
   else if (pending_count >= HARVEST_AT)
     harvest(true);
   measuring = prof && running && !refused;
+  /* Not measured for want of the turn: it does not use up one of its
+   * configuration's --counter-launches. */
+  if (!measuring && !refused && counted) counted->measured--;
 }
 
 static void launch_exit(const CUpti_CallbackData *cb) {
@@ -356,6 +423,7 @@ static size_t config_hash(const launch_config *c) {
  * is. */
 static bool to_measure(CUpti_CallbackId id, const void *params) {
   launch_config key;
+  counted = NULL;
   if (launches_measured == 0) return true;
   if (!config_of(id, params, &key)) return true;
   size_t at = config_hash(&key);
@@ -368,7 +436,11 @@ static bool to_measure(CUpti_CallbackId id, const void *params) {
     } else if (!same_config(c, &key)) {
       continue;
     }
-    return c->launches++ < launches_measured;
+    c->launches++;
+    if (c->measured >= launches_measured) return false;
+    c->measured++;
+    counted = c;
+    return true;
   }
   return true;
 }
@@ -376,7 +448,11 @@ static bool to_measure(CUpti_CallbackId id, const void *params) {
 static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
-  if (capturing(id, cb)) return;
+  if (cb->callbackSite == CUPTI_API_EXIT && !graph &&
+      *(const CUresult *)cb->functionReturnValue == CUDA_SUCCESS)
+    occ_inject_attrs_note(id, cb->functionParams, cb->correlationId,
+                          runtime_correlation);
+  if (!profiling || capturing(id, cb)) return;
   pthread_mutex_lock(&lock);
   if (cb->callbackSite == CUPTI_API_ENTER)
     launch_enter(cb->context, !graph && to_measure(id, cb->functionParams));
@@ -438,9 +514,12 @@ static void before_fork(void) {
   pthread_mutex_unlock(&lock);
 }
 
-int occ_inject_counters_start(const char *list, const char *launches) {
-  if (parse_metrics(list) != 0) return -1;
-  pthread_atfork(before_fork, NULL, NULL);
+int occ_inject_counters_start(bool profile, const char *list,
+                              const char *launches) {
+  profiling = profile;
+  if (profile && parse_metrics(list) != 0) return -1;
+  if (profile) pthread_atfork(before_fork, NULL, NULL);
+  if (profile) turns_fd = occ_turns_open(getenv(OCC_ENV_OUT));
   if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
   CUpti_SubscriberHandle sub;
   CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
@@ -451,6 +530,7 @@ int occ_inject_counters_start(const char *list, const char *launches) {
       enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches,
              sizeof runtime_launches / sizeof *runtime_launches) != 0 ||
       enable(sub, CUPTI_CB_DOMAIN_RESOURCE, &destroy, 1) != 0) {
+    if (!profile) return -1;
     refuse("CUPTI's callbacks could not be subscribed to (another tool, "
            "e.g. a profiler, holds them)");
     return -1;
@@ -460,6 +540,10 @@ int occ_inject_counters_start(const char *list, const char *launches) {
 
 void occ_inject_counters_finish(void) {
   pthread_mutex_lock(&lock);
+  /* Its rows then say why they have no achieved occupancy. */
+  if (turn_missed && !turn_held)
+    refuse("another process of this run held the GPU's counters whenever "
+           "this one launched a kernel to measure");
   close_profiler();
   pthread_mutex_unlock(&lock);
 }

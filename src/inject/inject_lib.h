@@ -5,6 +5,7 @@
 #define OCC_INJECT_LIB_H
 
 #include <cupti.h>
+#include <stdbool.h>
 
 #include "live/inject_record.h"
 
@@ -36,17 +37,35 @@ extern occ_inject_api occ_inject_cupti;
  * library is loaded by it), or NULL. */
 void *occ_inject_driver_symbol(const char *name);
 
+/* Reads count attributes of the device of ordinal into values; false
+ * when the driver cannot say (values then partly unset). */
+bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
+                                  int *values, int count);
+
 /* Appends one record to the output (one write). */
 void occ_inject_write(const occ_launch_record *record);
 
 /* Fills the fields every record has (magic, kind, pid). */
 void occ_inject_record_init(occ_launch_record *record, occ_record_kind kind);
 
-/* Subscribes to launches and contexts and profiles kernels with the
- * achieved-occupancy metric and metrics (a comma list, or NULL): the
- * first `launches` (a decimal count; "0" or NULL: all) of each launch
- * configuration. Returns 0, or -1 with a NO_COUNTERS record written. */
-int occ_inject_counters_start(const char *metrics, const char *launches);
+/* Notes a launch's attributes at launch time (see inject_attrs.c) from
+ * the driver call's id and parameters, under both its correlation ids. */
+void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,
+                           uint32_t driver_correlation,
+                           uint32_t runtime_correlation);
+
+/* Fills a LAUNCH record's at-launch fields from the note of its
+ * correlation id, if there is one; the requested carveout too (the
+ * attribute the driver launched with wins over CUPTI's field). */
+void occ_inject_attrs_fill(occ_launch_record *record);
+
+/* Subscribes to launches and contexts, notes every launch's attributes,
+ * and with profile profiles kernels with the achieved-occupancy metric
+ * and metrics (a comma list, or NULL): the first `launches` (a decimal
+ * count; "0" or NULL: all) of each launch configuration. Returns 0, or -1
+ * (with profile, a NO_COUNTERS record written). */
+int occ_inject_counters_start(bool profile, const char *metrics,
+                              const char *launches);
 
 /* Collects what the last launches left and stops profiling. */
 void occ_inject_counters_finish(void);

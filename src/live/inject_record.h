@@ -66,8 +66,12 @@ typedef struct occ_launch_record {
   int32_t regs_per_thread;
   int32_t smem_static_bytes, smem_dynamic_bytes;
   int32_t local_bytes_per_thread;
-  int32_t carveout_requested_pct; /* -1: none requested */
-  int32_t smem_executed_bytes;    /* the SM's shared memory at launch */
+  int32_t carveout_requested_pct; /* -1: none requested; the attribute at
+                                     launch (carveout_preferred_pct),
+                                     else CUPTI's (without the profiler) */
+  int32_t smem_executed_bytes;    /* the SM's shared memory at launch;
+                                     0: unknown (always, under the
+                                     profiler: see inject.c) */
   int32_t launch_type;            /* occ_launch_type */
   uint64_t start_ns, end_ns;
   /* OCC_RECORD_COUNTERS: values[0] achieved percent, values[1] the
@@ -78,7 +82,38 @@ typedef struct occ_launch_record {
   double values[OCC_RECORD_FIRST_METRIC + OCC_RECORD_METRICS_MAX];
   char why[OCC_RECORD_WHY_MAX];   /* NO_COUNTERS: the reason */
   char name[OCC_RECORD_NAME_MAX]; /* mangled; COUNTERS: the range's name */
+  /* LAUNCH: the launch's attributes at launch time, read in the driver
+   * call's callback (the function's attributes, overridden by
+   * cuLaunchKernelEx's own): CUPTI's activity record has them only in
+   * part, and under the profiler not even that. Appended after the name,
+   * so that a record without them (all zero) reads as "not read". */
+  int32_t at_launch_known;        /* OCC_AT_LAUNCH_* bits: which of the
+                                     four below were read (the others 0) */
+  int32_t carveout_preferred_pct; /* -1: no preference (CUDA's default) */
+  int32_t max_dynamic_smem_bytes; /* the function's opt-in maximum */
+  int32_t cluster_non_portable;   /* 1: sizes past 8 allowed */
+  int32_t cluster_policy;         /* occ_cluster_policy */
 } occ_launch_record;
+
+enum {
+  OCC_AT_LAUNCH_CARVEOUT = 1,
+  OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM = 2,
+  OCC_AT_LAUNCH_NON_PORTABLE = 4,
+  OCC_AT_LAUNCH_POLICY = 8,
+  OCC_AT_LAUNCH_ALL = 15
+};
+
+/* The most bytes a size field may hold: far above any GPU's shared
+ * memory or a thread's local memory, far below an int32's overflow when
+ * added. */
+#define OCC_RECORD_SIZE_MAX (1 << 24)
+
+/* CUclusterSchedulingPolicy's values. */
+typedef enum occ_cluster_policy {
+  OCC_CLUSTER_POLICY_DEFAULT = 0,
+  OCC_CLUSTER_POLICY_SPREAD = 1,
+  OCC_CLUSTER_POLICY_LOAD_BALANCING = 2
+} occ_cluster_policy;
 
 _Static_assert(sizeof(occ_launch_record) <= OCC_RECORD_BYTES,
                "a record is one atomic write");

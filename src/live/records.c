@@ -14,9 +14,7 @@
 #define RECORD OCC_RECORD_BYTES
 /* One read: 256 records. */
 #define READ_BYTES (256 * RECORD)
-/* Bytes a size field may hold: far above any GPU's shared memory or a
- * thread's local memory, far below an int32's overflow when added. */
-#define SIZE_FIELD_MAX (1 << 24)
+#define SIZE_FIELD_MAX OCC_RECORD_SIZE_MAX
 
 static uint64_t max_bytes(const occ_records *set) {
   return set->max_bytes ? set->max_bytes : OCC_RECORDS_MAX_BYTES;
@@ -63,6 +61,41 @@ static bool dims_in(const int32_t d[3], int32_t lo, int32_t x_max,
   return in(d[0], lo, x_max) && in(d[1], lo, yz_max) && in(d[2], lo, yz_max);
 }
 
+/* One at-launch field: in lo..hi when its bit says it was read, else 0. */
+static bool at_launch_in(const occ_launch_record *r, int bit, int32_t v,
+                         int32_t lo, int32_t hi) {
+  return (r->at_launch_known & bit) ? in(v, lo, hi) : v == 0;
+}
+
+/* The attributes read at launch (inject_attrs.c): a carveout of -1 (no
+ * preference) to 100 %, a maximum dynamic shared memory of 0 to
+ * SIZE_FIELD_MAX, a flag of 0 or 1, a cluster policy of 0 to 2; each 0
+ * when not read. */
+static occ_record_verdict check_at_launch(const occ_launch_record *r,
+                                          char *why, size_t size) {
+  if (!in(r->at_launch_known, 0, OCC_AT_LAUNCH_ALL))
+    return bad(why, size, "at-launch flags %d are not 0 to %d",
+               r->at_launch_known, OCC_AT_LAUNCH_ALL);
+  if (!at_launch_in(r, OCC_AT_LAUNCH_CARVEOUT, r->carveout_preferred_pct, -1,
+                    100))
+    return bad(why, size, "preferred carveout %d%% is not -1 to 100 (0 when "
+               "not read)", r->carveout_preferred_pct);
+  if (!at_launch_in(r, OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM,
+                    r->max_dynamic_smem_bytes, 0, SIZE_FIELD_MAX))
+    return bad(why, size, "a maximum dynamic shared memory of %d bytes is "
+               "not 0 to %d (0 when not read)", r->max_dynamic_smem_bytes,
+               SIZE_FIELD_MAX);
+  if (!at_launch_in(r, OCC_AT_LAUNCH_NON_PORTABLE, r->cluster_non_portable, 0,
+                    1))
+    return bad(why, size, "non-portable cluster flag %d is not 0 or 1",
+               r->cluster_non_portable);
+  if (!at_launch_in(r, OCC_AT_LAUNCH_POLICY, r->cluster_policy, 0,
+                    OCC_CLUSTER_POLICY_LOAD_BALANCING))
+    return bad(why, size, "cluster scheduling policy %d is not 0 to 2 (0 "
+               "when not read)", r->cluster_policy);
+  return OCC_RECORD_OK;
+}
+
 /* CUDA's limits, with room: grid 2^31-1 x 65535 x 65535, block 1024 x
  * 1024 x 64, clusters (0 or 1 when none) of at most 1024 blocks a side. */
 static occ_record_verdict check_launch(const occ_launch_record *r, char *why,
@@ -102,7 +135,7 @@ static occ_record_verdict check_launch(const occ_launch_record *r, char *why,
     return bad(why, size, "launch type %d is not 0 to 3", r->launch_type);
   if (r->end_ns < r->start_ns)
     return bad(why, size, "a launch that ends before it starts");
-  return OCC_RECORD_OK;
+  return check_at_launch(r, why, size);
 }
 
 /* Achieved occupancy (a percentage), the kernel's time in ns, then the

@@ -271,6 +271,13 @@ int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
   char out_path[PATH_MAX];
   int fd = make_output(out_path, sizeof out_path, why, why_size);
   if (fd < 0) return -1;
+  /* The counters' turns of the program's processes (inject_turns.h);
+   * without the file they profile as if each were alone. */
+  char lock_path[PATH_MAX + 8];
+  snprintf(lock_path, sizeof lock_path, "%s.lock", out_path);
+  int lock_fd = open(lock_path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+                     O_CLOEXEC, 0600);
+  if (lock_fd >= 0) close(lock_fd);
   take_signals();
   off_t offset = 0;
   pid_t pid = start(spec, out_path, &result->exec_errno, why, why_size);
@@ -279,6 +286,7 @@ int occ_run_program(const occ_run_spec *spec, occ_run_result *result,
     snprintf(why, why_size, "waitid: %s", strerror(errno));
   /* The program is gone: nobody needs the name any more. */
   unlink(out_path);
+  if (lock_fd >= 0) unlink(lock_path);
   if (rc == 0) read_records(fd, &offset, result, spec);
   running = 0;
   give_back_signals();

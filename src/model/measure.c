@@ -68,9 +68,22 @@ static void likely_cause(const occ_item *item, occ_measure *m) {
     add_cause(c, size, "imbalance: SMs or warps finish at different times");
 }
 
+/* Not recorded (CUPTI's record of a profiled launch lacks it): the
+ * driver's rule, which at-launch occupancy already follows. */
+static void predict_config(const occ_item *item, occ_measure *m) {
+  const occ_result *r = &item->result;
+  if (m->smem_executed_bytes != 0 || r->launch_smem_config_bytes <= 0 ||
+      !occ_launch_config_known(r))
+    return;
+  m->smem_executed_bytes = (int32_t)r->launch_smem_config_bytes;
+  m->smem_config_predicted = true;
+}
+
 void occ_measure_derive(const occ_item *item, occ_measure *m) {
   m->cause[0] = '\0';
+  m->smem_config_predicted = false;
   if (!item->device) return;
   m->launch_occupancy = launch_occupancy(item, m->smem_executed_bytes);
+  predict_config(item, m);
   likely_cause(item, m);
 }

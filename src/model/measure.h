@@ -16,7 +16,10 @@ typedef struct occ_measure {
   size_t launch_count;
   double total_us, mean_us;
   int32_t smem_executed_bytes;  /* the SM's shared memory as the driver
-                                   configured it; 0: not recorded */
+                                   configured it (recorded, or else
+                                   predicted); 0: unknown */
+  bool smem_config_predicted;   /* by occcalc's launch rule: CUPTI did not
+                                   record it (under the profiler) */
   double launch_occupancy;      /* with that shared memory (valid with the
                                    item's device) */
   size_t counter_launch_count;  /* the launches measured */
@@ -27,7 +30,9 @@ typedef struct occ_measure {
 } occ_measure;
 
 /* Fills m->launch_occupancy and m->cause from item (computed, with
- * waves; a NULL device leaves both unknown) and m's measurements. */
+ * waves; a NULL device leaves both unknown) and m's measurements, and an
+ * SM configuration not recorded from the driver's rule (marked
+ * predicted). */
 void occ_measure_derive(const occ_item *item, occ_measure *m);
 
 #endif

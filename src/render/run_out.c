@@ -69,10 +69,11 @@ static void text_config(FILE *out, const occ_run_row *row) {
             (int64_t)l->smem_static_bytes + l->smem_dynamic_bytes);
   text_size(local, sizeof local, l->local_bytes_per_thread);
   /* Under the profiler the activity record carries no configuration. */
-  char config[48] = "the SM's configuration not recorded";
+  char config[64] = "the SM's configuration unknown";
   if (row->measure.smem_executed_bytes > 0) {
     text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
-    snprintf(config, sizeof config, "the SM configured with %s", sm);
+    snprintf(config, sizeof config, "the SM configured with %s%s", sm,
+             row->measure.smem_config_predicted ? ", predicted" : "");
   }
   fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
           config, local);
@@ -197,6 +198,30 @@ static void add_metrics(cJSON *obj, const double *values,
     add_number_or_null(m, names[i], known[i] ? values[i] : 0, known[i]);
 }
 
+/* The attributes read at launch (inject_attrs.c), each null unread. The
+ * preferred carveout is carveout_pct, with the kernel object's rule:
+ * null also for no preference (CUDA's default, -1 in the record). */
+static void add_at_launch(cJSON *o, const occ_launch_record *l) {
+  static const char *const policies[] = {"default", "spread",
+                                         "load_balancing"};
+  int known = l->at_launch_known;
+  add_number_or_null(o, "carveout_pct", l->carveout_preferred_pct,
+                     (known & OCC_AT_LAUNCH_CARVEOUT) &&
+                         l->carveout_preferred_pct >= 0);
+  add_number_or_null(o, "max_dynamic_smem_bytes", l->max_dynamic_smem_bytes,
+                     known & OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM);
+  if (known & OCC_AT_LAUNCH_NON_PORTABLE)
+    cJSON_AddBoolToObject(o, "cluster_non_portable", l->cluster_non_portable);
+  else
+    cJSON_AddNullToObject(o, "cluster_non_portable");
+  if ((known & OCC_AT_LAUNCH_POLICY) && l->cluster_policy >= 0 &&
+      l->cluster_policy <= OCC_CLUSTER_POLICY_LOAD_BALANCING)
+    cJSON_AddStringToObject(o, "cluster_scheduling_policy",
+                            policies[l->cluster_policy]);
+  else
+    cJSON_AddNullToObject(o, "cluster_scheduling_policy");
+}
+
 /* One launch: the record's fields, as --jsonl writes and as each JSON
  * row's "launches" holds, added to o. A value the record does not carry
  * (the SM's configuration and the times of a profiled launch, 0 in the
@@ -217,6 +242,7 @@ static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
   add_number_or_null(o, "smem_executed_bytes", l->smem_executed_bytes,
                      l->smem_executed_bytes > 0);
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
+  add_at_launch(o, l);
   add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
   if (l->start_ns) occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
   else cJSON_AddNullToObject(o, "start_ns");
@@ -268,7 +294,7 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
  * curl's variables[]): the JSON row and the CSV row walk the same table,
  * so they cannot disagree on a name, a value or what is not known (null in
  * JSON, an empty field in CSV). */
-typedef enum { FIELD_COUNT, FIELD_TIME, FIELD_FRACTION } field_kind;
+typedef enum { FIELD_COUNT, FIELD_TIME, FIELD_FRACTION, FIELD_FLAG } field_kind;
 
 /* True when known, the value in *v. */
 typedef bool field_getter(const occ_run_row *row, double *v);
@@ -288,6 +314,11 @@ static bool get_mean_time(const occ_run_row *r, double *v) {
 /* Not recorded (a profiled launch): unknown, never 0. */
 static bool get_smem_executed(const occ_run_row *r, double *v) {
   *v = r->measure.smem_executed_bytes;
+  return r->measure.smem_executed_bytes > 0;
+}
+/* Known with the configuration: 1 when occcalc's rule predicted it. */
+static bool get_smem_predicted(const occ_run_row *r, double *v) {
+  *v = r->measure.smem_config_predicted;
   return r->measure.smem_executed_bytes > 0;
 }
 static bool get_theoretical(const occ_run_row *r, double *v) {
@@ -324,6 +355,7 @@ static const struct {
     {"total_time_us", FIELD_TIME, get_total_time},
     {"mean_time_us", FIELD_TIME, get_mean_time},
     {"smem_executed_bytes", FIELD_COUNT, get_smem_executed},
+    {"smem_config_predicted", FIELD_FLAG, get_smem_predicted},
     {"theoretical_occupancy", FIELD_FRACTION, get_theoretical},
     {"active_blocks_per_sm", FIELD_COUNT, get_active_blocks},
     {"launch_occupancy", FIELD_FRACTION, get_launch_occupancy},
@@ -337,7 +369,10 @@ static void row_fields_json(cJSON *o, const occ_run_row *row) {
   for (int i = 0; i < ROW_FIELD_COUNT; i++) {
     double v;
     bool known = row_fields[i].get(row, &v);
-    add_number_or_null(o, row_fields[i].key, v, known);
+    if (known && row_fields[i].kind == FIELD_FLAG)
+      cJSON_AddBoolToObject(o, row_fields[i].key, v != 0);
+    else
+      add_number_or_null(o, row_fields[i].key, v, known);
   }
 }
 
@@ -442,6 +477,8 @@ static void csv_number(FILE *out, double v, bool known) {
 static void csv_field_value(FILE *out, field_kind kind, double v, bool known) {
   if (!known)
     fputs(",", out);
+  else if (kind == FIELD_FLAG)
+    fputs(v != 0 ? ",true" : ",false", out);
   else if (kind == FIELD_COUNT)
     fprintf(out, ",%.0f", v);
   else if (kind == FIELD_TIME)

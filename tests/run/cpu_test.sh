@@ -121,9 +121,9 @@ check '.rows[0].kernel.name == "reduce<256>(float const*, float*, int)"'
 check '.rows[0].kernel.mangled_name == "_Z6reduceILi256EEvPKfPfi" and .rows[0].launch_count == 3'
 check '.rows[0].achieved_occupancy == 0.5 and .rows[0].metrics.m1 == 1.5'
 check '.rows[0].counter_launch_count == 2 and .rows[1].counter_launch_count == 0'
-# A profiled launch's record has no SM configuration: it joins the row of
+# A profiled launch's record has no SM configuration (null): it joins the row of
 # the launches that have one, and the row shows theirs.
-check '.rows[0].smem_executed_bytes == 233472 and .rows[0].launches[0].smem_executed_bytes == null'
+check '.rows[0].smem_executed_bytes == 233472 and .rows[0].smem_config_predicted == false and .rows[0].launches[0].smem_executed_bytes == null'
 check '[.rows[0].launches[].achieved_occupancy] == [0.4, 0.6, null]'
 check '.rows[1].achieved_occupancy == null and (.rows[1].achieved_null_reason | type) == "string"'
 check '.rows[0].launches[0].grid == [1024, 1, 1] and .rows[0].launches[0].duration_us == 20'

@@ -11,6 +11,8 @@
  *     magic kind pid device sm_count context stream correlation
  *     runtime_correlation graph_id regs smem_static smem_dynamic local
  *     carveout smem_executed launch_type start_ns end_ns value_count
+ *     at_launch_known carveout_preferred max_dynamic_smem
+ *     cluster_non_portable cluster_policy
  *     (integers; 0x for hex), cc=M.m, grid=X[xY[xZ]], block=, cluster=,
  *     values=V,V,... (doubles; nan, inf), name=TEXT, why=TEXT (\xHH, \n,
  *     \t, \\ escapes; "fill:C" fills the whole field with C, no NUL)
@@ -209,7 +211,12 @@ static int field(const char *name, const char *value) {
       {"carveout", &r->carveout_requested_pct, 4},
       {"smem_executed", &r->smem_executed_bytes, 4},
       {"launch_type", &r->launch_type, 4}, {"start_ns", &r->start_ns, 8},
-      {"end_ns", &r->end_ns, 8}, {"value_count", &r->value_count, 4}};
+      {"end_ns", &r->end_ns, 8}, {"value_count", &r->value_count, 4},
+      {"at_launch_known", &r->at_launch_known, 4},
+      {"carveout_preferred", &r->carveout_preferred_pct, 4},
+      {"max_dynamic_smem", &r->max_dynamic_smem_bytes, 4},
+      {"cluster_non_portable", &r->cluster_non_portable, 4},
+      {"cluster_policy", &r->cluster_policy, 4}};
   for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
     if (strcmp(name, ints[i].name) != 0) continue;
     long long v = integer(value);

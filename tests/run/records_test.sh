@@ -204,5 +204,63 @@ else
     no "$what: status $got ($(head -c 200 "$tmp/err"))"
 fi
 
+# --- 9. The attributes read at launch (inject_attrs.c): each field's
+# range, and 0 where its bit says it was not read; null when unread.
+for bad in "at_launch_known=16" "at_launch_known=-1" \
+    "at_launch_known=1 carveout_preferred=101" \
+    "at_launch_known=1 carveout_preferred=-2" "carveout_preferred=5" \
+    "at_launch_known=2 max_dynamic_smem=16777217" \
+    "at_launch_known=2 max_dynamic_smem=-1" "max_dynamic_smem=1024" \
+    "at_launch_known=4 cluster_non_portable=2" "cluster_non_portable=1" \
+    "at_launch_known=8 cluster_policy=3" "cluster_policy=1"; do
+  what="launch $bad"
+  # shellcheck disable=SC2086 # the case is several words
+  occ 0 --json -- "$FORGE" launch name=_Z4goodv launch $bad
+  json '.launch_count == 1 and .skipped_record_count == 1 and .rows[0].kernel.mangled_name == "_Z4goodv"'
+done
+what="at-launch attributes"
+occ 0 --json -- "$FORGE" launch smem_dynamic=8192 carveout=50 \
+  at_launch_known=15 carveout_preferred=50 max_dynamic_smem=65536 \
+  cluster_non_portable=1 cluster_policy=2 launch carveout=-1 \
+  at_launch_known=9 carveout_preferred=-1
+json '.skipped_record_count == 0 and (.rows | length) == 2'
+json '.rows[0].launches[0] | .carveout_pct == 50 and .max_dynamic_smem_bytes == 65536 and .cluster_non_portable == true and .cluster_scheduling_policy == "load_balancing"'
+json '.rows[1].launches[0] | .carveout_pct == null and .max_dynamic_smem_bytes == null and .cluster_non_portable == null and .cluster_scheduling_policy == "default"'
+occ 0 --json -- "$FORGE" launch
+json '.rows[0].launches[0] | .carveout_pct == null and .max_dynamic_smem_bytes == null and .cluster_non_portable == null and .cluster_scheduling_policy == null'
+
+# --- 10. The SM's configuration: recorded where CUPTI recorded it;
+# else predicted by the calculator's launch rule (the same figure
+# `occcalc --carveout` prints for the kernel) and marked; one row per
+# carveout.
+what="predicted configuration"
+occ 0 --json -- "$FORGE" launch smem_dynamic=8192 carveout=50 \
+  launch smem_dynamic=8192 carveout=25 launch smem_dynamic=8192 carveout=25 \
+  smem_executed=102400
+json '(.rows | length) == 2 and .rows[1].launch_count == 2'
+json '.rows[1].smem_executed_bytes == 102400 and .rows[1].smem_config_predicted == false'
+json '.rows[0].smem_config_predicted == true and .rows[0].launches[0].smem_executed_bytes == null'
+cp "$tmp/out" "$tmp/run.json"
+"$OCC" --gpu h100 --regs 32 --block 256 --dyn-smem 8192 --carveout 50 \
+  --json >"$tmp/calc.json" 2>/dev/null || no "$what: the calculator failed"
+want=$(jq '.at_launch.smem_config_bytes' "$tmp/calc.json")
+got=$(jq '.rows[0].smem_executed_bytes' "$tmp/run.json")
+[ -n "$want" ] && [ "$want" = "$got" ] ||
+  no "$what: carveout 50: run predicts $got, the calculator $want"
+occ 0 -- "$FORGE" launch smem_dynamic=8192 carveout=50
+grep -q "the SM configured with .*, predicted)" "$tmp/err" || no "$what: text lacks 'predicted'"
+# Neither recorded nor predictable (the device unknown): null, and an
+# empty CSV field, never 0.
+what="unknown configuration"
+occ 0 --json -- "$FORGE" launch cc=0.0 sm_count=0
+json '.rows[0].smem_executed_bytes == null and .rows[0].smem_config_predicted == null'
+occ 0 --csv -- "$FORGE" launch cc=0.0 sm_count=0
+for key in smem_executed_bytes smem_config_predicted; do
+  col=$(head -1 "$tmp/out" | tr , '\n' | grep -n "^$key\$" | cut -d: -f1)
+  [ -n "$col" ] || no "$what: csv has no $key column"
+  [ -n "$col" ] && [ "$(tail -1 "$tmp/out" | cut -d, -f"$col")" = "" ] ||
+    no "$what: csv $key is not empty: $(tail -1 "$tmp/out")"
+done
+
 [ $fail -eq 0 ] && echo "records: forged records are checked, counted and escaped"
 exit $fail

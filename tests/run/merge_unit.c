@@ -1,0 +1,169 @@
+/* merge_unit.c - `occcalc report`'s merge of run --json reports
+ * (src/db/run_merge.c): rows summed across ranks, achieved occupancy and
+ * metrics weighted by each rank's measured launches, the per-rank
+ * breakdown, and one clear reason for each kind of bad file. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db/run_merge.h"
+
+/* A run --json report of one row, in schema 3's vocabulary: the mangled
+ * name in the kernel object, device_ordinal the number, device the
+ * device's object (null: unread). */
+static const char *report(char *buf, size_t size, const char *name, int device,
+                          int launches, int measured, const char *achieved,
+                          const char *theoretical, const char *metric) {
+  snprintf(buf, size,
+           "{\"schema\": 3, \"program\": \"train.py\", \"exit_status\": 0, "
+           "\"launch_count\": %d, \"rows\": [{\"kernel\": {\"name\": \"%s()\", "
+           "\"mangled_name\": \"_Z%zu%sv\", \"block\": [256, 1, 1]}, "
+           "\"device_ordinal\": %d, \"device\": null, "
+           "\"grid\": [1024, 1, 1], \"cluster\": [1, 1, 1], "
+           "\"launch_type\": \"regular\", \"smem_executed_bytes\": 233472, "
+           "\"launch_count\": %d, \"counter_launch_count\": %d, "
+           "\"total_time_us\": %d, \"mean_time_us\": 10, "
+           "\"theoretical_occupancy\": %s, \"achieved_occupancy\": %s, "
+           "\"metrics\": {\"m1\": %s}, \"launches\": []}]}",
+           launches, name, strlen(name), name, device, launches, measured,
+           10 * launches, theoretical, achieved, metric);
+  return buf;
+}
+
+static void add(occ_run_merge *m, const char *label, const char *text) {
+  char why[200] = "";
+  cr_assert_eq(occ_run_merge_add(m, label, text, strlen(text), why, sizeof why),
+               0, "%s: %s", label, why);
+}
+
+static double num(const cJSON *o, const char *name) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+  cr_assert(cJSON_IsNumber(v), "%s is not a number", name);
+  return v->valuedouble;
+}
+
+Test(merge, rows_summed_across_ranks_with_breakdown) {
+  char a[2048], b[2048];
+  occ_run_merge *m = occ_run_merge_new();
+  add(m, "r0.json", report(a, sizeof a, "k", 0, 3, 2, "0.5", "1", "10"));
+  add(m, "r1.json", report(b, sizeof b, "k", 1, 1, 1, "0.8", "1", "40"));
+  cJSON *doc = occ_run_merge_result(m);
+  cr_assert(doc);
+  cr_assert_eq(num(doc, "launch_count"), 4);
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+  cr_assert_eq(cJSON_GetArraySize(rows), 1, "one configuration, two ranks");
+  const cJSON *row = rows->child;
+  cr_assert_eq(num(row, "launch_count"), 4);
+  cr_assert_eq(num(row, "counter_launch_count"), 3);
+  cr_assert_eq(num(row, "total_time_us"), 40);
+  cr_assert_eq(num(row, "mean_time_us"), 10);
+  /* (0.5 x 2 + 0.8 x 1) / 3 measured launches */
+  cr_assert_float_eq(num(row, "achieved_occupancy"), 0.6, 1e-12);
+  cr_assert_float_eq(
+      num(cJSON_GetObjectItemCaseSensitive(row, "metrics"), "m1"), 20, 1e-12);
+  cr_assert_null(cJSON_GetObjectItemCaseSensitive(row, "launches"));
+  const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(row, "ranks");
+  cr_assert_eq(cJSON_GetArraySize(ranks), 2);
+  cr_assert_str_eq(
+      cJSON_GetObjectItemCaseSensitive(ranks->child, "report")->valuestring,
+      "r0.json");
+  cr_assert_eq(num(ranks->child->next, "device_ordinal"), 1);
+  cr_assert_null(cJSON_GetObjectItemCaseSensitive(row, "device_ordinal"),
+                 "the merged row kept one rank's device");
+  cr_assert_float_eq(num(ranks->child->next, "achieved_occupancy"), 0.8, 1e-12);
+  const cJSON *merged = cJSON_GetObjectItemCaseSensitive(doc, "merged_reports");
+  cr_assert_eq(cJSON_GetArraySize(merged), 2);
+  cJSON_Delete(doc);
+  occ_run_merge_free(m);
+}
+
+Test(merge, configurations_apart_in_first_met_order) {
+  char a[2048], b[2048], c[2048];
+  occ_run_merge *m = occ_run_merge_new();
+  add(m, "a", report(a, sizeof a, "k", 0, 1, 0, "null", "1", "null"));
+  add(m, "b", report(b, sizeof b, "other", 0, 2, 0, "null", "1", "null"));
+  /* The same kernel where theoretical occupancy differs: another GPU. */
+  add(m, "c", report(c, sizeof c, "k", 0, 5, 0, "null", "0.5", "null"));
+  cJSON *doc = occ_run_merge_result(m);
+  const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "rows");
+  cr_assert_eq(cJSON_GetArraySize(rows), 3);
+  cr_assert_eq(num(rows->child, "launch_count"), 1);
+  cr_assert_eq(num(rows->child->next, "launch_count"), 2);
+  cr_assert_eq(num(rows->child->next->next, "launch_count"), 5);
+  /* Nothing measured: null, never 0. */
+  cr_assert(cJSON_IsNull(
+      cJSON_GetObjectItemCaseSensitive(rows->child, "achieved_occupancy")));
+  cr_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(rows->child, "metrics"), "m1")));
+  cJSON_Delete(doc);
+  occ_run_merge_free(m);
+}
+
+Test(merge, a_report_without_rows_is_merged_as_nothing) {
+  const char *empty_run = "{\"schema\": 3, \"program\": \"p\", "
+                          "\"exit_status\": 1, \"launch_count\": 0, "
+                          "\"rows\": []}";
+  char a[2048];
+  occ_run_merge *m = occ_run_merge_new();
+  add(m, "none", empty_run);
+  add(m, "a", report(a, sizeof a, "k", 0, 1, 1, "0.25", "1", "1"));
+  cJSON *doc = occ_run_merge_result(m);
+  cr_assert_eq(
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "rows")), 1);
+  cr_assert_eq(cJSON_GetArraySize(
+                   cJSON_GetObjectItemCaseSensitive(doc, "merged_reports")),
+               2);
+  cJSON_Delete(doc);
+  occ_run_merge_free(m);
+}
+
+static void refused(const char *text, const char *why_has) {
+  occ_run_merge *m = occ_run_merge_new();
+  char why[300] = "";
+  cr_assert_eq(
+      occ_run_merge_add(m, "bad.json", text, strlen(text), why, sizeof why), -1,
+      "accepted: %s", text);
+  cr_assert(strstr(why, why_has), "why '%s' lacks '%s'", why, why_has);
+  cJSON *doc = occ_run_merge_result(m);
+  cr_assert_eq(
+      cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "rows")), 0,
+      "a refused report is not merged");
+  cJSON_Delete(doc);
+  occ_run_merge_free(m);
+}
+
+Test(merge, bad_files_each_with_one_reason) {
+  char a[2048];
+  report(a, sizeof a, "k", 0, 3, 2, "0.5", "1", "10");
+  refused("", "empty");
+  char truncated[2048];
+  snprintf(truncated, sizeof truncated, "%.*s", (int)strlen(a) / 2, a);
+  refused(truncated, "not JSON (invalid or cut short at byte");
+  refused("{\"schema\": 3,, }", "not JSON (invalid or cut short at byte 1");
+  refused("[1, 2]", "not an object");
+  refused("{\"rows\": []}", "no schema");
+  refused("{\"schema\": 1, \"rows\": [], \"launch_count\": 0}",
+          "schema 1, not 3");
+  /* A report of an occcalc before schema 3 (the mangled name beside the
+   * kernel, device the ordinal). */
+  refused("{\"schema\": 2, \"rows\": [], \"launch_count\": 0}",
+          "schema 2, not 3");
+  refused("{\"schema\": 3, \"launch_count\": 0}", "no rows");
+  refused("{\"schema\": 3, \"launch_count\": 1, \"rows\": [{\"kernel\": "
+          "{\"name\": \"k()\"}, \"mangled_name\": \"_Z1kv\"}]}",
+          "rows[0].kernel.mangled_name");
+  char stream[4200];
+  snprintf(stream, sizeof stream, "%s\n%s\n", a, a);
+  refused(stream, "not one JSON document");
+  char bad[2048];
+  report(bad, sizeof bad, "k", 0, 0, 0, "null", "1", "null");
+  refused(bad, "rows[0].launch_count");
+  report(bad, sizeof bad, "k", 0, 1, 2, "0.5", "1", "1");
+  refused(bad, "rows[0].counter_launch_count");
+  report(bad, sizeof bad, "k", 0, 1, 1, "1.5", "1", "1");
+  refused(bad, "rows[0].achieved_occupancy");
+  report(bad, sizeof bad, "k", 0, 1, 1, "0.5", "\"x\"", "1");
+  refused(bad, "rows[0].theoretical_occupancy");
+  report(bad, sizeof bad, "k", 0, 1, 1, "0.5", "1", "\"x\"");
+  refused(bad, "rows[0].metrics.m1");
+}

@@ -1,0 +1,29 @@
+#!/bin/sh
+# turns.sh PROGRAM (build/run_turns, from tests/run/turns.cu): two
+# processes of one `occcalc run` on one GPU both get achieved occupancy
+# (they take turns for the counters: src/inject/inject_turns.h). Skips (77)
+# without a GPU. OCCCALC names the binary (default ./occcalc); KEEP=DIR
+# keeps the JSON there.
+set -u
+OCC=${OCCCALC:-./occcalc}
+prog=${1:-build/run_turns}
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
+  { echo "skipped: no GPU"; exit 77; }
+tmp=${KEEP:-$(mktemp -d)}
+mkdir -p "$tmp"
+"$OCC" run --json --output "$tmp/turns.json" -- \
+  sh -c "$prog 6 & $prog 6; wait" 2>"$tmp/turns.err" ||
+  { echo "turns: occcalc run failed: $(head -c 300 "$tmp/turns.err")"; exit 1; }
+python3 - "$tmp/turns.json" <<'PY'
+import collections, json, sys
+run = json.load(open(sys.argv[1]))
+launches, measured = collections.Counter(), collections.Counter()
+for row in run['rows']:
+    for l in row['launches']:
+        launches[l['pid']] += 1
+        measured[l['pid']] += l['achieved_occupancy'] is not None
+print('turns: %d processes; measured launches of each: %s; note: %s' %
+      (len(launches), ', '.join('%d of %d' % (measured[p], launches[p])
+                                for p in sorted(launches)), run.get('note')))
+sys.exit(0 if len(launches) == 2 and all(measured[p] > 0 for p in launches) else 1)
+PY

@@ -1,0 +1,44 @@
+# occcalc run on real workloads (issue 21): --output's patterns
+# (tests/run/pattern_unit.c) and the merge of several run --json files
+# (tests/run/merge_unit.c), the counters' turns between processes
+# (tests/run/turns_unit.c).
+TEST_TARGETS += test-run-workloads
+
+build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
+	  build/live/out_pattern.o $(LDFLAGS) -lcriterion
+
+
+build/merge_unit: tests/run/merge_unit.c build/db/run_merge.o
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
+	  build/db/run_merge.o $(LDFLAGS) -lcjson -lm -lcriterion
+
+test-run-workloads: occcalc build/forge build/pattern_unit build/merge_unit \
+                    build/turns_unit
+	./build/pattern_unit --short-filename
+	sh tests/run/output_patterns.sh
+	./build/merge_unit --short-filename
+	./build/turns_unit --short-filename
+
+build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/inject_turns.h
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/turns_unit.c \
+	  src/inject/inject_turns.c $(LDFLAGS) -lcriterion
+
+# GPU: every launch's SM configuration and blocks per SM at launch against
+# ncu's under the default counters (tests/run/carveouts.cu), and two
+# processes of one run on one GPU both measured (tests/run/turns.cu).
+GPU_TEST_TARGETS += test-gpu-run-carveouts test-gpu-run-turns
+
+build/run_carveouts: tests/run/carveouts.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+build/run_turns: tests/run/turns.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+test-gpu-run-carveouts: occcalc $(INJECT_LIB) build/run_carveouts
+	sh tests/run/carveouts.sh build/run_carveouts
+
+test-gpu-run-turns: occcalc $(INJECT_LIB) build/run_turns
+	sh tests/run/turns.sh build/run_turns
