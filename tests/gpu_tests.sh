@@ -158,9 +158,10 @@ module)
   cat "$tmp/out"
   grep -q 'not launched' "$tmp/out" || { echo "gpu-module: FAILED: does not say it was not launched"; exit 1; }
   grep -q "^    $cudart_fn\$" "$tmp/out" || { echo "gpu-module: FAILED: the text does not name $cudart_fn"; exit 1; }
-  # A C++ kernel by its readable name: the report names it by its mangled one.
+  # A C++ kernel by its readable name: the report gives both names
+  # (schema 3: name the readable one, mangled_name the symbol).
   run 0 --block 128 --device 0 --module "$tmp/k.cubin" --kernel 'scaled<4>' --json
-  check "$tmp/out" "j['kernel']['name'] == '_Z6scaledILi4EEvPfi' and j['verify']['agree']" "scaled<4> not found by its readable name"
+  check "$tmp/out" "j['kernel']['mangled_name'] == '_Z6scaledILi4EEvPfi' and 'scaled<4>' in j['kernel']['name'] and j['verify']['agree']" "scaled<4> not found by its readable name"
   run 2 --block 256 --device 0 --module "$tmp/k.cubin" --kernel nosuch
   grep -q "no kernel named 'nosuch'" "$tmp/err" || { echo "gpu-module: FAILED: unknown kernel not named"; cat "$tmp/err"; exit 1; }
   echo "gpu-module: cubin and PTX agree with the API"
