@@ -268,7 +268,7 @@ typedef struct remark_run {
   FILE *out, *err;
   long kernels, selected, written, differ, below, unknown_arch, no_arch, rejected;
   char first_differ[128], first_unknown[OCC_AMDGPU_ARCH_MAX];
-  int differ_ours, differ_theirs;
+  int differ_ours, differ_theirs, max_block;
   const char *rejected_why;
   int rc;
 } remark_run;
@@ -329,6 +329,7 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
     occ_text_safe(k->name, r->first_differ, sizeof r->first_differ);
     r->differ_ours = it.result.waves_per_simd;
     r->differ_theirs = it.compiler.occupancy_waves_per_simd;
+    r->max_block = it.kernel.max_threads_per_block;
   }
   if (cli->json && r->written) fputs(",\n", r->out);
   if (!cli->json && !cli->jsonl && !cli->csv && !cli->explain && !r->written)
@@ -382,8 +383,10 @@ static int remark_conclude(remark_run *r, const occ_amdgpu_stats *s) {
             r->below == 1 ? "" : "s", r->cli->min_occupancy_pct);
   if (r->differ) {
     occ_msg(r->err, "%ld kernel%s: occcalc's waves per SIMD differ from the compiler's "
-            "Occupancy (first: %s: %d, the compiler %d)", r->differ,
-            r->differ == 1 ? "" : "s", r->first_differ, r->differ_ours, r->differ_theirs);
+            "Occupancy (first: %s: %d, the compiler %d; the log does not carry a kernel's "
+            "largest workgroup: occcalc assumed %d, --max-block sets it, OpenCL's default "
+            "is 256, HIP's 1024)", r->differ, r->differ == 1 ? "" : "s", r->first_differ,
+            r->differ_ours, r->differ_theirs, r->max_block);
     return OCC_EXIT_DISAGREE;
   }
   return r->below ? OCC_EXIT_GATE : OCC_EXIT_OK;

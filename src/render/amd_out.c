@@ -46,9 +46,9 @@ void occ_amd_write_report(FILE *out, const occ_amd_item *it) {
   const occ_amd_result *r = &it->result;
   heading(out, it);
   fprintf(out, "\nKernel\n");
-  fprintf(out, "  block           %5d threads (%dx%dx%d): %d wavefronts of %d lanes\n",
+  fprintf(out, "  block           %5d threads (%dx%dx%d): %d wavefront%s of %d lanes\n",
           k->threads_per_block, it->block[0], it->block[1], it->block[2],
-          r->waves_per_block, r->wave_size);
+          r->waves_per_block, r->waves_per_block == 1 ? "" : "s", r->wave_size);
   fprintf(out, "  inactive lanes  %5d\n", r->inactive_lanes);
   fprintf(out, "  VGPRs           %5d per lane\n", k->vgprs);
   if (it->arch.addressable_agprs > 0) fprintf(out, "  AGPRs           %5d per lane\n", k->agprs);
@@ -96,16 +96,22 @@ void occ_amd_write_report(FILE *out, const occ_amd_item *it) {
 
 /* --explain ------------------------------------------------------------ */
 
+/* The multiple a rule rounds a count up to, shown as the worksheet's
+ * step (the result holds the quotient, not the rounded count). */
+static int round_up(int v, int unit) { return unit > 0 ? (v + unit - 1) / unit * unit : v; }
+
 static void explain_waves(FILE *out, const occ_amd_item *it, int *step) {
   const occ_amd_kernel *k = &it->kernel;
   const occ_amd_result *r = &it->result;
   fprintf(out, "%d. Wavefronts per workgroup\n", (*step)++);
-  fprintf(out, "   %d threads / %d lanes per wavefront, rounded up = %d wavefronts\n",
-          k->threads_per_block, r->wave_size, r->waves_per_block);
+  fprintf(out, "   %d threads / %d lanes per wavefront, rounded up = %d wavefront%s\n",
+          k->threads_per_block, r->wave_size, r->waves_per_block,
+          r->waves_per_block == 1 ? "" : "s");
   fprintf(out, "   %d x %d - %d = %d inactive lanes in the last wavefront\n",
           r->waves_per_block, r->wave_size, k->threads_per_block, r->inactive_lanes);
-  fprintf(out, "   (a wavefront is AMD's warp: %d lanes here, where a CUDA warp has 32)\n\n",
-          r->wave_size);
+  fprintf(out, r->wave_size == 64
+                   ? "   (a wavefront is AMD's warp: 64 lanes, twice a CUDA warp's 32)\n\n"
+                   : "   (a wavefront is AMD's warp: 32 lanes, as a CUDA warp)\n\n");
   fprintf(out, "%d. Wave slots\n", (*step)++);
   fprintf(out, "   a SIMD holds at most %d wavefronts; a workgroup's wavefronts\n"
                "   spread over %d SIMDs (%s)\n\n",
@@ -134,9 +140,11 @@ static void explain_vgprs(FILE *out, const occ_amd_item *it, int *step) {
     fprintf(out, "   below one granule VGPRs limit nothing: %d wavefronts\n",
             r->waves_by_vgprs);
   else
-    fprintf(out, "   %d VGPRs per SIMD lane (wave %d) / %d = %d wavefronts per SIMD%s\n",
-            r->vgprs_per_simd, r->wave_size, r->vgprs_allocated, r->waves_by_vgprs,
-            r->vgprs_per_simd / r->vgprs_allocated > r->waves_by_vgprs ? " (the slots)" : "");
+    fprintf(out, "   a SIMD has %d VGPRs per lane (wave %d): %d / %d = %d wavefronts%s\n",
+            r->vgprs_per_simd, r->wave_size, r->vgprs_per_simd, r->vgprs_allocated,
+            r->vgprs_per_simd / r->vgprs_allocated,
+            r->vgprs_per_simd / r->vgprs_allocated > r->waves_by_vgprs ? ",\n   at most the slots"
+                                                                       : "");
   if (r->waves_by_agprs >= 0)
     fprintf(out, "   AGPRs, their own file: %d wavefronts per SIMD\n", r->waves_by_agprs);
   fputc('\n', out);
@@ -234,11 +242,13 @@ static void explain_hip(FILE *out, const occ_amd_item *it, int *step) {
                "   hipOccupancyMaxActiveBlocksPerMultiprocessor)\n", (*step)++, unit(it));
   fprintf(out, "   waves per SIMD: the smallest of %d (HIP's cap)", r->hip_max_waves_per_simd);
   if (r->hip_waves_by_vgprs >= 0)
-    fprintf(out, ",\n   %d (VGPRs: %d / %d rounded up to %d)", r->hip_waves_by_vgprs,
-            r->hip_vgprs_per_simd, r->vgprs_total, r->hip_vgpr_granule);
+    fprintf(out, ",\n   %d (VGPRs: %d / %d, a multiple of %d)", r->hip_waves_by_vgprs,
+            r->hip_vgprs_per_simd, round_up(r->vgprs_total, r->hip_vgpr_granule),
+            r->hip_vgpr_granule);
   if (r->hip_waves_by_sgprs >= 0)
-    fprintf(out, ",\n   %d (SGPRs: 800 / %d rounded up to 16)", r->hip_waves_by_sgprs,
-            k->sgprs);
+    fprintf(out, ",\n   %d (SGPRs: %d / %d, a multiple of %d)", r->hip_waves_by_sgprs,
+            it->arch.hip_sgprs_per_simd, round_up(k->sgprs, it->arch.hip_sgpr_granule),
+            it->arch.hip_sgpr_granule);
   fprintf(out, " = %d\n", r->hip_waves_per_simd);
   fprintf(out, "   %d SIMDs x %d waves x %d lanes = %d threads per %s\n", r->simds,
           r->hip_waves_per_simd, r->wave_size, r->hip_threads_per_cu, unit(it));
@@ -463,7 +473,7 @@ void occ_amd_table_header(FILE *out, const occ_amd_item *first) {
   fprintf(out, "on %s, wave %d, workgroups of up to %d threads (launch %d)\n\n",
           first->board ? first->board : first->arch.name, first->result.wave_size,
           first->kernel.max_threads_per_block, first->kernel.threads_per_block);
-  fprintf(out, "%-24s %5s %5s %5s %6s %11s %8s %5s %6s\n", "KERNEL", "VGPRS", "AGPRS",
+  fprintf(out, "%-20s %5s %5s %5s %6s %11s %8s %5s %6s\n", "KERNEL", "VGPRS", "AGPRS",
           "SGPRS", "LDS", "WAVES/SIMD", "COMPILER", "OCC", "BLK/CU");
 }
 
@@ -478,7 +488,7 @@ void occ_amd_table_row(FILE *out, const occ_amd_item *it) {
   if (it->compiler.present && it->compiler.occupancy_waves_per_simd >= 0)
     snprintf(compiler, sizeof compiler, "%s%d", it->compiler.agrees ? "" : "!= ",
              it->compiler.occupancy_waves_per_simd);
-  fprintf(out, "%-24.24s %5d %5s %5s %6" PRId64 " %8d/%-2d %8s %4.0f%% %6d\n", name, k->vgprs,
+  fprintf(out, "%-20.20s %5d %5s %5s %6" PRId64 " %8d/%-2d %8s %4.0f%% %6d\n", name, k->vgprs,
           agprs, sgprs, k->lds_bytes, r->waves_per_simd, r->max_waves_per_simd, compiler,
           100.0 * r->occupancy, r->active_blocks_per_cu);
 }
