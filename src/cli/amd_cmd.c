@@ -13,6 +13,7 @@
 #include "cli/ptxas_run.h"
 #include "model/amd_item.h"
 #include "ptxas/amdgpu_remarks.h"
+#include "ptxas/demangle.h"
 #include "render/amd_out.h"
 #include "render/report.h"
 #include "render/text_safe.h"
@@ -270,6 +271,7 @@ typedef struct remark_run {
   char first_differ[128], first_unknown[OCC_AMDGPU_ARCH_MAX];
   int differ_ours, differ_theirs, max_block;
   const char *rejected_why;
+  occ_demangler demangler;
   int rc;
 } remark_run;
 
@@ -300,12 +302,14 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
   remark_run *r = ctx;
   const occ_cli *cli = r->cli;
   r->kernels++;
-  if (cli->kernel_name && !occ_kernel_name_matches(cli->kernel_name, k->name, NULL))
+  if (cli->kernel_name &&
+      !occ_kernel_name_matches(cli->kernel_name, k->name, occ_demangle(&r->demangler, k->name)))
     return 0;
   r->selected++;
   occ_amd_item it;
   if (kernel_arch(r, k, &it) != 0) return 0;
-  it.name = k->name;
+  it.mangled_name = k->name;
+  it.name = occ_demangle(&r->demangler, k->name);
   occ_cli tmp = *cli;
   if (!tmp.wave) tmp.wave = k->wave_size;
   if (launch_shape(&tmp, &it.arch, &it, r->err) != OCC_EXIT_OK) return r->rc = OCC_EXIT_USAGE;
@@ -326,7 +330,7 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
     return 0;
   }
   if (it.compiler.occupancy_waves_per_simd >= 0 && !it.compiler.agrees && !r->differ++) {
-    occ_text_safe(k->name, r->first_differ, sizeof r->first_differ);
+    occ_text_safe(it.name, r->first_differ, sizeof r->first_differ);
     r->differ_ours = it.result.waves_per_simd;
     r->differ_theirs = it.compiler.occupancy_waves_per_simd;
     r->max_block = it.kernel.max_threads_per_block;
@@ -337,7 +341,7 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
   if (cli->explain && r->written) fputc('\n', r->out);
   if (cli->explain) {
     char name[160];
-    fprintf(r->out, "== %s ==\n", occ_text_safe(k->name, name, sizeof name));
+    fprintf(r->out, "== %s ==\n", occ_text_safe(it.name, name, sizeof name));
   }
   r->written++;
   if (cli->json) {
@@ -421,6 +425,7 @@ static int remarks_run(const occ_cli *cli, const occ_gpudb *db, const occ_amd_ta
     rc = r.rc ? r.rc : remark_conclude(&r, occ_amdgpu_get_stats(parser));
   }
   occ_amdgpu_free(parser);
+  occ_demangler_free(&r.demangler);
   return rc;
 }
 

@@ -26,7 +26,9 @@ typedef struct occ_amd_item {
   const char *board;        /* "MI300X", or NULL for an architecture */
   int cu_count;             /* the board's CUs per HIP device; -1 unknown */
   occ_amd_arch arch;
-  const char *name;         /* the kernel's name (a remark log), or NULL */
+  const char *name;         /* the kernel's readable name (a remark log,
+                               demangled), or NULL */
+  const char *mangled_name; /* the symbol as the compiler printed it */
   int block[3];             /* the launch's block shape */
   occ_amd_kernel kernel;    /* threads_per_block = block's product */
   occ_amd_result result;

@@ -336,7 +336,7 @@ static cJSON *kernel_json(const occ_amd_item *it) {
   cJSON *o = cJSON_CreateObject();
   if (it->name) {
     cJSON_AddStringToObject(o, "name", it->name);
-    cJSON_AddStringToObject(o, "mangled_name", it->name);
+    cJSON_AddStringToObject(o, "mangled_name", it->mangled_name ? it->mangled_name : it->name);
   } else {
     cJSON_AddNullToObject(o, "name");
     cJSON_AddNullToObject(o, "mangled_name");
@@ -473,8 +473,8 @@ void occ_amd_table_header(FILE *out, const occ_amd_item *first) {
   fprintf(out, "on %s, wave %d, workgroups of up to %d threads (launch %d)\n\n",
           first->board ? first->board : first->arch.name, first->result.wave_size,
           first->kernel.max_threads_per_block, first->kernel.threads_per_block);
-  fprintf(out, "%-20s %5s %5s %5s %6s %11s %8s %5s %6s\n", "KERNEL", "VGPRS", "AGPRS",
-          "SGPRS", "LDS", "WAVES/SIMD", "COMPILER", "OCC", "BLK/CU");
+  fprintf(out, "%5s %5s %5s %6s %10s %8s %5s %6s  %s\n", "VGPRS", "AGPRS", "SGPRS", "LDS",
+          "WAVES/SIMD", "COMPILER", "OCC", "BLK/CU", "KERNEL");
 }
 
 void occ_amd_table_row(FILE *out, const occ_amd_item *it) {
@@ -488,7 +488,7 @@ void occ_amd_table_row(FILE *out, const occ_amd_item *it) {
   if (it->compiler.present && it->compiler.occupancy_waves_per_simd >= 0)
     snprintf(compiler, sizeof compiler, "%s%d", it->compiler.agrees ? "" : "!= ",
              it->compiler.occupancy_waves_per_simd);
-  fprintf(out, "%-20.20s %5d %5s %5s %6" PRId64 " %8d/%-2d %8s %4.0f%% %6d\n", name, k->vgprs,
-          agprs, sgprs, k->lds_bytes, r->waves_per_simd, r->max_waves_per_simd, compiler,
-          100.0 * r->occupancy, r->active_blocks_per_cu);
+  fprintf(out, "%5d %5s %5s %6" PRId64 " %7d/%-2d %8s %4.0f%% %6d  %s\n", k->vgprs, agprs,
+          sgprs, k->lds_bytes, r->waves_per_simd, r->max_waves_per_simd, compiler,
+          100.0 * r->occupancy, r->active_blocks_per_cu, name);
 }
