@@ -470,11 +470,12 @@ void occ_amd_csv_row(FILE *out, const occ_amd_item *it) {
 /* The remark log's table ------------------------------------------------ */
 
 void occ_amd_table_header(FILE *out, const occ_amd_item *first) {
-  fprintf(out, "on %s, wave %d, workgroups of up to %d threads (launch %d)\n\n",
+  fprintf(out, "on %s, wave %d, workgroups of up to %d threads (launch %d);\n"
+               "BLOCKS: per %s by HIP's rule\n\n",
           first->board ? first->board : first->arch.name, first->result.wave_size,
-          first->kernel.max_threads_per_block, first->kernel.threads_per_block);
+          first->kernel.max_threads_per_block, first->kernel.threads_per_block, unit(first));
   fprintf(out, "%5s %5s %5s %6s %10s %8s %5s %6s  %s\n", "VGPRS", "AGPRS", "SGPRS", "LDS",
-          "WAVES/SIMD", "COMPILER", "OCC", "BLK/CU", "KERNEL");
+          "WAVES/SIMD", "COMPILER", "OCC", "BLOCKS", "KERNEL");
 }
 
 void occ_amd_table_row(FILE *out, const occ_amd_item *it) {
