@@ -40,24 +40,4 @@ typedef struct occ_amd_item {
  * status (result untouched unless OCC_AMD_OK). */
 occ_amd_status occ_amd_item_compute(occ_amd_item *item);
 
-/* The limits in the order every writer lists them, each a waves-per-SIMD
- * count of the result (-1: not applicable), its limiter bit, its JSON key
- * and its label in AMD's words. */
-typedef struct occ_amd_limit_row {
-  const char *key;   /* "vgprs" */
-  const char *label; /* "VGPRs" */
-  unsigned bit;      /* occ_amd_limiter */
-} occ_amd_limit_row;
-
-#define OCC_AMD_LIMIT_COUNT 6
-const occ_amd_limit_row *occ_amd_limit_rows(void);
-/* Row i's waves per SIMD in r (-1: not applicable). */
-int occ_amd_limit_value(const occ_amd_result *r, int i);
-
-/* The reasons HIP's rule differs from LLVM's, in bit order: the key of
- * bit i (JSON) and a sentence for the text. NULL past the last bit. */
-const char *occ_amd_reason_key(int i);
-const char *occ_amd_reason_text(int i);
-#define OCC_AMD_REASON_COUNT 7
-
 #endif

@@ -10,6 +10,63 @@
 #include "render/report.h"
 #include "render/text_safe.h"
 
+/* The limits in the order every writer lists them: each a waves-per-SIMD
+ * count of the result (-1: not applicable), its limiter bit, its JSON key
+ * and its label in AMD's words; and the reasons HIP's rule differs from
+ * LLVM's, in bit order (occ_amd_reason), each a JSON key and a sentence. */
+typedef struct occ_amd_limit_row {
+  const char *key;   /* "vgprs" */
+  const char *label; /* "VGPRs" */
+  unsigned bit;      /* occ_amd_limiter */
+} occ_amd_limit_row;
+
+#define OCC_AMD_LIMIT_COUNT 6
+#define OCC_AMD_REASON_COUNT 7
+
+static const occ_amd_limit_row limit_rows[OCC_AMD_LIMIT_COUNT] = {
+    {"wave_slots", "wave slots", OCC_AMD_LIMITER_WAVE_SLOTS},
+    {"vgprs", "VGPRs", OCC_AMD_LIMITER_VGPRS},
+    {"agprs", "AGPRs", OCC_AMD_LIMITER_AGPRS},
+    {"sgprs", "SGPRs", OCC_AMD_LIMITER_SGPRS},
+    {"lds", "LDS", OCC_AMD_LIMITER_LDS},
+    {"workgroups", "workgroup slots", OCC_AMD_LIMITER_WORKGROUPS},
+};
+
+static const occ_amd_limit_row *occ_amd_limit_rows(void) { return limit_rows; }
+
+static int occ_amd_limit_value(const occ_amd_result *r, int i) {
+  switch (i) {
+  case 0: return r->max_waves_per_simd;
+  case 1: return r->waves_by_vgprs;
+  case 2: return r->waves_by_agprs;
+  case 3: return r->waves_by_sgprs;
+  /* LDS unused: the rule divides by one byte and never binds. */
+  case 4: return r->lds_blocks < 0 ? -1 : r->waves_by_lds;
+  case 5: return r->waves_by_workgroups;
+  }
+  return -1;
+}
+
+static const struct {
+  const char *key, *text;
+} reasons[OCC_AMD_REASON_COUNT] = {
+    {"max_waves", "HIP caps a SIMD at another number of waves"},
+    {"vgpr_file", "HIP sizes the VGPR file or its granule otherwise"},
+    {"sgpr_rule", "HIP limits SGPRs by its own rule (800 per SIMD)"},
+    {"workgroup_slots", "HIP models no workgroup slots"},
+    {"lds", "HIP counts LDS per CU and dynamic LDS the compiler cannot see"},
+    {"block_size", "the compiler assumed a larger block (--max-block)"},
+    {"rounding", "LLVM counts waves per SIMD, HIP whole blocks per CU"},
+};
+
+static const char *occ_amd_reason_key(int i) {
+  return i >= 0 && i < OCC_AMD_REASON_COUNT ? reasons[i].key : NULL;
+}
+
+static const char *occ_amd_reason_text(int i) {
+  return i >= 0 && i < OCC_AMD_REASON_COUNT ? reasons[i].text : NULL;
+}
+
 static bool wgp_mode(const occ_amd_item *it) {
   return it->arch.wgp_mode && !it->kernel.cu_mode;
 }
