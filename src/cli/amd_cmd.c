@@ -268,6 +268,8 @@ typedef struct remark_run {
   const occ_amd_target *target;
   FILE *out, *err;
   long kernels, selected, written, differ, below, unknown_arch, no_arch, rejected;
+  long other_target; /* kernels the log compiled for another target than
+                        --arch / --gpu names: computed for the log's */
   char first_differ[128], first_unknown[OCC_AMDGPU_ARCH_MAX];
   int differ_ours, differ_theirs, max_block;
   const char *rejected_why;
@@ -285,6 +287,7 @@ static int kernel_arch(remark_run *r, const occ_amdgpu_kernel *k, occ_amd_item *
     }
     memset(it, 0, sizeof *it);
     it->cu_count = -1;
+    if (r->target->amd) r->other_target++;
     char near[128];
     if (occ_gpudb_find_amd_arch(r->db, k->arch, &it->arch, near, sizeof near) == 0) return 0;
     if (!r->unknown_arch++) snprintf(r->first_unknown, sizeof r->first_unknown, "%s", k->arch);
@@ -382,6 +385,10 @@ static int remark_conclude(remark_run *r, const occ_amdgpu_stats *s) {
     occ_msg(r->err, "note: %ld kernel%s not computed (no target, an unknown one, or "
             "out of range)", r->no_arch + r->unknown_arch + r->rejected,
             r->no_arch + r->unknown_arch + r->rejected == 1 ? "" : "s");
+  if (r->other_target)
+    occ_msg(r->err, "note: %ld kernel%s computed for the target the log names, not %s's "
+            "%s", r->other_target, r->other_target == 1 ? "" : "s",
+            r->cli->gpu ? "--gpu" : "--arch", r->target->gpu.arch.name);
   if (r->below)
     occ_msg(r->err, "%ld kernel%s below --min-occupancy %g%%", r->below,
             r->below == 1 ? "" : "s", r->cli->min_occupancy_pct);
