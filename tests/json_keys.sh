@@ -215,6 +215,10 @@ for json in "$amd_typed" "$amd_log"; do
     and (.differs_from_api == (.active_blocks_per_sm != .llvm_blocks_per_sm))
     and (.kernel.block | type == "array" and length == 3))'
 done
+check "amd: --list-gpus" "$gpus" '(.amd_gpus | length >= 10) and (.amd_architectures | length >= 9)
+  and all((.amd_gpus + .amd_architectures)[]; .vendor == "amd" and (.family | type) == "string"
+  and (.reference | length > 0)) and all(.amd_architectures[]; .cu_count == null)
+  and all(.amd_gpus[]; .cu_count > 0)'
 check "amd: typed numbers have no compiler" "$amd_typed" '.compiler == null and .device.cu_count == 304'
 check "amd: each remark is checked" "$amd_log" 'length == 8 and all(.[]; .compiler.agrees and
   .compiler.occupancy_waves_per_simd == .waves_per_simd and .device.cu_count == null)'

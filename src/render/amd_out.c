@@ -388,6 +388,19 @@ static cJSON *device_json(const occ_amd_item *it) {
   return d;
 }
 
+cJSON *occ_amd_json_listed(const occ_amd_arch *arch, const char *board, int cu_count,
+                           const char *family, const char *reference) {
+  occ_amd_item it = {.arch = *arch, .board = board, .cu_count = cu_count};
+  it.result.wave_size = arch->default_wave_size;
+  cJSON *d = device_json(&it);
+  if (!d || !cJSON_AddStringToObject(d, "family", family ? family : "") ||
+      !cJSON_AddStringToObject(d, "reference", reference ? reference : "")) {
+    cJSON_Delete(d);
+    return NULL;
+  }
+  return d;
+}
+
 static cJSON *kernel_json(const occ_amd_item *it) {
   const occ_amd_kernel *k = &it->kernel;
   cJSON *o = cJSON_CreateObject();

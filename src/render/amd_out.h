@@ -21,6 +21,12 @@ void occ_amd_write_explain(FILE *out, const occ_amd_item *item);
  * "amd"); the caller owns it. NULL when out of memory. */
 cJSON *occ_amd_json(const occ_amd_item *item);
 
+/* The device object of an AMD architecture (board NULL, cu_count -1) or
+ * board at its default wave size, with "family" and "reference", for
+ * --list-gpus; the caller owns it. NULL when out of memory. */
+cJSON *occ_amd_json_listed(const occ_amd_arch *arch, const char *board, int cu_count,
+                           const char *family, const char *reference);
+
 /* CSV: the header, then a row per configuration (same columns as the
  * JSON's scalar keys; an empty field where JSON has null). */
 void occ_amd_csv_header(FILE *out);
