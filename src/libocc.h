@@ -4,12 +4,14 @@
  * demangler), without the command line and without CUDA.
  *
  *   core   occ_compute, occ_waves_compute, the sweep, charts,
- *          suggestions, the explanation's steps (core/)
+ *          suggestions, the explanation's steps, AMD's occupancy by
+ *          LLVM's and HIP's rules (occ_amd_compute) (core/)
  *   db     the GPU database: occ_gpudb_load_builtin, occ_gpudb_load_file
  *          (db/)
- *   ptxas  the compiler-report reader and the demangler (ptxas/)
+ *   ptxas  the compiler-report reader, AMD's remark reader and the
+ *          demangler (ptxas/)
  *   model  the item of one kernel configuration, computed once with the
- *          sections asked for (model/)
+ *          sections asked for; occ_amd_item for an AMD one (model/)
  *   render the renderers of an item: text, JSON, CSV, SVG (render/)
  *
  * The live GPU backend (live/: the driver, CUPTI, run's records), the
@@ -18,6 +20,7 @@
 #ifndef OCC_LIBOCC_H
 #define OCC_LIBOCC_H
 
+#include "core/amd.h"
 #include "core/chart.h"
 #include "core/explain.h"
 #include "core/ncu.h"
@@ -25,10 +28,13 @@
 #include "core/suggest.h"
 #include "core/sweep.h"
 #include "db/gpudb.h"
+#include "model/amd_item.h"
 #include "model/measure.h"
 #include "model/model.h"
+#include "ptxas/amdgpu_remarks.h"
 #include "ptxas/demangle.h"
 #include "ptxas/ptxas.h"
+#include "render/amd_out.h"
 #include "render/chart_out.h"
 #include "render/explain_out.h"
 #include "render/json_write.h"

@@ -192,6 +192,53 @@ check run-jsonl "$runl" 'length == 2 and all(.[]; .schema == 3 and
   (.occcalc_version | type) == "string" and .kernel.mangled_name == "_Z6kernelv")
   and .[1].start_ns == null and .[1].duration_us == null'
 
+# AMD targets (man page, AMD GPUS): the same vocabulary, AMD's keys, null
+# (never 0) for a limit that does not apply, and the CSV's columns equal
+# to the JSON's numbers.
+amd_shape='["name", "mangled_name", "block", "wave_size", "cu_mode", "vgprs_per_thread",
+  "agprs_per_thread", "sgprs_per_wave", "lds_per_block_bytes", "lds_dynamic_bytes",
+  "max_threads_per_block"] | sort'
+amd_typed=$(./occcalc --gpu mi300x --vgprs 128 --block 256 --json)
+amd_log=$(./occcalc --ptxas tests/data/amd/clang19-two-targets.log --max-block 256 --json)
+for json in "$amd_typed" "$amd_log"; do
+  rules amd "$json"
+  check "amd: schema 3" "$json" '[.. | objects | select(has("schema")) | .schema] | all(. == 3)'
+  check "amd: kernel shape" "$json" \
+    "[.. | objects | select(has(\"kernel\")) | .kernel | keys] | length > 0 and all(. == ($amd_shape))"
+  check "amd: vendor and limits" "$json" '[.. | objects | select(has("kernel"))] | all(
+    .device.vendor == "amd" and (.limits | keys) == ["agprs", "lds", "sgprs", "vgprs",
+    "wave_slots", "workgroups"] and (.limits | to_entries | all(.value == null or .value >= 1))
+    and (.limited_by | length > 0 and all(. as $k | ["wave_slots", "vgprs", "agprs", "sgprs",
+    "lds", "workgroups"] | index($k)))
+    and .waves_per_simd == ([.limits[] | numbers] | min)
+    and (.occupancy == .waves_per_simd / .max_waves_per_simd)
+    and (.differs_from_api == (.active_blocks_per_sm != .llvm_blocks_per_sm))
+    and (.kernel.block | type == "array" and length == 3))'
+done
+check "amd: --list-gpus" "$gpus" '(.amd_gpus | length >= 10) and (.amd_architectures | length >= 9)
+  and all((.amd_gpus + .amd_architectures)[]; .vendor == "amd" and (.family | type) == "string"
+  and (.reference | length > 0)) and all(.amd_architectures[]; .cu_count == null)
+  and all(.amd_gpus[]; .cu_count > 0)'
+check "amd: typed numbers have no compiler" "$amd_typed" '.compiler == null and .device.cu_count == 304'
+check "amd: each remark is checked" "$amd_log" 'length == 8 and all(.[]; .compiler.agrees and
+  .compiler.occupancy_waves_per_simd == .waves_per_simd and .device.cu_count == null)'
+if ! ./occcalc --ptxas tests/data/amd/clang19-two-targets.log --max-block 256 --csv | python3 -c '
+import csv, json, sys
+docs = json.loads(sys.argv[1])
+rows = list(csv.DictReader(sys.stdin))
+bad = []
+for doc, row in zip(docs, rows):
+    for key in ["waves_per_simd", "occupancy", "active_blocks_per_sm", "hip_occupancy"]:
+        if abs(float(row[key]) - doc[key]) > 1e-4: bad.append(key)
+    for key, value in doc["limits"].items():
+        if (row["limit_" + key] == "") != (value is None): bad.append("limit_" + key)
+    if row["compiler_occupancy_waves_per_simd"] != str(doc["compiler"]["occupancy_waves_per_simd"]):
+        bad.append("compiler")
+sys.exit("amd csv and json disagree: %s" % bad if bad or len(rows) != len(docs) else 0)' "$amd_log"; then
+  echo "json_keys: amd: CSV and JSON disagree"
+  fail=1
+fi
+
 # --help names the schema the documents carry.
 ./occcalc --help | grep -q "write JSON (schema $(printf '%s' "$plain" | jq .schema))" ||
   { echo "json_keys: --help names another schema than the documents'"; fail=1; }

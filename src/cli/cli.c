@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/chart.h"
 #include "render/text_safe.h"
@@ -61,6 +62,27 @@ static const occ_option options[] = {
     [OCC_OPT_CC] =
         {"cc", "X.Y", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
          "the generic device of a compute capability, e.g. 9.0", 0},
+    [OCC_OPT_VGPRS] =
+        {"vgprs", "N", OCC_ARG_COUNT, 0, 1024, AT(vgprs), CALC,
+         "AMD: VGPRs per lane (the compiler's VGPRs / NumVgprs)", 0},
+    [OCC_OPT_AGPRS] =
+        {"agprs", "N", OCC_ARG_COUNT, 0, 1024, AT(agprs), CALC,
+         "AMD: AGPRs per lane, CDNA (default 0)", 0},
+    [OCC_OPT_SGPRS] =
+        {"sgprs", "N", OCC_ARG_COUNT, 0, 1024, AT(sgprs), CALC,
+         "AMD: SGPRs per wave (default unknown: no SGPR limit)", 0},
+    [OCC_OPT_LDS] =
+        {"lds", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(smem), CALC,
+         "AMD: static LDS per workgroup (same as --smem)", 0},
+    [OCC_OPT_WAVE] =
+        {"wave", "32|64", OCC_ARG_COUNT, 32, 64, AT(wave), CALC | PTXAS,
+         "AMD: wavefront size (default the architecture's)", 0},
+    [OCC_OPT_CU_MODE] =
+        {"cu-mode", NULL, OCC_ARG_FLAG, 0, 0, AT(cu_mode), CALC | PTXAS,
+         "AMD gfx10+: compiled with -mcumode (no WGP mode)", 0},
+    [OCC_OPT_MAX_BLOCK] =
+        {"max-block", "N", OCC_ARG_COUNT, 1, 1024, AT(max_block), CALC | PTXAS,
+         "AMD: the compiler's max workgroup size (default 1024)", 0},
     [OCC_OPT_DATA] =
         {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL,
          "read the GPU database from FILE instead", OCC_OPTF_FILE},
@@ -168,6 +190,22 @@ const char *occ_mode_name(occ_mode mode) {
   for (int i = 0; i < OCC_MODE_COUNT; i++)
     if (mode == 1u << i) return mode_names[i];
   return "?";
+}
+
+bool occ_cli_amd_options(const occ_cli *cli, const char **first) {
+  static const occ_opt amd_only[] = {OCC_OPT_VGPRS, OCC_OPT_AGPRS, OCC_OPT_SGPRS,
+                                     OCC_OPT_LDS, OCC_OPT_WAVE, OCC_OPT_CU_MODE,
+                                     OCC_OPT_MAX_BLOCK};
+  for (size_t i = 0; i < sizeof amd_only / sizeof *amd_only; i++)
+    if (occ_cli_given(cli, amd_only[i])) {
+      if (first) *first = options[amd_only[i]].name;
+      return true;
+    }
+  return false;
+}
+
+bool occ_cli_arch_is_amd(const occ_cli *cli) {
+  return cli->arch && strncasecmp(cli->arch, "gfx", 3) == 0;
 }
 
 bool occ_cli_given(const occ_cli *cli, occ_opt option) {
@@ -443,6 +481,13 @@ static int check_required(const occ_cli *cli, FILE *err) {
   const char *missing = NULL;
   switch (cli->mode) {
   case OCC_MODE_CALC:
+    /* A board's name may be AMD's: the calculator asks for --regs or
+     * --vgprs once it knows (calculate, amd_cmd.c). */
+    missing = !occ_cli_given(cli, OCC_OPT_REGS) && !cli->gpu &&
+                      !occ_cli_arch_is_amd(cli) && !occ_cli_amd_options(cli, NULL)
+                  ? regs
+              : !cli->block ? block : NULL;
+    break;
   case OCC_MODE_DEVICE:
     missing = !occ_cli_given(cli, OCC_OPT_REGS) ? regs : !cli->block ? block : NULL;
     break;
@@ -478,6 +523,7 @@ static const struct {
     {OCC_OPT_METRICS, OCC_OPT_NO_COUNTERS, "metrics are read by the counters"},
     {OCC_OPT_COUNTER_LAUNCHES, OCC_OPT_NO_COUNTERS,
      "it chooses the launches whose counters are read"},
+    {OCC_OPT_LDS, OCC_OPT_SMEM, "they name the same size: give one"},
 };
 
 /* What --csv and --svg - cannot write beside the charts' points. */
@@ -557,6 +603,7 @@ static void set_defaults(occ_cli *cli) {
   cli->barriers = 1;
   cli->carveout = OCC_CARVEOUT_DEFAULT;
   cli->seed = 1;
+  cli->sgprs = -1; /* OCC_AMD_SGPRS_UNKNOWN */
 }
 
 /* A long option getopt_long refused: an abbreviation of several options
@@ -618,6 +665,16 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
   return OCC_EXIT_OK;
 }
 
+/* --device with an AMD target: occcalc verifies through CUDA, and no AMD
+ * GPU (nor ROCm) is within its reach. A device error, not a usage one. */
+static int check_amd_device(const occ_cli *cli, FILE *err) {
+  if (!cli->device || (!occ_cli_arch_is_amd(cli) && !occ_cli_amd_options(cli, NULL)))
+    return OCC_EXIT_OK;
+  occ_msg(err, "--device: no AMD GPU can be verified here (occcalc checks "
+               "NVIDIA GPUs through CUDA; drop --device for LLVM's and HIP's rules)");
+  return OCC_EXIT_DEVICE;
+}
+
 int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
   set_defaults(cli);
   /* The subcommands, "verify" and "run", take the options after them. */
@@ -630,6 +687,7 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
   int rc = read_options(argc, argv, run, cli, err);
   if (rc != OCC_EXIT_OK || cli->help || cli->version) return rc;
   cli->mode = choose_mode(cli);
+  if ((rc = check_amd_device(cli, err)) != OCC_EXIT_OK) return rc;
   if ((rc = check_modes(cli, err)) != OCC_EXIT_OK) return rc;
   if ((rc = check_required(cli, err)) != OCC_EXIT_OK) return rc;
   if ((rc = check_pairs(cli, err)) != OCC_EXIT_OK) return rc;
@@ -642,11 +700,13 @@ void occ_cli_print_help(FILE *out) {
         "       occcalc --regs N --block B --device N|all [--counter] [options]\n"
         "       occcalc --block B --device N --module FILE --kernel NAME [options]\n"
         "       occcalc verify --sweep N [--seed S] [--device N] [--json]\n"
+        "       occcalc --gpu mi300x|--arch gfxNNN --vgprs N --block B [options]\n"
         "       occcalc --list-gpus [--json]\n"
         "       occcalc run [--json|--jsonl|--csv] [options] -- PROGRAM [ARGS...]\n"
         "\n"
         "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
-        "occupancy, by NVIDIA's rules, for any GPU in the built-in database.\n"
+        "occupancy, by NVIDIA's rules, for any GPU in the built-in database; on\n"
+        "AMD GPUs, wavefronts per SIMD by LLVM's rule and blocks per CU by HIP's.\n"
         "Every output option (--json, --jsonl, --explain, --chart, --svg, --csv,\n"
         "--suggest, --grid, --min-occupancy) applies to every kernel source.\n"
         "\n"

@@ -62,6 +62,13 @@ typedef enum occ_opt {
   OCC_OPT_GPU,
   OCC_OPT_ARCH,
   OCC_OPT_CC,
+  OCC_OPT_VGPRS,
+  OCC_OPT_AGPRS,
+  OCC_OPT_SGPRS,
+  OCC_OPT_LDS,
+  OCC_OPT_WAVE,
+  OCC_OPT_CU_MODE,
+  OCC_OPT_MAX_BLOCK,
   OCC_OPT_DATA,
   OCC_OPT_DEVICE,
   OCC_OPT_NO_VERIFY,
@@ -130,6 +137,12 @@ typedef struct occ_cli {
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
   const char *block;         /* checked against the device once known */
   int64_t grid, sms;
+  /* an AMD kernel (--vgprs ...; LDS is smem and dyn_smem) */
+  int64_t vgprs, agprs;
+  int64_t sgprs;             /* OCC_AMD_SGPRS_UNKNOWN (-1) when not given */
+  int64_t wave;              /* 0: the architecture's default */
+  int64_t max_block;         /* 0: the architecture's maximum (HIP's 1024) */
+  bool cu_mode;
   /* the device */
   const char *gpu, *arch, *data_path, *device;
   bool no_verify, counter;
@@ -151,6 +164,14 @@ typedef struct occ_cli {
   const char *output_path;   /* --output FILE */
   bool no_counters;
 } occ_cli;
+
+/* True when an option only an AMD target takes was given (--vgprs,
+ * --agprs, --sgprs, --lds, --wave, --cu-mode, --max-block); the name of
+ * the first in *first when first is not NULL. */
+bool occ_cli_amd_options(const occ_cli *cli, const char **first);
+
+/* True when --arch names an AMD target ("gfx" followed by anything). */
+bool occ_cli_arch_is_amd(const occ_cli *cli);
 
 /* True when option was given. */
 bool occ_cli_given(const occ_cli *cli, occ_opt option);

@@ -71,6 +71,41 @@ static void list_row(FILE *out, const occ_device *d, const char *family) {
           (long long)d->regs_per_sm, (long long)(d->smem_per_sm_bytes / 1024));
 }
 
+/* AMD's boards and architectures, in AMD's words: CUs, the default wave
+ * size, waves per SIMD, VGPRs per SIMD lane at that wave size, LDS per
+ * CU. */
+static void amd_row(FILE *out, const char *name, const occ_amd_arch *a, int cu_count,
+                    const char *family) {
+  char cus[16] = "-";
+  if (cu_count > 0) snprintf(cus, sizeof cus, "%d", cu_count);
+  bool w64 = a->default_wave_size == 64;
+  fprintf(out, "%-26.26s %-7s %-12.12s %5s %4d %5d %6d %6d\n", name, a->name, family, cus,
+          a->default_wave_size, a->max_waves_per_simd,
+          w64 ? a->vgprs_per_simd_wave64 : a->vgprs_per_simd_wave32, a->lds_per_cu_bytes / 1024);
+}
+
+static void list_amd(const occ_gpudb *db, FILE *out) {
+  const char *header = "%-26s %-7s %-12s %5s %4s %5s %6s %6s\n";
+  fprintf(out, "\n");
+  fprintf(out, header, "AMD GPU (--gpu)", "ARCH", "FAMILY", "CUS", "WAVE", "WAVES", "VGPRS",
+          "LDS_K");
+  for (size_t i = 0; i < occ_gpudb_amd_gpu_count(db); i++) {
+    occ_amd_gpu g;
+    const char *family;
+    occ_gpudb_amd_gpu_at(db, i, &g, &family, NULL);
+    amd_row(out, g.name, &g.arch, g.cu_count, family ? family : "");
+  }
+  fprintf(out, "\n");
+  fprintf(out, header, "AMD ARCHITECTURE (--arch)", "ARCH", "FAMILY", "CUS", "WAVE", "WAVES",
+          "VGPRS", "LDS_K");
+  for (size_t i = 0; i < occ_gpudb_amd_arch_count(db); i++) {
+    occ_amd_arch a;
+    const char *family;
+    occ_gpudb_amd_arch_at(db, i, &a, &family, NULL);
+    amd_row(out, a.name, &a, -1, family ? family : "");
+  }
+}
+
 int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out) {
   if (json) return list_json(db, out);
   const char *header = "%-26s %-5s %-12s %6s %5s %6s %7s %6s\n";
@@ -90,5 +125,6 @@ int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out) {
     occ_gpudb_arch_at(db, i, &d, &family, NULL);
     list_row(out, &d, family);
   }
+  list_amd(db, out);
   return OCC_EXIT_OK;
 }

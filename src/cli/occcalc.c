@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/amd_cmd.h"
 #include "cli/cli.h"
 #include "cli/device_cmd.h"
 #include "cli/devselect.h"
@@ -31,9 +32,17 @@ static int finish(int rc) {
 
 /* The calculator: the typed configuration on one device. */
 static int calculate(const occ_cli *cli, const occ_gpudb *db) {
+  occ_amd_target amd;
+  int rc = occ_amd_select(db, cli, &amd, stderr);
+  if (rc != OCC_EXIT_OK) return rc;
+  if (amd.amd) return occ_amd_calculate(cli, &amd, stdout, stderr);
+  if ((rc = occ_amd_refuse_on_nvidia(cli, stderr)) != OCC_EXIT_OK) return rc;
+  if (!occ_cli_given(cli, OCC_OPT_REGS))
+    return occ_cli_usage_error(stderr, "--regs is required (registers per thread, 0 to "
+                               "255)");
   occ_device device;
   const char *note;
-  int rc = occ_select_device(db, cli, &device, &note, stderr);
+  rc = occ_select_device(db, cli, &device, &note, stderr);
   if (rc != OCC_EXIT_OK) return rc;
   occ_pipeline p;
   if ((rc = occ_pipeline_init(&p, cli, false, stdout, stderr)) != OCC_EXIT_OK ||
@@ -55,7 +64,7 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
 static int run(const occ_cli *cli, const occ_gpudb *db) {
   switch (cli->mode) {
   case OCC_MODE_CALC: return calculate(cli, db);
-  case OCC_MODE_PTXAS: return occ_ptxas_run(cli, db, stdout, stderr);
+  case OCC_MODE_PTXAS: return occ_compiler_report_run(cli, db, stdout, stderr);
   case OCC_MODE_DEVICE:
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);

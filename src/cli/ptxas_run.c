@@ -333,7 +333,8 @@ static int read_input(run *r, FILE *in) {
   return rc;
 }
 
-int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err) {
+int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
+                         FILE *out, FILE *err) {
   run *r = calloc(1, sizeof *r);
   choice_entry *choices = calloc(CHOICE_CACHE_SIZE, sizeof *choices);
   if (!r || !choices) {
@@ -356,20 +357,21 @@ int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err)
     rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
     if (rc == OCC_EXIT_OK) rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);
   }
-  FILE *in = NULL;
-  if (rc == OCC_EXIT_OK) {
-    bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
-    in = is_stdin ? stdin : fopen(cli->ptxas_path, "rb");
-    if (!in) {
-      occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
-      rc = OCC_EXIT_USAGE;
-    } else {
-      rc = read_input(r, in);
-      if (!is_stdin) fclose(in);
-    }
-  }
+  if (rc == OCC_EXIT_OK) rc = read_input(r, in);
   occ_demangler_free(&r->demangler);
   free(choices);
   free(r);
+  return rc;
+}
+
+int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err) {
+  bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
+  FILE *in = is_stdin ? stdin : fopen(cli->ptxas_path, "rb");
+  if (!in) {
+    occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
+    return OCC_EXIT_USAGE;
+  }
+  int rc = occ_ptxas_run_stream(cli, db, in, out, err);
+  if (!is_stdin) fclose(in);
   return rc;
 }

@@ -17,4 +17,9 @@
 int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
                   FILE *err);
 
+/* occ_ptxas_run over an open stream (the caller's to close), for a
+ * caller that has already looked at the input's first bytes. */
+int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
+                         FILE *out, FILE *err);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "db/devfields.h"
+#include "render/amd_out.h"
 #include "render/json_write.h"
 #include "render/report.h"
 #include "render/report_text.h"
@@ -247,6 +248,24 @@ cJSON *occ_json_gpu_list(const occ_gpudb *db) {
     const char *family, *reference;
     occ_gpudb_arch_at(db, i, &d, &family, &reference);
     ok = add_listed(archs, &d, family, reference);
+  }
+  /* AMD's, apart: their device objects have AMD's keys (vendor "amd"). */
+  cJSON *amd_gpus = cJSON_AddArrayToObject(root, "amd_gpus");
+  cJSON *amd_archs = cJSON_AddArrayToObject(root, "amd_architectures");
+  ok = ok && amd_gpus && amd_archs;
+  for (size_t i = 0; ok && i < occ_gpudb_amd_gpu_count(db); i++) {
+    occ_amd_gpu g;
+    const char *family, *reference;
+    occ_gpudb_amd_gpu_at(db, i, &g, &family, &reference);
+    cJSON *obj = occ_amd_json_listed(&g.arch, g.name, g.cu_count, family, reference);
+    ok = obj && cJSON_AddItemToArray(amd_gpus, obj);
+  }
+  for (size_t i = 0; ok && i < occ_gpudb_amd_arch_count(db); i++) {
+    occ_amd_arch a;
+    const char *family, *reference;
+    occ_gpudb_amd_arch_at(db, i, &a, &family, &reference);
+    cJSON *obj = occ_amd_json_listed(&a, NULL, -1, family, reference);
+    ok = obj && cJSON_AddItemToArray(amd_archs, obj);
   }
   if (!ok) {
     cJSON_Delete(root);

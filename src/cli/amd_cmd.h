@@ -1,0 +1,43 @@
+/* amd_cmd.h - occcalc's AMD targets: choosing one (--arch gfxNNN, --gpu
+ * with an AMD board's name, NVIDIA's names first), the calculator over
+ * the typed numbers, and a clang/hipcc remark log read through --ptxas. */
+#ifndef OCC_AMD_CMD_H
+#define OCC_AMD_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "db/gpudb.h"
+
+/* The target the command line names when it is AMD's. */
+typedef struct occ_amd_target {
+  bool amd;         /* false: NVIDIA's (or none named): the caller goes on */
+  bool board;       /* a board (gpu) rather than an architecture */
+  occ_amd_gpu gpu;  /* arch always; name and cu_count when board */
+} occ_amd_target;
+
+/* Resolves --arch gfxNNN, or --gpu (or $OCCCALC_GPU without --arch) as an
+ * NVIDIA board first and then an AMD one. Returns OCC_EXIT_OK, or
+ * OCC_EXIT_USAGE after the one-line diagnostic (an unknown gfx target or
+ * a board that neither vendor has, naming the nearest of each). */
+int occ_amd_select(const occ_gpudb *db, const occ_cli *cli, occ_amd_target *target,
+                   FILE *err);
+
+/* The calculator on an AMD target: one configuration written as the
+ * options ask. Returns an exit status after any diagnostic. */
+int occ_amd_calculate(const occ_cli *cli, const occ_amd_target *target, FILE *out,
+                      FILE *err);
+
+/* --ptxas: reads cli->ptxas_path, and hands a clang/hipcc remark log (or
+ * any log when the target is AMD's) to the AMD reader, anything else to
+ * the ptxas reader (occ_ptxas_run_stream). Returns an exit status. */
+int occ_compiler_report_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
+                            FILE *err);
+
+/* Refuses, in one line (status 2), an option that only an AMD target
+ * takes when the target is NVIDIA's. Returns OCC_EXIT_OK when none was
+ * given. */
+int occ_amd_refuse_on_nvidia(const occ_cli *cli, FILE *err);
+
+#endif
