@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cli/exit.h"
+#include "core/cluster.h"
 #include "core/occ.h"
 
 /* The largest shared-memory size accepted, alone and as a block's sum
@@ -58,6 +59,8 @@ typedef enum occ_opt {
   OCC_OPT_BARRIERS,
   OCC_OPT_CARVEOUT,
   OCC_OPT_GRID,
+  OCC_OPT_CLUSTER,
+  OCC_OPT_NON_PORTABLE,
   OCC_OPT_SMS,
   OCC_OPT_GPU,
   OCC_OPT_ARCH,
@@ -130,6 +133,10 @@ typedef struct occ_cli {
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
   const char *block;         /* checked against the device once known */
   int64_t grid, sms;
+  const char *cluster;       /* --cluster X[xYxZ], checked by
+                                occ_cli_cluster */
+  bool non_portable;         /* --non-portable: sizes 9 to 16 allowed */
+  occ_cluster cluster_shape; /* --cluster parsed (dims 0 when not given) */
   /* the device */
   const char *gpu, *arch, *data_path, *device;
   bool no_verify, counter;
