@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cluster_arg.h"
 #include "db/gpudb.h"
 #include "render/chart_out.h"
 #include "render/explain_out.h"
@@ -36,7 +37,7 @@ static int terminal_width(FILE *out) {
 /* --ptxas writes its table unless a kernel needs more room than a row:
  * an explanation, terminal charts, suggestions or waves. */
 static bool wants_sections(const occ_cli *cli) {
-  return cli->explain || cli->suggest || cli->grid || cli->ncu ||
+  return cli->explain || cli->suggest || cli->grid || cli->ncu || cli->cluster ||
          (cli->charts && !cli->svg_path);
 }
 
@@ -56,7 +57,8 @@ int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
   p->request = (occ_model_request){
       .grid_blocks = cli->grid, .explain = cli->explain,
       .charts = cli->charts, .chart_step = (int)cli->chart_step,
-      .suggest = cli->suggest};
+      .suggest = cli->suggest,
+      .cluster = cli->cluster ? &cli->cluster_shape : NULL};
   p->writer = choose_writer(cli);
   struct stat st;
   p->flush_each = p->writer == OCC_WRITE_JSONL &&
@@ -102,6 +104,10 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
   if (cli->grid > 0 && d->sm_count <= 0)
     return occ_cli_usage_error(p->err, "--grid: %s has no SM count (accepted: "
                                "a board from --gpu, or give --sms N)", d->name);
+  char why[256];
+  if (cli->cluster && occ_cluster_arg_check(&cli->cluster_shape, d, cli->grid,
+                                            why, sizeof why) != 0)
+    return occ_cli_usage_error(p->err, "--cluster: %s", why);
   return OCC_EXIT_OK;
 }
 
@@ -174,7 +180,9 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
                       item->has_ncu ? &item->ncu : NULL,
                       item->explanation ? item->explanation->steps : NULL,
                       item->explanation ? item->explanation->count : 0,
-                      NULL};
+                      NULL, item->has_cluster ? &item->cluster : NULL,
+                      item->has_cluster ? &item->cluster_result : NULL,
+                      item->has_cluster_waves ? &item->cluster_waves : NULL};
 }
 
 static void print_live(const occ_pipeline *p, const occ_item *item) {
@@ -200,6 +208,7 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
                             item->choice ? item->kernel.block[0] : 0,
                             item->choice);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
+  if (!cli->explain) occ_print_cluster(p->out, &rep);
   if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);
   int rc = item->charts ? text_charts(p, item) : OCC_EXIT_OK;

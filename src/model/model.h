@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/chart.h"
+#include "core/cluster.h"
 #include "core/explain.h"
 #include "core/ncu.h"
 #include "core/occ.h"
@@ -66,6 +67,15 @@ typedef struct occ_item {
   occ_waves waves;
   bool has_ncu;                    /* ncu's values are known */
   occ_ncu ncu;
+  /* --cluster (or a run's cluster launch): the launch in clusters of
+   * cluster, computed once by occ_model_compute (model/cluster.c);
+   * cluster_result.layout_known false, with its reason, where the board's
+   * domains were never measured. */
+  bool has_cluster;
+  occ_cluster cluster;
+  occ_cluster_result cluster_result;
+  bool has_cluster_waves;          /* a grid was given and clusters fit */
+  occ_cluster_waves cluster_waves;
   occ_explanation *explanation;    /* --explain */
   occ_charts *charts;              /* --chart */
   occ_suggestion *suggestion;      /* --suggest */
@@ -74,6 +84,7 @@ typedef struct occ_item {
 /* The sections a run asks for. */
 typedef struct occ_model_request {
   int64_t grid_blocks;  /* 0: no waves */
+  const occ_cluster *cluster; /* NULL: not a cluster launch */
   bool explain;
   unsigned charts;      /* a bit per occ_chart_kind */
   int chart_step;       /* 0: the chart's own */
@@ -88,8 +99,10 @@ typedef enum occ_model_section {
   OCC_SECTION_EXPLAIN
 } occ_model_section;
 
-/* Computes item->result and, with a grid, item->waves. Returns the core's
- * status. */
+/* Computes item->result and, with a grid, item->waves; with a cluster,
+ * the cluster section. Returns the core's status (OCC_ERR_INVALID_DEVICE
+ * when the cluster is refused by occ_cluster_compute: check it before,
+ * occ_cluster_check, for a message that says why). */
 occ_status occ_model_compute(occ_item *item, const occ_model_request *req);
 
 /* Computes the sections req asks for, and ncu's values, into item (whose

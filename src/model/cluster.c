@@ -1,0 +1,30 @@
+/* cluster.c - the model's cluster section (see cluster.h). */
+#include "model/cluster.h"
+
+occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
+                             int64_t grid_blocks) {
+  item->has_cluster = false;
+  item->has_cluster_waves = false;
+  if (occ_cluster_compute(item->device, &item->result, cluster,
+                          &item->cluster_result) != OCC_CLUSTER_OK)
+    return OCC_ERR_INVALID_DEVICE;
+  item->has_cluster = true;
+  item->cluster = *cluster;
+  int64_t size = item->cluster_result.cluster_size;
+  /* --grid counts blocks: a whole number of clusters, checked before. */
+  if (grid_blocks > 0 && grid_blocks % size == 0 &&
+      item->cluster_result.layout_known) {
+    item->has_cluster_waves = true;
+    occ_cluster_waves_compute(&item->cluster_result, grid_blocks / size,
+                              &item->cluster_waves);
+  }
+  return OCC_OK;
+}
+
+void occ_model_cluster_ncu(occ_item *item) {
+  item->ncu.has_cluster_max_active =
+      item->has_cluster && item->cluster_result.layout_known;
+  item->ncu.cluster_max_active =
+      item->ncu.has_cluster_max_active
+          ? item->cluster_result.max_active_clusters : 0;
+}
