@@ -103,9 +103,27 @@ check suggest-smem "$smem_steps" '.suggest.smem_steps[0] | has("smem_bytes") and
 no_carveout=$(./occcalc --gpu gtx970 --regs 32 --block 256 --suggest --json)
 check suggest-no-carveout "$no_carveout" '.suggest.carveout.options == [] and .suggest.carveout.smallest_best == null'
 
+# The cluster object (--cluster): its keys with a measured layout and
+# without one (null numbers, the reason), and ncu's
+# launch__cluster_max_active equal to max_active_clusters.
+cluster_keys='["dims", "size", "non_portable", "max_active_clusters", "blocks_per_sm",
+  "domains_sms", "domains_fitting", "limited_by_cluster", "limited_by", "occupancy",
+  "waves", "unknown_reason"] | sort'
+cluster=$(./occcalc --gpu h100 --regs 32 --block 128 --cluster 2 --grid 1056 --json)
+rules cluster "$cluster"
+check cluster "$cluster" "(.cluster | keys) == ($cluster_keys) and .cluster.dims == [2, 1, 1] and
+  .cluster.max_active_clusters == .ncu.launch__cluster_max_active and
+  .cluster.limited_by == [\"cluster\"] and .cluster.unknown_reason == null and
+  (.cluster.waves | keys) == ([\"grid_clusters\", \"clusters_per_wave\", \"full_waves\",
+  \"tail_clusters\", \"waves\"] | sort)"
+no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
+check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
+  .cluster.max_active_clusters == null and .cluster.occupancy == null and
+  (.cluster.unknown_reason | type) == \"string\" and .ncu.launch__cluster_max_active == null"
+
 # The ncu object: Nsight Compute's names, the driver's configuration.
 mission=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
-check ncu "$mission" '(.ncu | keys | length) == 12 and .ncu.launch__shared_mem_config_size
+check ncu "$mission" '(.ncu | keys | length) == 13 and .ncu.launch__cluster_max_active == null and .cluster == null and .ncu.launch__shared_mem_config_size
   == .at_launch.smem_config_bytes and .at_launch.smem_config_bytes == 102400 and
   .at_launch.l1_bytes == 262144 - 102400 and .ncu.launch__occupancy_limit_shared_mem == 20
   and .ncu.sm__maximum_warps_per_active_cycle_pct == .occupancy * 100'

@@ -52,7 +52,7 @@ static const occ_option options[] = {
          "blocks in the grid: also report waves", 0},
     [OCC_OPT_CLUSTER] =
         {"cluster", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(cluster), CONFIG,
-         "launch in thread block clusters of X*Y*Z blocks (cc 9.0+)", 0},
+         "launch in clusters of X*Y*Z blocks (cc 9.0+)", 0},
     [OCC_OPT_NON_PORTABLE] =
         {"non-portable", NULL, OCC_ARG_FLAG, 0, 0, AT(non_portable), CONFIG,
          "with --cluster: allow 9 to 16 blocks per cluster", 0},

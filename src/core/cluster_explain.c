@@ -82,7 +82,7 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
                ? "without clusters {0} blocks x {1} SMs = {r}: limited by cluster"
                : "without clusters {0} blocks x {1} SMs = {r}: not lowered by "
                  "the cluster",
-           "; ");
+           NULL);
   operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
   operand(s, "device.sm_count", d->sm_count, "sms");
   result(s, "cluster_blocks_without_clusters",
@@ -123,7 +123,7 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
   if (!r->layout_known) {
     /* The reason is a static sentence without placeholders. */
     step(&b, "cluster_unknown", "no cluster domains", OCC_OP_NOTE,
-         r->unknown_reason, "; ");
+         r->unknown_reason, NULL);
     return b.count;
   }
   s = step(&b, "cluster_blocks_per_sm", "blocks per SM under clusters",
