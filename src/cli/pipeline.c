@@ -12,6 +12,7 @@
 #include "cli/cluster_arg.h"
 #include "db/gpudb.h"
 #include "render/chart_out.h"
+#include "render/cluster_verify_out.h"
 #include "render/explain_out.h"
 #include "render/json_write.h"
 #include "render/outfile.h"
@@ -189,6 +190,10 @@ static void print_live(const occ_pipeline *p, const occ_item *item) {
   if (item->verify) {
     fputc('\n', p->out);
     occ_print_verify(p->out, item->gpu, item->verify);
+    if (item->cluster_verify) {
+      fputc('\n', p->out);
+      occ_print_cluster_verify(p->out, item->cluster_verify);
+    }
   } else if (item->module) {
     fputc('\n', p->out);
     occ_print_module_check(p->out, item->module, &item->result,
@@ -274,6 +279,13 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
   bool ok = true;
   if (cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE)
     ok = add_item(obj, "verify", live_json(item));
+  /* --device N --cluster C: the cluster launch verified (null with
+   * --no-verify). */
+  if (ok && cli->mode == OCC_MODE_DEVICE && cli->cluster)
+    ok = add_item(obj, "cluster_verify",
+                  item->cluster_verify
+                      ? occ_json_cluster_verify(item->cluster_verify)
+                      : cJSON_CreateNull());
   int rc = OCC_EXIT_OK;
   if (ok && item->charts) {
     ok = add_item(obj, "charts",

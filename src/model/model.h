@@ -23,6 +23,7 @@
 struct occ_gpu;
 struct occ_verify;
 struct occ_module_kernel;
+struct occ_cluster_verify;
 
 /* The charts of one configuration, --chart's kinds in their order. */
 typedef struct occ_charts {
@@ -61,6 +62,8 @@ typedef struct occ_item {
   const struct occ_gpu *gpu;       /* live: the GPU, or NULL */
   const struct occ_verify *verify; /* live: the probe's verification */
   const struct occ_module_kernel *module; /* live: the module's kernel */
+  const struct occ_cluster_verify *cluster_verify; /* live: --cluster's
+                                      launch verified, or NULL */
   occ_verdict verdict;             /* live: the verification's */
   occ_result result;
   bool has_waves;                  /* a grid was given */
