@@ -212,7 +212,14 @@ static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
                             const occ_cluster_sweep_summary *clusters,
                             uint64_t seed) {
   cJSON *root = occ_json_sweep(gpu, sum, seed);
-  cJSON *cluster = occ_json_cluster_sweep_summary(clusters);
+  /* "cluster": {"summary": {...}, "cases": [...]}, as the kernels' at the
+   * top. */
+  cJSON *cluster = cJSON_CreateObject();
+  if (cluster && !cJSON_AddItemToObject(cluster, "summary",
+                                        occ_json_cluster_sweep_summary(clusters))) {
+    cJSON_Delete(cluster);
+    cluster = NULL;
+  }
   bool cases_in = root && cJSON_AddItemToObject(root, "cases", cases);
   if (!cases_in) cJSON_Delete(cases);
   bool clusters_in =

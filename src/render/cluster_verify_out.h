@@ -26,7 +26,7 @@ void occ_print_cluster_sweep_case(FILE *out, int index,
 void occ_print_cluster_sweep_summary(FILE *out,
                                      const occ_cluster_sweep_summary *s);
 
-/* The sweep document's "cluster" object; the caller owns it. */
+/* The sweep document's cluster.summary object; the caller owns it. */
 cJSON *occ_json_cluster_sweep_summary(const occ_cluster_sweep_summary *s);
 
 #endif
