@@ -183,6 +183,14 @@ same=$(./occcalc --arch sm_90 --sms 132 --regs 32 --block 256 --grid 1024 --json
 check run-same "$(printf '[%s,%s]' "$run" "$same")" '.[0].rows[0] as $r | .[1] as $c |
   $r.theoretical_occupancy == $c.occupancy and $r.limited_by == $c.limited_by and
   $r.waves == $c.waves and $r.device == $c.device'
+# A cluster launch's row: its cluster_launch object is the report's cluster
+# object with launch__cluster_max_active; the records name an architecture,
+# so without a GPU to read the board from, the domains are null with why.
+run_cluster=$(./occcalc run --json -- $forge launch cluster=2 grid=1056 block=128 2>/dev/null)
+check run-cluster "$run_cluster" ".rows[0].cluster_launch | (keys - [\"launch__cluster_max_active\"]) == ($cluster_keys)
+  and .launch__cluster_max_active == .max_active_clusters and .dims == [2, 1, 1]
+  and (.max_active_clusters != null or (.unknown_reason | type) == \"string\")"
+check run-no-cluster "$run" '.rows[0].cluster_launch == null'
 # run's CSV and JSON walk one table of the row's numbers: the same names,
 # the same values, empty in CSV exactly where null in JSON.
 ./occcalc run --csv -- $forge launch smem_executed=102400 launch \

@@ -28,3 +28,28 @@ void occ_model_cluster_ncu(occ_item *item) {
       item->ncu.has_cluster_max_active
           ? item->cluster_result.max_active_clusters : 0;
 }
+
+static bool cluster_known(const occ_item *item) {
+  return item->has_cluster && item->cluster_result.layout_known;
+}
+
+double occ_model_occupancy(const occ_item *item) {
+  return cluster_known(item) ? item->cluster_result.occupancy
+                             : item->result.occupancy;
+}
+
+bool occ_model_limited_by_cluster(const occ_item *item) {
+  return cluster_known(item) && item->cluster_result.limited_by_cluster;
+}
+
+bool occ_model_cluster_of_dims(const int dims[3], occ_cluster *cluster) {
+  int64_t size = 1;
+  for (int i = 0; i < 3; i++) {
+    if (dims[i] < 1) return false;
+    size *= dims[i];
+  }
+  if (size <= 1) return false;
+  *cluster = (occ_cluster){{dims[0], dims[1], dims[2]},
+                           size > OCC_CLUSTER_PORTABLE_MAX};
+  return true;
+}
