@@ -489,7 +489,7 @@ static const struct {
 /* What --csv and --svg - cannot write beside the charts' points. */
 static const occ_opt charts_only_excludes[] = {
     OCC_OPT_JSON, OCC_OPT_JSONL, OCC_OPT_EXPLAIN, OCC_OPT_SUGGEST,
-    OCC_OPT_NCU, OCC_OPT_GRID};
+    OCC_OPT_NCU, OCC_OPT_GRID, OCC_OPT_CLUSTER};
 
 static int check_exclusions(const occ_cli *cli, FILE *err) {
   for (size_t i = 0; i < sizeof exclusions / sizeof *exclusions; i++)
@@ -505,7 +505,8 @@ static int check_exclusions(const occ_cli *cli, FILE *err) {
         occ_cli_given(cli, charts_only_excludes[i]))
       return occ_cli_usage_error(
           err, "%s writes only the charts to stdout; drop --json, --jsonl, "
-               "--explain, --suggest, --ncu and --grid, or give --svg a file",
+               "--explain, --suggest, --ncu, --grid and --cluster, or give "
+               "--svg a file",
           cli->csv ? "--csv" : "--svg -");
   return OCC_EXIT_OK;
 }
