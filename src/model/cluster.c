@@ -5,9 +5,19 @@ occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
                              int64_t grid_blocks) {
   item->has_cluster = false;
   item->has_cluster_waves = false;
-  if (occ_cluster_compute(item->device, &item->result, cluster,
+  /* A layout that does not add up to the device's SMs (--sms overrode
+   * the board's count) is no layout of this device: unknown, with why. */
+  occ_device alone = *item->device;
+  bool mismatched = alone.cluster_domain_count > 0 &&
+                    !occ_cluster_layout_valid(&alone);
+  if (mismatched) alone.cluster_domain_count = 0;
+  if (occ_cluster_compute(&alone, &item->result, cluster,
                           &item->cluster_result) != OCC_CLUSTER_OK)
     return OCC_ERR_INVALID_DEVICE;
+  if (mismatched)
+    item->cluster_result.unknown_reason =
+        "the board's cluster domains do not add up to the SM count "
+        "given (--sms)";
   item->has_cluster = true;
   item->cluster = *cluster;
   int64_t size = item->cluster_result.cluster_size;
