@@ -8,7 +8,8 @@
 
 int occ_cluster_arg_parse(const char *text, bool non_portable,
                           occ_cluster *cluster, char *why, size_t why_size) {
-  if (occ_parse_block(text, NULL, cluster->dim, why, why_size) != 0) return -1;
+  if (occ_parse_block(text, NULL, cluster->dim, why, why_size) != 0)
+    return -1;
   cluster->non_portable = non_portable;
   /* Each dimension alone first, so that the product cannot overflow. */
   bool too_large = false;
@@ -17,11 +18,14 @@ int occ_cluster_arg_parse(const char *text, bool non_portable,
   occ_cluster_status status =
       too_large ? OCC_CLUSTER_ERR_TOO_LARGE
                 : occ_cluster_check(&(occ_device){.cc_major = 9}, cluster);
-  if (status == OCC_CLUSTER_OK) return 0;
+  if (status == OCC_CLUSTER_OK)
+    return 0;
   if (status == OCC_CLUSTER_ERR_NON_PORTABLE)
-    snprintf(why, why_size, "'%s' is %" PRId64 " blocks, a non-portable size: "
+    snprintf(why, why_size,
+             "'%s' is %" PRId64 " blocks, a non-portable size: "
              "add --non-portable (accepted: 1 to 8 blocks, 9 to 16 with "
-             "--non-portable)", text, occ_cluster_size(cluster));
+             "--non-portable)",
+             text, occ_cluster_size(cluster));
   else
     snprintf(why, why_size, "'%s': %s", text, occ_cluster_strerror(status));
   return -1;
@@ -41,9 +45,11 @@ int occ_cluster_arg_check(const occ_cluster *cluster, const occ_device *device,
   if (grid_blocks > 0 &&
       occ_cluster_grid_clusters((const int64_t[3]){grid_blocks, 1, 1}, &line,
                                 &clusters) != OCC_CLUSTER_OK) {
-    snprintf(why, why_size, "--grid %" PRId64 " is not a whole number of "
+    snprintf(why, why_size,
+             "--grid %" PRId64 " is not a whole number of "
              "clusters of %" PRId64 " blocks (accepted: a grid that is a "
-             "multiple of the cluster's size)", grid_blocks, size);
+             "multiple of the cluster's size)",
+             grid_blocks, size);
     return -1;
   }
   return 0;

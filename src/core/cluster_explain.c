@@ -14,8 +14,11 @@ static occ_step *step(builder *b, const char *key, const char *title,
   occ_step *s = b->count < b->max ? &b->steps[b->count] : &b->spare;
   b->count++;
   memset(s, 0, sizeof *s);
-  *s = (occ_step){.key = key, .section = OCC_EXPLAIN_SECTION_CLUSTER,
-                  .title = title, .operation = op, .text = text,
+  *s = (occ_step){.key = key,
+                  .section = OCC_EXPLAIN_SECTION_CLUSTER,
+                  .title = title,
+                  .operation = op,
+                  .text = text,
                   .joiner = joiner};
   return s;
 }
@@ -43,8 +46,10 @@ static void domains(builder *b, const occ_cluster_result *r) {
   int group = 0;
   for (int i = 0; i < r->domain_count;) {
     int j = i;
-    while (j < r->domain_count && r->domain_sms[j] == r->domain_sms[i]) j++;
-    const char *key = group < GROUP_KEYS ? group_keys[group] : "cluster_domains_more";
+    while (j < r->domain_count && r->domain_sms[j] == r->domain_sms[i])
+      j++;
+    const char *key =
+        group < GROUP_KEYS ? group_keys[group] : "cluster_domains_more";
     bool fits = r->domain_sms[i] >= r->cluster_size;
     occ_step *s = step(
         b, key, "clusters of domains", fits ? OCC_OP_MUL : OCC_OP_EXCEEDS,
@@ -66,9 +71,11 @@ static void domains(builder *b, const occ_cluster_result *r) {
 
 static void occupancy(builder *b, const occ_device *d, const occ_result *res,
                       const occ_cluster_result *r) {
-  occ_step *s = step(b, "cluster_max_active", "clusters active at once",
-                     OCC_OP_SUM, "clusters active at once on the GPU: {r} "
-                     "(cudaOccupancyMaxActiveClusters)", NULL);
+  occ_step *s =
+      step(b, "cluster_max_active", "clusters active at once", OCC_OP_SUM,
+           "clusters active at once on the GPU: {r} "
+           "(cudaOccupancyMaxActiveClusters)",
+           NULL);
   result(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
          "clusters");
   s = step(b, "cluster_active_blocks", "blocks active at once", OCC_OP_MUL,
@@ -77,19 +84,22 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
           "clusters");
   operand(s, "cluster.size", r->cluster_size, "blocks");
   result(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
-  s = step(b, "cluster_blocks_without", "blocks without clusters", OCC_OP_MUL,
-           r->limited_by_cluster
-               ? "without clusters {0} blocks x {1} SMs = {r}: limited by cluster"
-               : "without clusters {0} blocks x {1} SMs = {r}: not lowered by "
-                 "the cluster",
-           NULL);
+  s = step(
+      b, "cluster_blocks_without", "blocks without clusters", OCC_OP_MUL,
+      r->limited_by_cluster
+          ? "without clusters {0} blocks x {1} SMs = {r}: limited by cluster"
+          : "without clusters {0} blocks x {1} SMs = {r}: not lowered by "
+            "the cluster",
+      NULL);
   operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
   operand(s, "device.sm_count", d->sm_count, "sms");
   result(s, "cluster_blocks_without_clusters",
          (double)r->blocks_without_clusters, "blocks");
   s = step(b, "cluster_occupancy", "occupancy under the cluster launch",
-           OCC_OP_DIV, "{0} blocks x {1} {1:warp} / ({2} SMs x {3} warps) = "
-           "{r} %", NULL);
+           OCC_OP_DIV,
+           "{0} blocks x {1} {1:warp} / ({2} SMs x {3} warps) = "
+           "{r} %",
+           NULL);
   operand(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
   operand(s, "warps_per_block", res->warps_per_block, "warps");
   operand(s, "device.sm_count", d->sm_count, "sms");
@@ -98,10 +108,11 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
 }
 
 static void cluster_waves(builder *b, const occ_cluster_waves *w) {
-  if (!w || w->clusters_per_wave <= 0) return;
-  occ_step *s = step(b, "cluster_waves", "waves in clusters", OCC_OP_DIV,
-                     "{0} clusters in the grid / {1} per wave = {r} waves",
-                     NULL);
+  if (!w || w->clusters_per_wave <= 0)
+    return;
+  occ_step *s =
+      step(b, "cluster_waves", "waves in clusters", OCC_OP_DIV,
+           "{0} clusters in the grid / {1} per wave = {r} waves", NULL);
   operand(s, "cluster.waves.grid_clusters", (double)w->grid_clusters,
           "clusters");
   operand(s, "cluster.waves.clusters_per_wave", (double)w->clusters_per_wave,
@@ -127,8 +138,10 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
     return b.count;
   }
   s = step(&b, "cluster_blocks_per_sm", "blocks per SM under clusters",
-           OCC_OP_MIN, "blocks per SM: the smaller of {0} and the cluster "
-           "launch's cap of {1} = {r}", NULL);
+           OCC_OP_MIN,
+           "blocks per SM: the smaller of {0} and the cluster "
+           "launch's cap of {1} = {r}",
+           NULL);
   operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
   operand(s, "device.cluster_max_blocks_per_sm", d->cluster_max_blocks_per_sm,
           "blocks");

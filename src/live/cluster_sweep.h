@@ -12,11 +12,11 @@
 
 typedef struct occ_cluster_sweep_summary {
   int cases;
-  int agree;                /* occ_cluster_verify.agree */
+  int agree;                            /* occ_cluster_verify.agree */
   int api_checked, api_agree;           /* offline rule == cudart */
   int measured_checked, measured_agree; /* measured == cudart */
-  int placement_agree;      /* no cluster had two blocks on one SM */
-  int driver_agree;         /* the driver's answer == cudart's */
+  int placement_agree; /* no cluster had two blocks on one SM */
+  int driver_agree;    /* the driver's answer == cudart's */
 } occ_cluster_sweep_summary;
 
 /* How many cluster cases a sweep of n cases adds: none below compute

@@ -8,9 +8,10 @@ occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
   /* A layout that does not add up to the device's SMs (--sms overrode
    * the board's count) is no layout of this device: unknown, with why. */
   occ_device alone = *item->device;
-  bool mismatched = alone.cluster_domain_count > 0 &&
-                    !occ_cluster_layout_valid(&alone);
-  if (mismatched) alone.cluster_domain_count = 0;
+  bool mismatched =
+      alone.cluster_domain_count > 0 && !occ_cluster_layout_valid(&alone);
+  if (mismatched)
+    alone.cluster_domain_count = 0;
   if (occ_cluster_compute(&alone, &item->result, cluster,
                           &item->cluster_result) != OCC_CLUSTER_OK)
     return OCC_ERR_INVALID_DEVICE;
@@ -34,9 +35,9 @@ occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
 void occ_model_cluster_ncu(occ_item *item) {
   item->ncu.has_cluster_max_active =
       item->has_cluster && item->cluster_result.layout_known;
-  item->ncu.cluster_max_active =
-      item->ncu.has_cluster_max_active
-          ? item->cluster_result.max_active_clusters : 0;
+  item->ncu.cluster_max_active = item->ncu.has_cluster_max_active
+                                     ? item->cluster_result.max_active_clusters
+                                     : 0;
 }
 
 static bool cluster_known(const occ_item *item) {
@@ -55,10 +56,12 @@ bool occ_model_limited_by_cluster(const occ_item *item) {
 bool occ_model_cluster_of_dims(const int dims[3], occ_cluster *cluster) {
   int64_t size = 1;
   for (int i = 0; i < 3; i++) {
-    if (dims[i] < 1) return false;
+    if (dims[i] < 1)
+      return false;
     size *= dims[i];
   }
-  if (size <= 1) return false;
+  if (size <= 1)
+    return false;
   *cluster = (occ_cluster){{dims[0], dims[1], dims[2]},
                            size > OCC_CLUSTER_PORTABLE_MAX};
   return true;

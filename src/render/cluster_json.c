@@ -5,7 +5,8 @@
 #include "render/report.h"
 #include "render/vocab.h"
 
-static void add_int_or_null(cJSON *obj, const char *key, int64_t v, bool known) {
+static void add_int_or_null(cJSON *obj, const char *key, int64_t v,
+                            bool known) {
   if (known)
     occ_json_add_int(obj, key, v);
   else
@@ -13,7 +14,8 @@ static void add_int_or_null(cJSON *obj, const char *key, int64_t v, bool known) 
 }
 
 static cJSON *waves_json(const occ_cluster_waves *w) {
-  if (!w) return cJSON_CreateNull();
+  if (!w)
+    return cJSON_CreateNull();
   cJSON *obj = cJSON_CreateObject();
   occ_json_add_int(obj, "grid_clusters", w->grid_clusters);
   occ_json_add_int(obj, "clusters_per_wave", w->clusters_per_wave);
@@ -61,10 +63,13 @@ static void add_layout(cJSON *obj, const occ_report *rep) {
 }
 
 cJSON *occ_json_cluster(const occ_report *rep) {
-  if (!rep->cluster || !rep->cluster_result) return cJSON_CreateNull();
+  if (!rep->cluster || !rep->cluster_result)
+    return cJSON_CreateNull();
   cJSON *obj = cJSON_CreateObject();
-  if (!obj) return NULL;
-  cJSON_AddItemToObject(obj, "dims", cJSON_CreateIntArray(rep->cluster->dim, 3));
+  if (!obj)
+    return NULL;
+  cJSON_AddItemToObject(obj, "dims",
+                        cJSON_CreateIntArray(rep->cluster->dim, 3));
   occ_json_add_int(obj, "size", rep->cluster_result->cluster_size);
   cJSON_AddBoolToObject(obj, "non_portable", rep->cluster->non_portable);
   add_layout(obj, rep);

@@ -37,12 +37,15 @@ void occ_print_cluster_verify(FILE *out, const occ_cluster_verify *v) {
             p->max_active_clusters);
   else
     fprintf(out, "  predicted       unknown (%s)\n", p->unknown_reason);
-  fprintf(out, "  cudart          %6d (cudaOccupancyMaxActiveClusters), "
-          "driver %d\n", r->api_max_active_clusters,
-          r->driver_api_max_active_clusters);
+  fprintf(out,
+          "  cudart          %6d (cudaOccupancyMaxActiveClusters), "
+          "driver %d\n",
+          r->api_max_active_clusters, r->driver_api_max_active_clusters);
   if (r->launched)
-    fprintf(out, "  measured        %6d..%d clusters co-resident over %d "
-            "launches\n", r->measured_min, r->measured_max, r->launches);
+    fprintf(out,
+            "  measured        %6d..%d clusters co-resident over %d "
+            "launches\n",
+            r->measured_min, r->measured_max, r->launches);
   else
     fprintf(out, "  measured        not launched: %s\n", r->launch_error);
   print_placement(out, r);
@@ -52,7 +55,8 @@ void occ_print_cluster_verify(FILE *out, const occ_cluster_verify *v) {
           yes_no(v->measured_checked, v->measured_agrees));
 }
 
-static void add_int_or_null(cJSON *obj, const char *key, int64_t v, bool known) {
+static void add_int_or_null(cJSON *obj, const char *key, int64_t v,
+                            bool known) {
   if (known)
     occ_json_add_int(obj, key, v);
   else
@@ -63,13 +67,15 @@ cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
   const occ_cluster_probe_run *r = &v->run;
   const occ_cluster_result *p = &v->cluster_prediction;
   cJSON *obj = cJSON_CreateObject();
-  if (!obj) return NULL;
+  if (!obj)
+    return NULL;
   cJSON_AddItemToObject(obj, "dims", cJSON_CreateIntArray(v->cluster.dim, 3));
   occ_json_add_int(obj, "size", p->cluster_size);
   add_int_or_null(obj, "predicted_max_active_clusters", p->max_active_clusters,
                   p->layout_known);
   occ_json_add_int(obj, "api_max_active_clusters", r->api_max_active_clusters);
-  cJSON_AddStringToObject(obj, "api_function", "cudaOccupancyMaxActiveClusters");
+  cJSON_AddStringToObject(obj, "api_function",
+                          "cudaOccupancyMaxActiveClusters");
   occ_json_add_int(obj, "driver_api_max_active_clusters",
                    r->driver_api_max_active_clusters);
   occ_json_add_int(obj, "max_potential_cluster_size",
@@ -80,7 +86,8 @@ cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
   add_int_or_null(obj, "clusters_sharing_sm", r->clusters_sharing_sm,
                   r->launched);
   cJSON *groups = r->sm_groups > 0 ? cJSON_CreateArray() : cJSON_CreateNull();
-  for (int i = 0; groups && i < r->sm_groups && i < OCC_CLUSTER_DOMAINS_MAX; i++)
+  for (int i = 0; groups && i < r->sm_groups && i < OCC_CLUSTER_DOMAINS_MAX;
+       i++)
     cJSON_AddItemToArray(groups, cJSON_CreateNumber(r->sm_group_sms[i]));
   cJSON_AddItemToObject(obj, "domains_used_sms", groups);
   cJSON_AddBoolToObject(obj, "agree", v->agree);
@@ -94,7 +101,8 @@ cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
 void occ_print_cluster_sweep_case(FILE *out, int index,
                                   const occ_cluster_verify *v) {
   const occ_kernel *k = &v->requested;
-  fprintf(out, "cluster case %d: %d regs, %d threads, %" PRId64 " B smem, "
+  fprintf(out,
+          "cluster case %d: %d regs, %d threads, %" PRId64 " B smem, "
           "cluster %d: predicted %" PRId64 ", cudart %d, measured %d..%d%s\n",
           index, k->regs_per_thread, k->block[0] * k->block[1] * k->block[2],
           k->smem_static_bytes + k->smem_dynamic_bytes,
@@ -107,10 +115,12 @@ void occ_print_cluster_sweep_case(FILE *out, int index,
 
 void occ_print_cluster_sweep_summary(FILE *out,
                                      const occ_cluster_sweep_summary *s) {
-  if (s->cases == 0) return;
-  fprintf(out, "cluster cases   %d/%d agree (prediction == cudart %d/%d, "
-          "measured %d/%d, placement %d/%d)\n", s->agree, s->cases,
-          s->api_agree, s->api_checked, s->measured_agree,
+  if (s->cases == 0)
+    return;
+  fprintf(out,
+          "cluster cases   %d/%d agree (prediction == cudart %d/%d, "
+          "measured %d/%d, placement %d/%d)\n",
+          s->agree, s->cases, s->api_agree, s->api_checked, s->measured_agree,
           s->measured_checked, s->placement_agree, s->cases);
 }
 
