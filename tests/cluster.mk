@@ -32,7 +32,7 @@ build/cluster_verify: tests/cluster_verify.c $(LIB_OBJS)
 
 # --cluster's value, the sweep's cluster counts and the live cluster JSON
 # (tests/cluster_cli.c), linked as build/cluster_verify is.
-build/cluster_cli: tests/cluster_cli.c $(LIB_OBJS)
+build/cluster_cli: tests/cluster_cli.c tests/db_fixture.h $(LIB_OBJS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_cli.c $(LIB_OBJS) $(LIBS) -lcriterion
 
 test-cluster: build/cluster_rule build/cluster_verify build/cluster_cli

@@ -8,7 +8,10 @@
 
 #include "cli/cluster_arg.h"
 #include "live/cluster_sweep.h"
+#include "model/cluster.h"
+#include "model/measure.h"
 #include "render/cluster_verify_out.h"
+#include "db_fixture.h"
 
 /* occ_json_add_int writes raw digits: read them back. */
 static long long int_of(const cJSON *obj, const char *key) {
@@ -98,4 +101,67 @@ Test(cluster_verify_out, json_nulls_what_was_not_measured) {
   cr_expect_eq(int_of(j, "measured_min"), 527);
   cr_expect_eq(cJSON_GetArraySize(cJSON_GetObjectItem(j, "domains_used_sms")), 2);
   cJSON_Delete(j);
+}
+
+Test(cluster_verify_out, text_names_cudart_measured_and_placement) {
+  occ_cluster_verify v;
+  memset(&v, 0, sizeof v);
+  v.cluster = (occ_cluster){{2, 1, 1}, false};
+  v.cluster_prediction = (occ_cluster_result){.cluster_size = 2,
+                                              .layout_known = true,
+                                              .max_active_clusters = 528};
+  v.run.api_max_active_clusters = v.run.driver_api_max_active_clusters = 528;
+  v.run.launched = true;
+  v.run.launches = 3;
+  v.run.measured_min = v.run.measured_max = 528;
+  v.run.sm_groups = 1;
+  v.run.sm_group_sms[0] = 2;
+  occ_verify_cluster_judge(&v);
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  cr_assert(out);
+  occ_print_cluster_verify(out, &v);
+  fclose(out);
+  cr_expect(strstr(text, "528 clusters at once"), "%s", text);
+  cr_expect(strstr(text, "528 (cudaOccupancyMaxActiveClusters), driver 528"), "%s", text);
+  cr_expect(strstr(text, "528..528 clusters co-resident over 3"), "%s", text);
+  cr_expect(strstr(text, "no two blocks of a cluster shared an SM"), "%s", text);
+  cr_expect(strstr(text, "verdict         agree"), "%s", text);
+  free(text);
+}
+
+/* run's rows: a cluster launch's occupancy, limiter and likely cause follow
+ * the cluster rule (model/cluster.h, measure.c). */
+Test(run_cluster_row, occupancy_and_cause_by_the_cluster_rule,
+     .init = load_db, .fini = free_db) {
+  occ_device d = board("H100 SXM");
+  occ_item item = {.device = &d};
+  item.kernel = test_kernel(32, 0, 0, 128, OCC_CARVEOUT_DEFAULT);
+  occ_model_request request = {.grid_blocks = 1056 * 3};
+  cr_assert_eq(occ_model_compute(&item, &request), OCC_OK);
+  cr_expect_eq(occ_model_occupancy(&item), item.result.occupancy); /* none */
+  occ_cluster cluster;
+  cr_assert(occ_model_cluster_of_dims((const int[3]){2, 1, 1}, &cluster));
+  cr_expect(!occ_model_cluster_of_dims((const int[3]){1, 1, 1}, &cluster));
+  cr_expect(!occ_model_cluster_of_dims((const int[3]){0, 0, 0}, &cluster));
+  cr_assert(occ_model_cluster_of_dims((const int[3]){12, 1, 1}, &cluster) &&
+            cluster.non_portable);
+  cr_assert(occ_model_cluster_of_dims((const int[3]){2, 1, 1}, &cluster));
+  cr_assert_eq(occ_model_cluster(&item, &cluster, request.grid_blocks), OCC_OK);
+  /* 528 clusters of 2 at 8 blocks per SM: half the API's 16. */
+  cr_expect_eq(item.cluster_result.max_active_clusters, 528);
+  cr_expect_float_eq(occ_model_occupancy(&item), 0.5, 1e-12);
+  cr_expect(occ_model_limited_by_cluster(&item));
+  /* Achieved 45 %: within 10 points of the cluster rule's 50 %, so no
+   * cause, though 55 points below the API's 100 %. */
+  occ_measure m = {.achieved_known = true, .achieved = 0.45, .mean_us = 50};
+  occ_measure_derive(&item, &m);
+  cr_expect_str_empty(m.cause);
+  /* 1584 clusters over 528 a wave: 3 whole waves, no wave cause. At 30 %,
+   * the cause is not the waves of blocks (1.5 of 2112). */
+  m = (occ_measure){.achieved_known = true, .achieved = 0.30, .mean_us = 50};
+  occ_measure_derive(&item, &m);
+  cr_expect(strstr(m.cause, "imbalance") && !strstr(m.cause, "partial"), "%s",
+            m.cause);
 }
