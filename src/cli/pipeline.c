@@ -11,6 +11,7 @@
 
 #include "cli/cluster_arg.h"
 #include "db/gpudb.h"
+#include "model/cluster.h"
 #include "render/chart_out.h"
 #include "render/cluster_verify_out.h"
 #include "render/explain_out.h"
@@ -345,7 +346,7 @@ bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
       !occ_model_below(item, cli->min_occupancy_pct))
     return false;
   char text[16];
-  occ_pct_text(item->result.occupancy, text, sizeof text);
+  occ_pct_text(occ_model_occupancy(item), text, sizeof text);
   occ_msg(err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",

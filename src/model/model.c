@@ -111,5 +111,6 @@ const char *occ_model_section_name(occ_model_section section) {
 
 bool occ_model_below(const occ_item *item, double min_pct) {
   /* A tolerance for the percentage's rounding: 50 passes at 0.5. */
-  return item->device && item->result.occupancy * 100.0 < min_pct - 1e-9;
+  /* A cluster launch is gated on what it reaches (model/cluster.h). */
+  return item->device && occ_model_occupancy(item) * 100.0 < min_pct - 1e-9;
 }

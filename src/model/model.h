@@ -118,8 +118,9 @@ occ_status occ_model_sections(occ_item *item, const occ_model_request *req,
  * another occ_model_sections. NULL-safe. */
 void occ_model_release(occ_item *item);
 
-/* Whether item's occupancy is below min_pct percent (--min-occupancy):
- * the gate's one decision. False without a device (not known). */
+/* Whether item's occupancy (a cluster launch's by the cluster rule,
+ * occ_model_occupancy) is below min_pct percent (--min-occupancy): the
+ * gate's one decision. False without a device (not known). */
 bool occ_model_below(const occ_item *item, double min_pct);
 
 /* The name of a section for a diagnostic ("charts", "suggest", ...). */
