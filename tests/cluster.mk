@@ -30,9 +30,15 @@ build/cluster_rule: $(CLUSTER_UNIT_SRCS) tests/db_fixture.h build/live/cluster_t
 build/cluster_verify: tests/cluster_verify.c $(LIB_OBJS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_verify.c $(LIB_OBJS) $(LIBS) -lcriterion
 
-test-cluster: build/cluster_rule build/cluster_verify
+# --cluster's value, the sweep's cluster counts and the live cluster JSON
+# (tests/cluster_cli.c), linked as build/cluster_verify is.
+build/cluster_cli: tests/cluster_cli.c tests/db_fixture.h $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cluster_cli.c $(LIB_OBJS) $(LIBS) -lcriterion
+
+test-cluster: build/cluster_rule build/cluster_verify build/cluster_cli
 	./build/cluster_rule --short-filename
 	./build/cluster_verify --short-filename
+	./build/cluster_cli --short-filename
 
 .PHONY: test-cluster
 

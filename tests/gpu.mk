@@ -17,7 +17,7 @@ $(CUDART_SHIM): tests/gpu/cudart_shim.c
 	  -L$(CUDA)/lib64 -Wl,--no-as-needed -lcudart -Wl,-rpath,$(CUDA)/lib64 -ldl
 
 # GPU: each prints "skipped: no GPU" and exits 77 without one.
-GPU_CASES = mission sweep carveout module cooperative achieved explore ncu all
+GPU_CASES = mission sweep carveout module cooperative achieved explore ncu all cluster-cli
 GPU_TEST_TARGETS += $(GPU_CASES:%=test-gpu-%)
 # The suite shows that the GPU tests exist: on CI this one is skipped,
 # visibly, and counted as skipped.

@@ -277,6 +277,40 @@ carveout)
   fi
   python3 -c "import json; j=json.load(open('$f')); v=j['verify']; print('gpu-carveout: API %d, predicted at launch %d, measured %d..%d' % (v['api_blocks_per_sm'], j['at_launch']['active_blocks_per_sm'], v['measured_blocks_per_sm']['min'], v['measured_blocks_per_sm']['max']))"
   ;;
+cluster-cli)
+  # --device 0 --cluster C (compute capability 9.0+): the offline rule,
+  # cudart's cudaOccupancyMaxActiveClusters and the clusters measured
+  # co-resident agree, and no two blocks of a cluster share an SM, at
+  # several cluster, block and shared-memory sizes; ncu's
+  # launch__cluster_max_active is the cluster object's; verify --sweep
+  # counts its cluster cases.
+  run 0 --regs 32 --block 32 --device 0 --no-verify --json
+  if ! python3 -c "import json,sys; j=json.load(open('$tmp/out')); sys.exit(0 if int(j['device']['cc'].split('.')[0]) >= 9 else 1)"; then
+    echo "skipped: no thread block clusters before compute capability 9.0"
+    exit 77
+  fi
+  for args in "--regs 32 --block 128 --cluster 2" "--regs 64 --block 256 --cluster 4" \
+      "--regs 32 --block 128 --dyn-smem 100K --cluster 8" \
+      "--regs 48 --block 512 --cluster 12 --non-portable" \
+      "--regs 32 --block 64 --smem 20K --cluster 16 --non-portable" \
+      "--regs 40 --block 96 --cluster 3"; do
+    # shellcheck disable=SC2086
+    run 0 $args --device 0 --json
+    f=$tmp/out
+    schema2 "$f"
+    c="j['cluster_verify']"
+    check "$f" "$c['agree'] and $c['api_function'] == 'cudaOccupancyMaxActiveClusters'" "$args: the cluster launch does not agree"
+    check "$f" "j['cluster']['unknown_reason'] is not None or $c['predicted_max_active_clusters'] == $c['api_max_active_clusters'] == j['cluster']['max_active_clusters'] == j['ncu']['launch__cluster_max_active']" "$args: predicted, cudart and ncu's value differ"
+    check "$f" "$c['measured_min'] == $c['measured_max'] == $c['api_max_active_clusters']" "$args: measured co-resident clusters are not cudart's"
+    check "$f" "$c['clusters_sharing_sm'] == 0" "$args: two blocks of one cluster shared an SM"
+    python3 -c "import json; j=json.load(open('$f')); c=j['cluster_verify']; print('gpu-cluster-cli: $args: predicted %s, cudart %d, measured %d..%d, domains used %s' % (c['predicted_max_active_clusters'], c['api_max_active_clusters'], c['measured_min'], c['measured_max'], c['domains_used_sms']))"
+  done
+  run 0 --regs 32 --block 128 --device 0 --cluster 2
+  grep -q "^Cluster launch on the GPU" "$tmp/out" && grep -q "cudaOccupancyMaxActiveClusters" "$tmp/out" && grep -q "^  placement " "$tmp/out" ||
+    { echo "gpu-cluster-cli: FAILED: the text has no cluster verification"; cat "$tmp/out"; exit 1; }
+  run 0 verify --sweep 100 --json
+  check "$tmp/out" "j['cluster']['summary']['cases'] == 10 == len(j['cluster']['cases']) and j['cluster']['summary']['agree'] == 10" "verify --sweep 100: not 10 cluster cases, all agreeing"
+  ;;
 *)
   echo "gpu_tests.sh: unknown case $case_name"
   exit 1

@@ -103,9 +103,27 @@ check suggest-smem "$smem_steps" '.suggest.smem_steps[0] | has("smem_bytes") and
 no_carveout=$(./occcalc --gpu gtx970 --regs 32 --block 256 --suggest --json)
 check suggest-no-carveout "$no_carveout" '.suggest.carveout.options == [] and .suggest.carveout.smallest_best == null'
 
+# The cluster object (--cluster): its keys with a measured layout and
+# without one (null numbers, the reason), and ncu's
+# launch__cluster_max_active equal to max_active_clusters.
+cluster_keys='["dims", "size", "non_portable", "max_active_clusters", "blocks_per_sm",
+  "domains_sms", "domains_fitting", "limited_by_cluster", "limited_by", "occupancy",
+  "waves", "unknown_reason"] | sort'
+cluster=$(./occcalc --gpu h100 --regs 32 --block 128 --cluster 2 --grid 1056 --json)
+rules cluster "$cluster"
+check cluster "$cluster" "(.cluster | keys) == ($cluster_keys) and .cluster.dims == [2, 1, 1] and
+  .cluster.max_active_clusters == .ncu.launch__cluster_max_active and
+  .cluster.limited_by == [\"cluster\"] and .cluster.unknown_reason == null and
+  (.cluster.waves | keys) == ([\"grid_clusters\", \"clusters_per_wave\", \"full_waves\",
+  \"tail_clusters\", \"waves\"] | sort)"
+no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
+check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
+  .cluster.max_active_clusters == null and .cluster.occupancy == null and
+  (.cluster.unknown_reason | type) == \"string\" and .ncu.launch__cluster_max_active == null"
+
 # The ncu object: Nsight Compute's names, the driver's configuration.
 mission=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
-check ncu "$mission" '(.ncu | keys | length) == 12 and .ncu.launch__shared_mem_config_size
+check ncu "$mission" '(.ncu | keys | length) == 13 and .ncu.launch__cluster_max_active == null and .cluster == null and .ncu.launch__shared_mem_config_size
   == .at_launch.smem_config_bytes and .at_launch.smem_config_bytes == 102400 and
   .at_launch.l1_bytes == 262144 - 102400 and .ncu.launch__occupancy_limit_shared_mem == 20
   and .ncu.sm__maximum_warps_per_active_cycle_pct == .occupancy * 100'
@@ -165,6 +183,14 @@ same=$(./occcalc --arch sm_90 --sms 132 --regs 32 --block 256 --grid 1024 --json
 check run-same "$(printf '[%s,%s]' "$run" "$same")" '.[0].rows[0] as $r | .[1] as $c |
   $r.theoretical_occupancy == $c.occupancy and $r.limited_by == $c.limited_by and
   $r.waves == $c.waves and $r.device == $c.device'
+# A cluster launch's row: its cluster_launch object is the report's cluster
+# object with launch__cluster_max_active; the records name an architecture,
+# so without a GPU to read the board from, the domains are null with why.
+run_cluster=$(./occcalc run --json -- $forge launch cluster=2 grid=1056 block=128 2>/dev/null)
+check run-cluster "$run_cluster" ".rows[0].cluster_launch | (keys - [\"launch__cluster_max_active\"]) == ($cluster_keys)
+  and .launch__cluster_max_active == .max_active_clusters and .dims == [2, 1, 1]
+  and (.max_active_clusters != null or (.unknown_reason | type) == \"string\")"
+check run-no-cluster "$run" '.rows[0].cluster_launch == null'
 # run's CSV and JSON walk one table of the row's numbers: the same names,
 # the same values, empty in CSV exactly where null in JSON.
 ./occcalc run --csv -- $forge launch smem_executed=102400 launch \

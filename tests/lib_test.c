@@ -28,7 +28,8 @@ int main(void) {
     return 1;
   occ_report rep = {item.device, &item.kernel, item.name, &item.result,
                     &item.waves, item.has_ncu ? &item.ncu : NULL,
-                    item.explanation->steps, item.explanation->count, NULL};
+                    item.explanation->steps, item.explanation->count, NULL,
+                    NULL, NULL, NULL};
   cJSON *doc = occ_json_report(&rep);
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
   const cJSON *occ = cJSON_GetObjectItemCaseSensitive(doc, "occupancy");

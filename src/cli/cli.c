@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli/cluster_arg.h"
 #include "core/chart.h"
 #include "render/text_safe.h"
 
@@ -50,6 +51,12 @@ static const occ_option options[] = {
     [OCC_OPT_GRID] =
         {"grid", "BLOCKS", OCC_ARG_COUNT, 1, INT32_MAX, AT(grid), CONFIG,
          "blocks in the grid: also report waves", 0},
+    [OCC_OPT_CLUSTER] =
+        {"cluster", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(cluster), CONFIG,
+         "launch in clusters of X*Y*Z blocks (cc 9.0+)", 0},
+    [OCC_OPT_NON_PORTABLE] =
+        {"non-portable", NULL, OCC_ARG_FLAG, 0, 0, AT(non_portable), CONFIG,
+         "with --cluster: allow 9 to 16 blocks per cluster", 0},
     [OCC_OPT_SMS] =
         {"sms", "N", OCC_ARG_COUNT, 1, 100000, AT(sms), CALC | PTXAS,
          "number of SMs (overrides the device's, for --grid)", 0},
@@ -529,7 +536,7 @@ static const struct {
 /* What --csv and --svg - cannot write beside the charts' points. */
 static const occ_opt charts_only_excludes[] = {
     OCC_OPT_JSON, OCC_OPT_JSONL, OCC_OPT_EXPLAIN, OCC_OPT_SUGGEST,
-    OCC_OPT_NCU, OCC_OPT_GRID};
+    OCC_OPT_NCU, OCC_OPT_GRID, OCC_OPT_CLUSTER};
 
 static int check_exclusions(const occ_cli *cli, FILE *err) {
   for (size_t i = 0; i < sizeof exclusions / sizeof *exclusions; i++)
@@ -545,7 +552,8 @@ static int check_exclusions(const occ_cli *cli, FILE *err) {
         occ_cli_given(cli, charts_only_excludes[i]))
       return occ_cli_usage_error(
           err, "%s writes only the charts to stdout; drop --json, --jsonl, "
-               "--explain, --suggest, --ncu and --grid, or give --svg a file",
+               "--explain, --suggest, --ncu, --grid and --cluster, or give "
+               "--svg a file",
           cli->csv ? "--csv" : "--svg -");
   return OCC_EXIT_OK;
 }
@@ -595,6 +603,14 @@ static int check_refinements(occ_cli *cli, FILE *err) {
                                     "terminal (not --json, --jsonl, --csv or --svg)");
   if ((cli->csv || cli->svg_path) && !cli->charts)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
+  if (cli->non_portable && !cli->cluster)
+    return occ_cli_usage_error(err, "--non-portable: needs --cluster (it "
+                                    "allows clusters of 9 to 16 blocks)");
+  char why[256];
+  if (cli->cluster && occ_cluster_arg_parse(cli->cluster, cli->non_portable,
+                                            &cli->cluster_shape, why,
+                                            sizeof why) != 0)
+    return occ_cli_usage_error(err, "--cluster: %s", why);
   return OCC_EXIT_OK;
 }
 

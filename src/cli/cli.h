@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cli/exit.h"
+#include "core/cluster.h"
 #include "core/occ.h"
 
 /* The largest shared-memory size accepted, alone and as a block's sum
@@ -58,6 +59,8 @@ typedef enum occ_opt {
   OCC_OPT_BARRIERS,
   OCC_OPT_CARVEOUT,
   OCC_OPT_GRID,
+  OCC_OPT_CLUSTER,
+  OCC_OPT_NON_PORTABLE,
   OCC_OPT_SMS,
   OCC_OPT_GPU,
   OCC_OPT_ARCH,
@@ -143,6 +146,10 @@ typedef struct occ_cli {
   int64_t wave;              /* 0: the architecture's default */
   int64_t max_block;         /* 0: the architecture's maximum (HIP's 1024) */
   bool cu_mode;
+  const char *cluster;       /* --cluster X[xYxZ], checked by
+                                occ_cli_cluster */
+  bool non_portable;         /* --non-portable: sizes 9 to 16 allowed */
+  occ_cluster cluster_shape; /* --cluster parsed (dims 0 when not given) */
   /* the device */
   const char *gpu, *arch, *data_path, *device;
   bool no_verify, counter;

@@ -6,8 +6,10 @@
 
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
+#include "live/cluster_sweep.h"
 #include "ptxas/demangle.h"
 #include "render/report.h"
+#include "render/cluster_verify_out.h"
 #include "render/verify_out.h"
 #include "render/text_safe.h"
 
@@ -53,6 +55,8 @@ typedef struct device_run {
   char label[16];
   bool verified, module_checked;
   occ_verify verify;
+  bool cluster_verified;
+  occ_cluster_verify cluster_verify;
   occ_module_kernel module;
   occ_demangler demangler;
 } device_run;
@@ -92,6 +96,13 @@ static int verify(const occ_cli *cli, device_run *run, const char *what) {
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
   run->verified = true;
   run->item.verify = &run->verify;
+  if (!cli->cluster) return OCC_EXIT_OK;
+  /* --cluster: the same kernel launched in clusters, its own probe. */
+  s = occ_verify_cluster(run->gpu, &run->item.kernel, &cli->cluster_shape,
+                         &opt, &run->cluster_verify, err, sizeof err);
+  if (s != OCC_GPU_OK) return gpu_error(what, s, err);
+  run->cluster_verified = true;
+  run->item.cluster_verify = &run->cluster_verify;
   return OCC_EXIT_OK;
 }
 
@@ -113,8 +124,10 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
                             ? OCC_VERDICT_AGREE : OCC_VERDICT_DISAGREE;
   rc = cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
   if (run->verified)
-    run->item.verdict = run->verify.agree ? OCC_VERDICT_AGREE
-                                          : OCC_VERDICT_DISAGREE;
+    run->item.verdict = run->verify.agree &&
+                                (!run->cluster_verified ||
+                                 run->cluster_verify.agree)
+                            ? OCC_VERDICT_AGREE : OCC_VERDICT_DISAGREE;
   return rc;
 }
 
@@ -161,6 +174,7 @@ int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
 
 typedef struct sweep_out {
   cJSON *cases; /* NULL for the human output */
+  cJSON *cluster_cases;
   const occ_gpu *gpu;
   bool failed;
 } sweep_out;
@@ -178,12 +192,43 @@ static void on_case(void *context, int index, const occ_verify *v) {
   }
 }
 
-/* Takes cases (root owns them once added). */
+static void on_cluster_case(void *context, int index,
+                            const occ_cluster_verify *v) {
+  sweep_out *out = context;
+  if (!out->cases) {
+    if (!v->agree) occ_print_cluster_sweep_case(stdout, index, v);
+    return;
+  }
+  cJSON *c = occ_json_cluster_verify(v);
+  if (!c || !cJSON_AddItemToArray(out->cluster_cases, c)) {
+    cJSON_Delete(c);
+    out->failed = true;
+  }
+}
+
+/* Takes cases and cluster_cases (root owns them once added). */
 static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
-                            const occ_sweep_summary *sum, uint64_t seed) {
+                            cJSON *cluster_cases, const occ_sweep_summary *sum,
+                            const occ_cluster_sweep_summary *clusters,
+                            uint64_t seed) {
   cJSON *root = occ_json_sweep(gpu, sum, seed);
-  if (!cJSON_AddItemToObject(root, "cases", cases)) {
-    cJSON_Delete(cases);
+  /* "cluster": {"summary": {...}, "cases": [...]}, as the kernels' at the
+   * top. */
+  cJSON *cluster = cJSON_CreateObject();
+  if (cluster && !cJSON_AddItemToObject(cluster, "summary",
+                                        occ_json_cluster_sweep_summary(clusters))) {
+    cJSON_Delete(cluster);
+    cluster = NULL;
+  }
+  bool cases_in = root && cJSON_AddItemToObject(root, "cases", cases);
+  if (!cases_in) cJSON_Delete(cases);
+  bool clusters_in =
+      cluster && cJSON_AddItemToObject(cluster, "cases", cluster_cases);
+  if (!clusters_in) cJSON_Delete(cluster_cases);
+  bool cluster_in =
+      root && clusters_in && cJSON_AddItemToObject(root, "cluster", cluster);
+  if (!cluster_in) cJSON_Delete(cluster);
+  if (!cases_in || !cluster_in) {
     cJSON_Delete(root);
     root = NULL;
   }
@@ -205,26 +250,39 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
   occ_gpu *gpu;
   occ_gpu_status s = occ_gpu_open(ordinal, db, &gpu, err, sizeof err);
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
-  sweep_out out = {cli->json ? cJSON_CreateArray() : NULL, gpu, false};
+  sweep_out out = {cli->json ? cJSON_CreateArray() : NULL,
+                   cli->json ? cJSON_CreateArray() : NULL, gpu, false};
   occ_verify_options opt = {cli->counter, occ_gpu_now_s() + SWEEP_TIME_LIMIT_S};
   occ_sweep_summary sum;
+  occ_cluster_sweep_summary clusters = {0};
   s = occ_verify_sweep(gpu, (int)cli->sweep, (uint64_t)cli->seed, &opt, on_case, &out, &sum,
                        err, sizeof err);
+  /* Clusters (cc 9.0+): cases of their own, counted beside the kernels'. */
+  int cluster_n = occ_cluster_sweep_count(occ_gpu_device(gpu), (int)cli->sweep);
+  if (s == OCC_GPU_OK && cluster_n > 0)
+    s = occ_verify_cluster_sweep(gpu, cluster_n, (uint64_t)cli->seed, &opt,
+                                 on_cluster_case, &out, &clusters, err,
+                                 sizeof err);
   if (s != OCC_GPU_OK) {
     rc = gpu_error(what, s, err);
-  } else if (out.failed || (cli->json && !out.cases)) {
+  } else if (out.failed || (cli->json && (!out.cases || !out.cluster_cases))) {
     occ_msg(stderr, "out of memory writing JSON");
     rc = OCC_EXIT_FAILURE;
   } else {
     if (cli->json) {
-      rc = write_sweep_json(gpu, out.cases, &sum, (uint64_t)cli->seed);
-      out.cases = NULL;
+      rc = write_sweep_json(gpu, out.cases, out.cluster_cases, &sum, &clusters,
+                            (uint64_t)cli->seed);
+      out.cases = out.cluster_cases = NULL;
     } else {
       occ_print_sweep_summary(stdout, gpu, (int)cli->sweep, (uint64_t)cli->seed, &sum);
+      occ_print_cluster_sweep_summary(stdout, &clusters);
     }
-    if (rc == OCC_EXIT_OK && sum.agree != sum.cases) rc = OCC_EXIT_DISAGREE;
+    if (rc == OCC_EXIT_OK &&
+        (sum.agree != sum.cases || clusters.agree != clusters.cases))
+      rc = OCC_EXIT_DISAGREE;
   }
   cJSON_Delete(out.cases);
+  cJSON_Delete(out.cluster_cases);
   occ_gpu_close(gpu);
   return rc;
 }

@@ -9,8 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/cluster_arg.h"
 #include "db/gpudb.h"
+#include "model/cluster.h"
 #include "render/chart_out.h"
+#include "render/cluster_verify_out.h"
 #include "render/explain_out.h"
 #include "render/json_write.h"
 #include "render/outfile.h"
@@ -36,7 +39,7 @@ static int terminal_width(FILE *out) {
 /* --ptxas writes its table unless a kernel needs more room than a row:
  * an explanation, terminal charts, suggestions or waves. */
 static bool wants_sections(const occ_cli *cli) {
-  return cli->explain || cli->suggest || cli->grid || cli->ncu ||
+  return cli->explain || cli->suggest || cli->grid || cli->ncu || cli->cluster ||
          (cli->charts && !cli->svg_path);
 }
 
@@ -56,7 +59,8 @@ int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
   p->request = (occ_model_request){
       .grid_blocks = cli->grid, .explain = cli->explain,
       .charts = cli->charts, .chart_step = (int)cli->chart_step,
-      .suggest = cli->suggest};
+      .suggest = cli->suggest,
+      .cluster = cli->cluster ? &cli->cluster_shape : NULL};
   p->writer = choose_writer(cli);
   struct stat st;
   p->flush_each = p->writer == OCC_WRITE_JSONL &&
@@ -102,6 +106,10 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
   if (cli->grid > 0 && d->sm_count <= 0)
     return occ_cli_usage_error(p->err, "--grid: %s has no SM count (accepted: "
                                "a board from --gpu, or give --sms N)", d->name);
+  char why[256];
+  if (cli->cluster && occ_cluster_arg_check(&cli->cluster_shape, d, cli->grid,
+                                            why, sizeof why) != 0)
+    return occ_cli_usage_error(p->err, "--cluster: %s", why);
   return OCC_EXIT_OK;
 }
 
@@ -174,13 +182,19 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
                       item->has_ncu ? &item->ncu : NULL,
                       item->explanation ? item->explanation->steps : NULL,
                       item->explanation ? item->explanation->count : 0,
-                      NULL};
+                      NULL, item->has_cluster ? &item->cluster : NULL,
+                      item->has_cluster ? &item->cluster_result : NULL,
+                      item->has_cluster_waves ? &item->cluster_waves : NULL};
 }
 
 static void print_live(const occ_pipeline *p, const occ_item *item) {
   if (item->verify) {
     fputc('\n', p->out);
     occ_print_verify(p->out, item->gpu, item->verify);
+    if (item->cluster_verify) {
+      fputc('\n', p->out);
+      occ_print_cluster_verify(p->out, item->cluster_verify);
+    }
   } else if (item->module) {
     fputc('\n', p->out);
     occ_print_module_check(p->out, item->module, &item->result,
@@ -200,6 +214,7 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
                             item->choice ? item->kernel.block[0] : 0,
                             item->choice);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
+  if (!cli->explain) occ_print_cluster(p->out, &rep);
   if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);
   int rc = item->charts ? text_charts(p, item) : OCC_EXIT_OK;
@@ -265,6 +280,13 @@ static int add_sections(const occ_pipeline *p, const occ_item *item,
   bool ok = true;
   if (cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE)
     ok = add_item(obj, "verify", live_json(item));
+  /* --device N --cluster C: the cluster launch verified (null with
+   * --no-verify). */
+  if (ok && cli->mode == OCC_MODE_DEVICE && cli->cluster)
+    ok = add_item(obj, "cluster_verify",
+                  item->cluster_verify
+                      ? occ_json_cluster_verify(item->cluster_verify)
+                      : cJSON_CreateNull());
   int rc = OCC_EXIT_OK;
   if (ok && item->charts) {
     ok = add_item(obj, "charts",
@@ -324,7 +346,7 @@ bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
       !occ_model_below(item, cli->min_occupancy_pct))
     return false;
   char text[16];
-  occ_pct_text(item->result.occupancy, text, sizeof text);
+  occ_pct_text(occ_model_occupancy(item), text, sizeof text);
   occ_msg(err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",

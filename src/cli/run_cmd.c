@@ -16,6 +16,7 @@
 #include "live/gpu.h"
 #include "live/out_pattern.h"
 #include "live/run.h"
+#include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
 #include "render/text_safe.h"
@@ -324,6 +325,37 @@ static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
   return s->gpus[ordinal] ? occ_gpu_device(s->gpus[ordinal]) : NULL;
 }
 
+/* A cluster launch's domains are a board's (make cluster-survey), and the
+ * records name only an architecture: the live GPU of the launch's ordinal
+ * gives its board's layout (occ_gpu_open takes it from the database's
+ * board of the GPU's name, SM count and capability). Tried once per
+ * ordinal, and only for cluster launches. Returns why the layout stays
+ * unknown where the core's reason would be wrong, else NULL. */
+static const char *attach_cluster_layout(run_state *s,
+                                         const occ_launch_record *l) {
+  int o = l->device;
+  occ_device *d = &s->devices[o];
+  if (!s->device_known[o] || d->cluster_domain_count > 0) return NULL;
+  char err[512];
+  if (!s->gpu_tried[o]) {
+    s->gpu_tried[o] = true;
+    if (occ_gpu_open(o, s->db, &s->gpus[o], err, sizeof err) != OCC_GPU_OK)
+      s->gpus[o] = NULL;
+  }
+  const occ_device *live = s->gpus[o] ? occ_gpu_device(s->gpus[o]) : NULL;
+  if (!live)
+    return "the launch records name an architecture, not a board, and the "
+           "GPU could not be read for its cluster domains";
+  if (live->cluster_domain_count > 0 && live->sm_count == d->sm_count &&
+      live->cc_major == d->cc_major && live->cc_minor == d->cc_minor) {
+    d->cluster_domain_count = live->cluster_domain_count;
+    memcpy(d->cluster_domain_sms, live->cluster_domain_sms,
+           sizeof d->cluster_domain_sms);
+    d->cluster_max_blocks_per_sm = live->cluster_max_blocks_per_sm;
+  }
+  return NULL;
+}
+
 static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
   occ_kernel_init(k);
   for (int i = 0; i < 3; i++) k->block[i] = l->block[i];
@@ -396,6 +428,15 @@ static int compute_row(run_state *s, occ_run_row *row,
       .grid_blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2]};
   if (item->device && occ_model_compute(item, &request) != OCC_OK)
     item->device = NULL;
+  /* A cluster launch: the cluster rule beside the API's (a device that
+   * refuses the shape keeps the API's alone). */
+  occ_cluster cluster;
+  if (item->device && occ_model_cluster_of_dims(l->cluster, &cluster)) {
+    const char *why = attach_cluster_layout(s, l);
+    if (occ_model_cluster(item, &cluster, request.grid_blocks) == OCC_OK &&
+        !item->cluster_result.layout_known && why)
+      item->cluster_result.unknown_reason = why;
+  }
   measure_row(s, row, refusal);
   occ_measure_derive(item, &row->measure);
   return 0;

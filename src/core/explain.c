@@ -17,7 +17,8 @@ const char *occ_explain_op_name(occ_explain_op op) {
 
 static const char *const section_titles[] = {
     "Warps per block", "Warp limit", "Block limit", "Registers", "Shared memory",
-    "Barriers", "Active blocks", "Occupancy", "Waves"};
+    "Barriers", "Active blocks", "Occupancy", "Waves",
+    "Thread block clusters"};
 
 const char *occ_explain_section_title(int section) {
   int n = (int)(sizeof section_titles / sizeof section_titles[0]);

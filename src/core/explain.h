@@ -16,7 +16,7 @@
 
 /* Enough for the longest derivation (a carveout that changes at launch,
  * a grid); occ_explain says when it is not. */
-#define OCC_EXPLAIN_MAX_STEPS 48
+#define OCC_EXPLAIN_MAX_STEPS 64
 #define OCC_EXPLAIN_MAX_OPERANDS 5
 
 /* What a step does to its operands (a, b, c in order) to get its result. */
@@ -43,7 +43,7 @@ typedef enum occ_explain_op {
 /* Returns the operation's name ("ceil_div", "round_up", ...). */
 const char *occ_explain_op_name(occ_explain_op op);
 
-/* Returns the title of section 1..9 ("Warps per block", ...), or NULL. */
+/* Returns the title of section 1..10 ("Warps per block", ...), or NULL. */
 const char *occ_explain_section_title(int section);
 
 /* A named number. Names are the report's JSON keys, with the object path
@@ -61,7 +61,7 @@ typedef struct occ_explain_value {
 
 typedef struct occ_step {
   const char *key;     /* what the step derives, unique in one list */
-  int section;         /* 1..9, see occ_explain_section_title */
+  int section;         /* 1..10, see occ_explain_section_title */
   const char *title;   /* a short title: "registers per warp" */
   occ_explain_op operation;
   int operand_count;

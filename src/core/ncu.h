@@ -46,6 +46,12 @@ typedef struct occ_ncu {
   double maximum_warps_per_active_cycle_pct; /* ncu's unit: percent */
   bool has_waves;
   double waves_per_multiprocessor;
+  /* launch__cluster_max_active: the clusters active at once (what
+   * cudaOccupancyMaxActiveClusters answers), known for a cluster launch
+   * on a board whose domains were measured; occ_ncu_values leaves it
+   * unknown, the model sets it (model/cluster.c). */
+  bool has_cluster_max_active;
+  int64_t cluster_max_active;
 } occ_ncu;
 
 /* Fills *ncu for kernel on device, given occ_compute's result (and waves,

@@ -2,6 +2,8 @@
  * measure.h). */
 #include "model/measure.h"
 
+#include "model/cluster.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,14 +46,33 @@ static void add_cause(char *buf, size_t size, const char *fmt, ...) {
 }
 
 /* Why achieved falls short of theoretical, from the item's own numbers. */
+/* A cluster launch's waves, counted in clusters: true when it said why. */
+static bool cluster_wave_cause(const occ_item *item, occ_measure *m) {
+  const occ_cluster_waves *w = &item->cluster_waves;
+  if (!item->has_cluster_waves || w->clusters_per_wave <= 0) return false;
+  if (w->waves < 1)
+    add_cause(m->cause, sizeof m->cause, "the grid fills %.0f%% of one wave "
+              "of %lld clusters", 100 * w->waves,
+              (long long)w->clusters_per_wave);
+  else if (w->tail_clusters && w->full_waves < 4)
+    add_cause(m->cause, sizeof m->cause, "a partial last wave (%.2f waves "
+              "of clusters, the last %.0f%% full)", w->waves,
+              100.0 * (double)w->tail_clusters / (double)w->clusters_per_wave);
+  return true;
+}
+
 static void likely_cause(const occ_item *item, occ_measure *m) {
-  if (!m->achieved_known || item->result.occupancy - m->achieved <= CAUSE_GAP)
+  /* Against what the launch can reach: the cluster rule's occupancy for
+   * a cluster launch (model/cluster.h). */
+  if (!m->achieved_known || occ_model_occupancy(item) - m->achieved <= CAUSE_GAP)
     return;
   const occ_waves *w = &item->waves;
   int sms = item->device->sm_count;
   char *c = m->cause;
   size_t size = sizeof m->cause;
-  if (w->grid_blocks < sms)
+  if (cluster_wave_cause(item, m))
+    ; /* the waves of a cluster launch are counted in clusters */
+  else if (w->grid_blocks < sms)
     add_cause(c, size, "fewer blocks (%lld) than SMs (%d)",
               (long long)w->grid_blocks, sms);
   else if (w->waves < 1)

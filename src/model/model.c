@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
+#include "core/cluster_explain.h"
 #include "core/sweep.h"
+#include "model/cluster.h"
 
 occ_status occ_model_compute(occ_item *item, const occ_model_request *req) {
   occ_status status = occ_compute(item->device, &item->kernel, &item->result);
@@ -11,6 +13,8 @@ occ_status occ_model_compute(occ_item *item, const occ_model_request *req) {
   if (item->has_waves)
     occ_waves_compute(item->device, &item->result, req->grid_blocks,
                       &item->waves);
+  if (status == OCC_OK && req->cluster)
+    status = occ_model_cluster(item, req->cluster, req->grid_blocks);
   return status;
 }
 
@@ -48,6 +52,16 @@ static occ_status build_explanation(occ_item *item) {
                          item->has_waves ? &item->waves : NULL, e->steps,
                          OCC_EXPLAIN_MAX_STEPS);
   e->count = n > OCC_EXPLAIN_MAX_STEPS ? OCC_EXPLAIN_MAX_STEPS : n;
+  if (item->has_cluster) {
+    n = occ_explain_cluster(item->device, &item->result, &item->cluster,
+                            &item->cluster_result,
+                            item->has_cluster_waves ? &item->cluster_waves
+                                                    : NULL,
+                            e->steps + e->count,
+                            OCC_EXPLAIN_MAX_STEPS - e->count);
+    e->count += n > OCC_EXPLAIN_MAX_STEPS - e->count
+                    ? OCC_EXPLAIN_MAX_STEPS - e->count : n;
+  }
   item->explanation = e;
   return OCC_OK;
 }
@@ -61,6 +75,7 @@ occ_status occ_model_sections(occ_item *item, const occ_model_request *req,
   item->has_ncu = occ_ncu_values(item->device, &item->kernel, &item->result,
                                  item->has_waves ? &item->waves : NULL,
                                  &item->ncu) == OCC_OK;
+  if (item->has_ncu) occ_model_cluster_ncu(item);
   occ_status status = OCC_OK;
   if (req->explain && (status = build_explanation(item)) != OCC_OK)
     *failed = OCC_SECTION_EXPLAIN;
@@ -96,5 +111,6 @@ const char *occ_model_section_name(occ_model_section section) {
 
 bool occ_model_below(const occ_item *item, double min_pct) {
   /* A tolerance for the percentage's rounding: 50 passes at 0.5. */
-  return item->device && item->result.occupancy * 100.0 < min_pct - 1e-9;
+  /* A cluster launch is gated on what it reaches (model/cluster.h). */
+  return item->device && occ_model_occupancy(item) * 100.0 < min_pct - 1e-9;
 }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "core/chart.h"
+#include "core/cluster.h"
 #include "core/explain.h"
 #include "core/ncu.h"
 #include "core/occ.h"
@@ -22,6 +23,7 @@
 struct occ_gpu;
 struct occ_verify;
 struct occ_module_kernel;
+struct occ_cluster_verify;
 
 /* The charts of one configuration, --chart's kinds in their order. */
 typedef struct occ_charts {
@@ -60,12 +62,23 @@ typedef struct occ_item {
   const struct occ_gpu *gpu;       /* live: the GPU, or NULL */
   const struct occ_verify *verify; /* live: the probe's verification */
   const struct occ_module_kernel *module; /* live: the module's kernel */
+  const struct occ_cluster_verify *cluster_verify; /* live: --cluster's
+                                      launch verified, or NULL */
   occ_verdict verdict;             /* live: the verification's */
   occ_result result;
   bool has_waves;                  /* a grid was given */
   occ_waves waves;
   bool has_ncu;                    /* ncu's values are known */
   occ_ncu ncu;
+  /* --cluster (or a run's cluster launch): the launch in clusters of
+   * cluster, computed once by occ_model_compute (model/cluster.c);
+   * cluster_result.layout_known false, with its reason, where the board's
+   * domains were never measured. */
+  bool has_cluster;
+  occ_cluster cluster;
+  occ_cluster_result cluster_result;
+  bool has_cluster_waves;          /* a grid was given and clusters fit */
+  occ_cluster_waves cluster_waves;
   occ_explanation *explanation;    /* --explain */
   occ_charts *charts;              /* --chart */
   occ_suggestion *suggestion;      /* --suggest */
@@ -74,6 +87,7 @@ typedef struct occ_item {
 /* The sections a run asks for. */
 typedef struct occ_model_request {
   int64_t grid_blocks;  /* 0: no waves */
+  const occ_cluster *cluster; /* NULL: not a cluster launch */
   bool explain;
   unsigned charts;      /* a bit per occ_chart_kind */
   int chart_step;       /* 0: the chart's own */
@@ -88,8 +102,10 @@ typedef enum occ_model_section {
   OCC_SECTION_EXPLAIN
 } occ_model_section;
 
-/* Computes item->result and, with a grid, item->waves. Returns the core's
- * status. */
+/* Computes item->result and, with a grid, item->waves; with a cluster,
+ * the cluster section. Returns the core's status (OCC_ERR_INVALID_DEVICE
+ * when the cluster is refused by occ_cluster_compute: check it before,
+ * occ_cluster_check, for a message that says why). */
 occ_status occ_model_compute(occ_item *item, const occ_model_request *req);
 
 /* Computes the sections req asks for, and ncu's values, into item (whose
@@ -102,8 +118,9 @@ occ_status occ_model_sections(occ_item *item, const occ_model_request *req,
  * another occ_model_sections. NULL-safe. */
 void occ_model_release(occ_item *item);
 
-/* Whether item's occupancy is below min_pct percent (--min-occupancy):
- * the gate's one decision. False without a device (not known). */
+/* Whether item's occupancy (a cluster launch's by the cluster rule,
+ * occ_model_occupancy) is below min_pct percent (--min-occupancy): the
+ * gate's one decision. False without a device (not known). */
 bool occ_model_below(const occ_item *item, double min_pct);
 
 /* The name of a section for a diagnostic ("charts", "suggest", ...). */

@@ -204,6 +204,7 @@ cJSON *occ_json_report(const occ_report *rep) {
     cJSON_AddItemToObject(root, "waves", occ_json_waves(rep->waves));
   else
     cJSON_AddNullToObject(root, "waves");
+  cJSON_AddItemToObject(root, "cluster", occ_json_cluster(rep));
   /* What a compiler report adds (occ_ptxas_json): null for other sources,
    * so every report has the same keys. */
   cJSON_AddNullToObject(root, "compiler");
@@ -211,6 +212,7 @@ cJSON *occ_json_report(const occ_report *rep) {
   /* Any allocation failure above left a key out: report it whole or not at all. */
   if (!cJSON_GetObjectItemCaseSensitive(root, "block_choice") ||
       !cJSON_GetObjectItemCaseSensitive(root, "waves") ||
+      !cJSON_GetObjectItemCaseSensitive(root, "cluster") ||
       !cJSON_GetObjectItemCaseSensitive(root, "device") ||
       !cJSON_GetObjectItemCaseSensitive(root, "kernel")) {
     cJSON_Delete(root);

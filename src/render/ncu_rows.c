@@ -44,6 +44,14 @@ static bool waves(const occ_ncu *n, double *v, const char **words) {
   return n->has_waves;
 }
 
+/* Not a cluster launch, or a board whose domains were never measured:
+ * null, and no row in the text (the cluster section says why). */
+static bool cluster_max_active(const occ_ncu *n, double *v, const char **words) {
+  (void)words;
+  *v = (double)n->cluster_max_active;
+  return n->has_cluster_max_active;
+}
+
 static const struct {
   const char *key, *unit;
   int decimals;
@@ -61,6 +69,7 @@ static const struct {
     {"launch__shared_mem_per_block_driver", "bytes", 0, smem_driver},
     {"sm__maximum_warps_per_active_cycle_pct", "percent", 2, max_warps_pct},
     {"launch__waves_per_multiprocessor", "waves", 2, waves},
+    {"launch__cluster_max_active", "clusters", 0, cluster_max_active},
 };
 
 void occ_ncu_values_rows(const occ_ncu *n,

@@ -7,6 +7,7 @@
 #include "render/json_write.h"
 #include <stdio.h>
 
+#include "core/cluster.h"
 #include "core/explain.h"
 #include "core/ncu.h"
 #include "core/occ.h"
@@ -29,6 +30,11 @@ typedef struct occ_report {
   const occ_step *steps;
   size_t step_count;
   const char *mangled_name;
+  /* A launch in thread block clusters (model/cluster.h): NULL when not;
+   * cluster_waves NULL without a grid or without a known layout. */
+  const occ_cluster *cluster;
+  const occ_cluster_result *cluster_result;
+  const occ_cluster_waves *cluster_waves;
 } occ_report;
 
 /* Writes the compact human report (fits 80 columns). */
@@ -36,6 +42,14 @@ void occ_print_report(FILE *out, const occ_report *report);
 
 /* Writes the derivation step by step with this case's numbers. */
 void occ_print_explain(FILE *out, const occ_report *report);
+
+/* Writes the "Thread block clusters" section of a cluster launch
+ * (render/cluster_text.c); nothing when rep->cluster is NULL. */
+void occ_print_cluster(FILE *out, const occ_report *report);
+
+/* The "cluster" object of a report (render/cluster_json.c): null when
+ * rep->cluster is NULL. The caller owns it; NULL when out of memory. */
+cJSON *occ_json_cluster(const occ_report *report);
 
 /* Builds the JSON object of one report; the caller owns it (cJSON_Delete).
  * NULL when out of memory. */

@@ -4,9 +4,11 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "model/cluster.h"
 #include "render/csv.h"
 #include "render/json_write.h"
 #include "render/report.h"
+#include "render/run_cluster.h"
 #include "render/text_safe.h"
 #include "render/vocab.h"
 
@@ -99,8 +101,8 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
   char line[320], words[80];
   if (row->item.device)
     snprintf(line, sizeof line, "theoretical %.1f%% (%s), at launch %.1f%%",
-             100 * row->item.result.occupancy,
-             occ_limiters_words(row->item.result.limited_by, words, sizeof words),
+             100 * occ_model_occupancy(&row->item),
+             occ_run_limiters_words(&row->item, words, sizeof words),
              100 * row->measure.launch_occupancy);
   else
     snprintf(line, sizeof line,
@@ -122,6 +124,8 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
              row->item.waves.blocks_per_wave, occ_waves_words(&row->item.waves, words, sizeof words));
     text_wrapped(out, line);
   }
+  if (occ_run_cluster_line(&row->item, line, sizeof line))
+    text_wrapped(out, line);
   if (row->measure.cause[0]) {
     snprintf(line, sizeof line, "why lower: %s", row->measure.cause);
     text_wrapped(out, line);
@@ -322,7 +326,7 @@ static bool get_smem_predicted(const occ_run_row *r, double *v) {
   return r->measure.smem_executed_bytes > 0;
 }
 static bool get_theoretical(const occ_run_row *r, double *v) {
-  *v = r->item.result.occupancy;
+  *v = occ_model_occupancy(&r->item); /* a cluster launch's: its rule */
   return r->item.device != NULL;
 }
 static bool get_active_blocks(const occ_run_row *r, double *v) {
@@ -406,6 +410,7 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
                                          : cJSON_CreateNull());
   add_dims(o, "grid", l->grid);
   add_dims(o, "cluster", l->cluster);
+  cJSON_AddItemToObject(o, "cluster_launch", occ_run_cluster_json(&row->item));
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);

@@ -1,0 +1,68 @@
+/* cluster.c - the model's cluster section (see cluster.h). */
+#include "model/cluster.h"
+
+occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
+                             int64_t grid_blocks) {
+  item->has_cluster = false;
+  item->has_cluster_waves = false;
+  /* A layout that does not add up to the device's SMs (--sms overrode
+   * the board's count) is no layout of this device: unknown, with why. */
+  occ_device alone = *item->device;
+  bool mismatched =
+      alone.cluster_domain_count > 0 && !occ_cluster_layout_valid(&alone);
+  if (mismatched)
+    alone.cluster_domain_count = 0;
+  if (occ_cluster_compute(&alone, &item->result, cluster,
+                          &item->cluster_result) != OCC_CLUSTER_OK)
+    return OCC_ERR_INVALID_DEVICE;
+  if (mismatched)
+    item->cluster_result.unknown_reason =
+        "the board's cluster domains do not add up to the SM count "
+        "given (--sms)";
+  item->has_cluster = true;
+  item->cluster = *cluster;
+  int64_t size = item->cluster_result.cluster_size;
+  /* --grid counts blocks: a whole number of clusters, checked before. */
+  if (grid_blocks > 0 && grid_blocks % size == 0 &&
+      item->cluster_result.layout_known) {
+    item->has_cluster_waves = true;
+    occ_cluster_waves_compute(&item->cluster_result, grid_blocks / size,
+                              &item->cluster_waves);
+  }
+  return OCC_OK;
+}
+
+void occ_model_cluster_ncu(occ_item *item) {
+  item->ncu.has_cluster_max_active =
+      item->has_cluster && item->cluster_result.layout_known;
+  item->ncu.cluster_max_active = item->ncu.has_cluster_max_active
+                                     ? item->cluster_result.max_active_clusters
+                                     : 0;
+}
+
+static bool cluster_known(const occ_item *item) {
+  return item->has_cluster && item->cluster_result.layout_known;
+}
+
+double occ_model_occupancy(const occ_item *item) {
+  return cluster_known(item) ? item->cluster_result.occupancy
+                             : item->result.occupancy;
+}
+
+bool occ_model_limited_by_cluster(const occ_item *item) {
+  return cluster_known(item) && item->cluster_result.limited_by_cluster;
+}
+
+bool occ_model_cluster_of_dims(const int dims[3], occ_cluster *cluster) {
+  int64_t size = 1;
+  for (int i = 0; i < 3; i++) {
+    if (dims[i] < 1)
+      return false;
+    size *= dims[i];
+  }
+  if (size <= 1)
+    return false;
+  *cluster = (occ_cluster){{dims[0], dims[1], dims[2]},
+                           size > OCC_CLUSTER_PORTABLE_MAX};
+  return true;
+}

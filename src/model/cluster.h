@@ -1,0 +1,39 @@
+/* cluster.h - the model's cluster section: an item launched in thread
+ * block clusters (--cluster, or a run's cluster launch), computed once
+ * from its result by the core's rule (core/cluster.h). */
+#ifndef OCC_MODEL_CLUSTER_H
+#define OCC_MODEL_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+/* Fills item->cluster, cluster_result and, with grid_blocks > 0 (a whole
+ * number of clusters) and a known layout, cluster_waves; item->result is
+ * computed. Returns OCC_OK, or OCC_ERR_INVALID_DEVICE when the core
+ * refuses the cluster on item's device (the caller checks first with
+ * occ_cluster_check to say why). */
+occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
+                             int64_t grid_blocks);
+
+/* Sets ncu's launch__cluster_max_active from the cluster section: known
+ * where the item is a cluster launch with a known layout. */
+void occ_model_cluster_ncu(occ_item *item);
+
+/* The occupancy a launch of item reaches: under a cluster launch with a
+ * known layout the cluster rule's (cluster_result.occupancy), else the
+ * occupancy API's (result.occupancy). The one decision `run`'s rows and
+ * likely causes read. */
+double occ_model_occupancy(const occ_item *item);
+
+/* True when item is a cluster launch whose clusters lower the GPU's
+ * resident blocks (the limiter "cluster"). */
+bool occ_model_limited_by_cluster(const occ_item *item);
+
+/* The cluster of a recorded launch's dims (run's records carry no
+ * attribute: a launch that ran above 8 blocks was allowed them): false
+ * for a launch without clusters (dims 0, or one block). */
+bool occ_model_cluster_of_dims(const int dims[3], occ_cluster *cluster);
+
+#endif
