@@ -240,6 +240,11 @@ for c in cases:
             args += ['--carveout', str(p['carveout_pct'])]
         ours = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)['ncu']
         for key, value in ours.items():
+            # The probe's launches are not cluster launches: occcalc's
+            # cluster figure is null and ncu is not asked for it here
+            # (cluster-cli compares it on cluster launches).
+            if key not in m and value is None and key.startswith('launch__cluster'):
+                continue
             theirs = float(m[key])
             if value is None or abs(value - theirs) > 0.01 * max(1, abs(theirs)):
                 bad.append('%s: %s occcalc %s, ncu %s' % (' '.join(args[1:]), key, value, theirs))

@@ -73,11 +73,15 @@ missing=$(comm -23 "$tmp/recorded_res" "$tmp/compiled16")
 # configuration on the live device.
 jq -r '.rows[] | [.kernel.regs_per_thread, .kernel.smem_static_bytes,
   .kernel.smem_dynamic_bytes, (.kernel.block | map(tostring) | join("x")),
-  (.kernel.carveout_pct // -1), .device_ordinal, .theoretical_occupancy, .kernel.name]
+  (.kernel.carveout_pct // -1), .device_ordinal, .theoretical_occupancy,
+  (.cluster | map(tostring) | join("x")), (.cluster | .[0] * .[1] * .[2]), .kernel.name]
   | map(tostring) | join(" ")' "$tmp/run.json" >"$tmp/rows"
-while read -r regs smem dyn block carveout device theo name; do
+while read -r regs smem dyn block carveout device theo cluster cluster_size name; do
   set -- --regs "$regs" --smem "$smem" --dyn-smem "$dyn" --block "$block"
   [ "$carveout" -ge 0 ] && set -- "$@" --carveout "$carveout"
+  # A cluster launch's theoretical occupancy is the cluster rule's.
+  [ "$cluster_size" -gt 1 ] && set -- "$@" --cluster "$cluster"
+  [ "$cluster_size" -gt 8 ] && set -- "$@" --non-portable
   offline=$(./occcalc "$@" --device "$device" --no-verify --json 2>/dev/null |
             jq -r '.occupancy')
   [ "$offline" = "$theo" ] || no "$name: theoretical $theo, occcalc $offline"
