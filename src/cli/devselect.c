@@ -84,8 +84,11 @@ static void amd_row(FILE *out, const char *name, const occ_amd_arch *a, int cu_c
           w64 ? a->vgprs_per_simd_wave64 : a->vgprs_per_simd_wave32, a->lds_per_cu_bytes / 1024);
 }
 
+/* AMD's boards and architectures, after NVIDIA's; a database with none
+ * (a --data file of NVIDIA entries alone) lists no empty table. */
 static void list_amd(const occ_gpudb *db, FILE *out) {
   const char *header = "%-26s %-7s %-12s %5s %4s %5s %6s %6s\n";
+  if (occ_gpudb_amd_gpu_count(db) == 0 && occ_gpudb_amd_arch_count(db) == 0) return;
   fprintf(out, "\n");
   fprintf(out, header, "AMD GPU (--gpu)", "ARCH", "FAMILY", "CUS", "WAVE", "WAVES", "VGPRS",
           "LDS_K");
