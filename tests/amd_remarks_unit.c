@@ -215,7 +215,8 @@ Test(amd_remarks, field_without_kernel_and_huge_line) {
 /* A NUL in a remark line marks it binary, skipped, however the line
  * arrives: whole in one chunk or split across several. */
 Test(amd_remarks, nul_line_skipped_in_any_chunks) {
-  static const char text[] = "k.cl:1:1: remark:\0    VGPRs: 3 [-Rpass-analysis=kernel-resource-usage]\n";
+  static const char text[] = "k.cl:1:1: remark:\0    VGPRs: 3 "
+                             "[-Rpass-analysis=kernel-resource-usage]\n";
   size_t len = sizeof text - 1;
   for (size_t chunk = 1; chunk <= len; chunk++) {
     seen s;

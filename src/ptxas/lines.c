@@ -44,9 +44,11 @@ int occ_lines_feed(occ_lines *l, const char *data, size_t len) {
       rc = n > l->max ? l->fn(l->ctx, NULL, 0) : l->fn(l->ctx, data, n);
     } else {
       append(l, data, n);
-      if (nl) rc = end_pending_line(l);
+      if (nl)
+        rc = end_pending_line(l);
     }
-    if (rc || !nl) return rc;
+    if (rc || !nl)
+      return rc;
     data = nl + 1;
     len -= n + 1;
   }

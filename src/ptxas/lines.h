@@ -17,8 +17,8 @@ typedef int (*occ_line_fn)(void *ctx, const char *s, size_t len);
 typedef struct occ_lines {
   occ_line_fn fn;
   void *ctx;
-  size_t max;    /* the longest line handed over, in bytes */
-  char *buf;     /* the start of a line split across chunks (max bytes) */
+  size_t max; /* the longest line handed over, in bytes */
+  char *buf;  /* the start of a line split across chunks (max bytes) */
   size_t len;
   bool pending;  /* buf holds the start of an unfinished line */
   bool overflow; /* the unfinished line is over max */
