@@ -37,11 +37,12 @@ build/unit_amd: $(AMD_UNIT_SRCS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_
 test-amd-unit: build/unit_amd
 	./build/unit_amd --short-filename
 
-build/fuzz_amd_remarks: tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/amdgpu_remarks.h | deps
+build/fuzz_amd_remarks: tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/amdgpu_remarks.h \
+                        src/ptxas/lines.c src/ptxas/lines.h | deps
 	@mkdir -p build
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c
+	  -o $@ tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/lines.c
 
 test-amd-fuzz: build/fuzz_amd_remarks
 	@rm -rf build/fuzz_amd_corpus && mkdir -p build/fuzz_amd_corpus

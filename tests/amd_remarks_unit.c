@@ -212,6 +212,21 @@ Test(amd_remarks, field_without_kernel_and_huge_line) {
   cr_expect_eq(st.lines, 2);
 }
 
+/* A NUL in a remark line marks it binary, skipped, however the line
+ * arrives: whole in one chunk or split across several. */
+Test(amd_remarks, nul_line_skipped_in_any_chunks) {
+  static const char text[] = "k.cl:1:1: remark:\0    VGPRs: 3 "
+                             "[-Rpass-analysis=kernel-resource-usage]\n";
+  size_t len = sizeof text - 1;
+  for (size_t chunk = 1; chunk <= len; chunk++) {
+    seen s;
+    occ_amdgpu_stats st = read_text(text, len, chunk, &s);
+    cr_expect_eq(st.lines, 1, "chunk %zu", chunk);
+    cr_expect_eq(st.skipped_lines, 1, "chunk %zu", chunk);
+    cr_expect_eq(st.first_skipped_line, 1, "chunk %zu", chunk);
+  }
+}
+
 Test(amd_remarks, tells_logs_apart) {
   size_t len;
   const char *amd = slurp("tests/data/amd/clang19-gfx908.log", &len);

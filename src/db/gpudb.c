@@ -1145,6 +1145,20 @@ static size_t edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
+/* Keeps the three nearest entries seen so far, best[] in order of dist[]
+ * (an unused slot's distance is (size_t)-1): entry i at distance d goes in
+ * after those as near, so that of equals the first seen stays first. */
+static void keep_nearest(size_t best[3], size_t dist[3], size_t i, size_t d) {
+  for (int slot = 0; slot < 3; slot++) {
+    if (d < dist[slot]) {
+      for (int k = 2; k > slot; k--) best[k] = best[k - 1], dist[k] = dist[k - 1];
+      best[slot] = i;
+      dist[slot] = d;
+      return;
+    }
+  }
+}
+
 /* Writes the names of the (up to) three entries nearest to key. */
 static void nearest(const occ_gpudb *db, const char *key, bool archs,
                     char *near, size_t size) {
@@ -1158,14 +1172,7 @@ static void nearest(const occ_gpudb *db, const char *key, bool archs,
       size_t da = edit_distance(key, occ_gpudb_string(t, list[i].match_keys[a]));
       if (da < d) d = da;
     }
-    for (int slot = 0; slot < 3; slot++) {
-      if (d < dist[slot]) {
-        for (int k = 2; k > slot; k--) best[k] = best[k - 1], dist[k] = dist[k - 1];
-        best[slot] = i;
-        dist[slot] = d;
-        break;
-      }
-    }
+    keep_nearest(best, dist, i, d);
   }
   near[0] = '\0';
   for (int slot = 0; slot < 3 && dist[slot] != (size_t)-1; slot++) {
@@ -1288,14 +1295,7 @@ static void amd_nearest(const occ_gpudb *db, const char *key, bool boards,
       size_t da = edit_distance(key, occ_gpudb_string(&db->t, list[i].match_keys[a]));
       if (da < d) d = da;
     }
-    for (int slot = 0; slot < 3; slot++) {
-      if (d < dist[slot]) {
-        for (int k = 2; k > slot; k--) best[k] = best[k - 1], dist[k] = dist[k - 1];
-        best[slot] = i;
-        dist[slot] = d;
-        break;
-      }
-    }
+    keep_nearest(best, dist, i, d);
   }
   if (size) near[0] = '\0';
   for (int slot = 0; slot < 3 && dist[slot] != (size_t)-1; slot++) {

@@ -5,8 +5,9 @@
  * ranks of a thousand configurations. */
 #include "db/run_merge.h"
 
+#include "db/why.h"
+
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +23,8 @@ struct occ_run_merge {
   size_t count, capacity;
 };
 
-static int bad(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int bad(char *why, size_t size, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, size, fmt, ap);
-  va_end(ap);
-  return -1;
-}
+/* Writes why a report is refused; -1. */
+#define bad(why, size, ...) (occ_whyf(why, size, __VA_ARGS__), -1)
 
 occ_run_merge *occ_run_merge_new(void) {
   return calloc(1, sizeof(occ_run_merge));

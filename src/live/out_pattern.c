@@ -1,19 +1,13 @@
 /* out_pattern.c - --output's patterns (see out_pattern.h). */
 #include "live/out_pattern.h"
 
-#include <stdarg.h>
+#include "db/why.h"
+
 #include <stdio.h>
 #include <string.h>
 
-static bool fail(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static bool fail(char *why, size_t size, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, size, fmt, ap);
-  va_end(ap);
-  return false;
-}
+/* Writes why a pattern is refused; false. */
+#define fail(why, size, ...) (occ_whyf(why, size, __VA_ARGS__), false)
 
 /* Appends n bytes of text at *used; false when out has no room for them
  * and the NUL. */
@@ -42,24 +36,24 @@ static const char *variable(const char *p, const occ_pattern_env *env,
                             const char **end, char *why, size_t why_size) {
   char name[256];
   if (*p != '{') {
-    fail(why, why_size, "%%q takes a variable's name in braces, %%q{NAME}");
+    occ_whyf(why, why_size, "%%q takes a variable's name in braces, %%q{NAME}");
     return NULL;
   }
   size_t n = 0;
   for (p++; is_name_char(p[n]); n++) {
   }
   if (p[n] != '}' || n == 0 || n >= sizeof name) {
-    fail(why, why_size,
-         "%%q{ must hold a variable's name (letters, digits, "
-         "_; at most %zu) and end with }",
-         sizeof name - 1);
+    occ_whyf(why, why_size,
+             "%%q{ must hold a variable's name (letters, digits, "
+             "_; at most %zu) and end with }",
+             sizeof name - 1);
     return NULL;
   }
   memcpy(name, p, n);
   name[n] = '\0';
   const char *value = env->lookup ? env->lookup(name, env->context) : NULL;
   if (!value) {
-    fail(why, why_size, "%%q{%s}: %s is not set", name, name);
+    occ_whyf(why, why_size, "%%q{%s}: %s is not set", name, name);
     return NULL;
   }
   *end = p + n + 1;

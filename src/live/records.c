@@ -3,9 +3,10 @@
 #define _GNU_SOURCE
 #include "live/records.h"
 
+#include "db/why.h"
+
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +35,8 @@ static bool all_zero(const unsigned char *p, size_t n) {
   return true;
 }
 
-static occ_record_verdict bad(char *why, size_t size, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static occ_record_verdict bad(char *why, size_t size, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(why, size, fmt, ap);
-  va_end(ap);
-  return OCC_RECORD_BAD;
-}
+/* Writes why a record is refused; the verdict. */
+#define bad(why, size, ...) (occ_whyf(why, size, __VA_ARGS__), OCC_RECORD_BAD)
 
 /* A string field of n bytes: true when its NUL is inside, the bytes after
  * it then zeroed (so that nothing past the string survives the copy). */

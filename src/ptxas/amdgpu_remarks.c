@@ -11,6 +11,8 @@
  * at the next "Function Name", or at the end of the input. */
 #include "ptxas/amdgpu_remarks.h"
 
+#include "ptxas/lines.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,9 +27,7 @@ struct occ_amdgpu_parser {
   occ_amdgpu_stats stats;
   int stopped;
 
-  char *line; /* a line split across chunks */
-  size_t line_len;
-  bool line_pending, line_overflow;
+  occ_lines lines; /* the input, split into lines */
 
   char *clean; /* the line without escape sequences */
   char *name;  /* the open kernel's name */
@@ -251,15 +251,26 @@ static int parse_line(occ_amdgpu_parser *p, const char *s, size_t len) {
   return 0;
 }
 
+/* One line from the splitter. A line over OCC_AMDGPU_LINE_MAX, or one
+ * with a NUL (which would end strstr early: such a line is binary) that
+ * claims to be a remark, is counted and skipped unread. */
+static int on_line(void *ctx, const char *s, size_t len) {
+  occ_amdgpu_parser *p = ctx;
+  if (s && !memchr(s, '\0', len)) return parse_line(p, s, len);
+  p->stats.lines++;
+  if (!s || find(s, len, "remark", 6)) skip_line(p);
+  return 0;
+}
+
 occ_amdgpu_parser *occ_amdgpu_new(occ_amdgpu_fn fn, void *ctx) {
   occ_amdgpu_parser *p = calloc(1, sizeof *p);
   if (!p) return NULL;
   p->fn = fn;
   p->ctx = ctx;
-  p->line = malloc(OCC_AMDGPU_LINE_MAX);
   p->clean = malloc(OCC_AMDGPU_LINE_MAX + 1);
   p->name = malloc(OCC_AMDGPU_LINE_MAX + 1);
-  if (!p->line || !p->clean || !p->name) {
+  if (occ_lines_init(&p->lines, OCC_AMDGPU_LINE_MAX, on_line, p) != 0 || !p->clean ||
+      !p->name) {
     occ_amdgpu_free(p);
     return NULL;
   }
@@ -269,67 +280,20 @@ occ_amdgpu_parser *occ_amdgpu_new(occ_amdgpu_fn fn, void *ctx) {
 
 void occ_amdgpu_free(occ_amdgpu_parser *p) {
   if (!p) return;
-  free(p->line);
+  occ_lines_free(&p->lines);
   free(p->clean);
   free(p->name);
   free(p->chunk);
   free(p);
 }
 
-static void append(occ_amdgpu_parser *p, const char *s, size_t n) {
-  p->line_pending = true;
-  if (p->line_overflow || n > OCC_AMDGPU_LINE_MAX - p->line_len) {
-    p->line_overflow = true;
-    return;
-  }
-  memcpy(p->line + p->line_len, s, n);
-  p->line_len += n;
-}
-
-static int end_pending_line(occ_amdgpu_parser *p) {
-  int rc = 0;
-  if (p->line_overflow) {
-    p->stats.lines++;
-    skip_line(p);
-  } else {
-    rc = parse_line(p, p->line, p->line_len);
-  }
-  p->line_len = 0;
-  p->line_pending = p->line_overflow = false;
-  return rc;
-}
-
 int occ_amdgpu_feed(occ_amdgpu_parser *p, const char *data, size_t len) {
-  while (!p->stopped && len > 0) {
-    const char *nl = memchr(data, '\n', len);
-    size_t n = nl ? (size_t)(nl - data) : len;
-    int rc = 0;
-    if (nl && !p->line_pending && n <= OCC_AMDGPU_LINE_MAX) {
-      /* A NUL inside a line would end strstr early: such a line is
-       * binary, and skipped if it claims to be a remark. */
-      if (memchr(data, '\0', n)) {
-        p->stats.lines++;
-        if (find(data, n, "remark", 6)) skip_line(p);
-      } else {
-        rc = parse_line(p, data, n);
-      }
-    } else if (nl && !p->line_pending) {
-      p->stats.lines++;
-      skip_line(p);
-    } else {
-      append(p, data, n);
-      if (nl) rc = end_pending_line(p);
-    }
-    p->stopped = rc;
-    if (!nl) break;
-    data = nl + 1;
-    len -= n + 1;
-  }
+  if (!p->stopped) p->stopped = occ_lines_feed(&p->lines, data, len);
   return p->stopped;
 }
 
 int occ_amdgpu_finish(occ_amdgpu_parser *p) {
-  if (!p->stopped && p->line_pending) p->stopped = end_pending_line(p);
+  if (!p->stopped) p->stopped = occ_lines_finish(&p->lines);
   if (!p->stopped) p->stopped = emit(p);
   return p->stopped;
 }

@@ -22,6 +22,8 @@
  * claim to be one of the above and do not parse are counted as skipped. */
 #include "ptxas/ptxas.h"
 
+#include "ptxas/lines.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,10 +47,7 @@ struct occ_ptxas_parser {
   occ_ptxas_stats stats;
   int stopped;             /* the callback's non-zero value */
 
-  char *line;              /* a line split across chunks */
-  size_t line_len;
-  bool line_pending;       /* line holds the start of an unfinished line */
-  bool line_overflow;      /* the unfinished line is over the limit */
+  occ_lines lines;         /* the input, split into lines */
 
   char *name;              /* the open kernel's name, NUL-terminated */
   bool open;               /* a kernel announced, its resources not read */
@@ -520,6 +519,18 @@ static int parse_line(occ_ptxas_parser *p, const char *s, size_t len) {
   return 0;
 }
 
+/* One line from the splitter; a line over OCC_PTXAS_LINE_MAX is counted
+ * and skipped unread. */
+static int on_line(void *ctx, const char *s, size_t len) {
+  occ_ptxas_parser *p = ctx;
+  if (!s) {
+    p->stats.lines++;
+    skip_line(p);
+    return 0;
+  }
+  return parse_line(p, s, len);
+}
+
 /* ---- feeding ---- */
 
 occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
@@ -527,9 +538,8 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
   if (!p) return NULL;
   p->fn = fn;
   p->ctx = ctx;
-  p->line = malloc(OCC_PTXAS_LINE_MAX);
   p->name = malloc(OCC_PTXAS_LINE_MAX + 1);
-  if (!p->line || !p->name) {
+  if (occ_lines_init(&p->lines, OCC_PTXAS_LINE_MAX, on_line, p) != 0 || !p->name) {
     occ_ptxas_free(p);
     return NULL;
   }
@@ -545,63 +555,19 @@ void occ_ptxas_set_reserve_fn(occ_ptxas_parser *parser,
 
 void occ_ptxas_free(occ_ptxas_parser *parser) {
   if (!parser) return;
-  free(parser->line);
+  occ_lines_free(&parser->lines);
   free(parser->name);
   free(parser->chunk);
   free(parser);
 }
 
-/* Adds part of an unfinished line; past the limit it only remembers that
- * the line is too long. */
-static void append(occ_ptxas_parser *p, const char *s, size_t n) {
-  p->line_pending = true;
-  if (p->line_overflow || n > OCC_PTXAS_LINE_MAX - p->line_len) {
-    p->line_overflow = true;
-    return;
-  }
-  memcpy(p->line + p->line_len, s, n);
-  p->line_len += n;
-}
-
-static int end_pending_line(occ_ptxas_parser *p) {
-  int rc = 0;
-  if (p->line_overflow) {
-    p->stats.lines++;
-    skip_line(p);
-  } else {
-    rc = parse_line(p, p->line, p->line_len);
-  }
-  p->line_len = 0;
-  p->line_pending = p->line_overflow = false;
-  return rc;
-}
-
 int occ_ptxas_feed(occ_ptxas_parser *p, const char *data, size_t len) {
-  while (!p->stopped && len > 0) {
-    const char *nl = memchr(data, '\n', len);
-    size_t n = nl ? (size_t)(nl - data) : len;
-    int rc = 0;
-    if (nl && !p->line_pending) {
-      if (n > OCC_PTXAS_LINE_MAX) {
-        p->stats.lines++;
-        skip_line(p);
-      } else {
-        rc = parse_line(p, data, n);
-      }
-    } else {
-      append(p, data, n);
-      if (nl) rc = end_pending_line(p);
-    }
-    p->stopped = rc;
-    if (!nl) break;
-    data = nl + 1;
-    len -= n + 1;
-  }
+  if (!p->stopped) p->stopped = occ_lines_feed(&p->lines, data, len);
   return p->stopped;
 }
 
 int occ_ptxas_finish(occ_ptxas_parser *p) {
-  if (!p->stopped && p->line_pending) p->stopped = end_pending_line(p);
+  if (!p->stopped) p->stopped = occ_lines_finish(&p->lines);
   if (p->open) {
     p->stats.incomplete++;
     p->open = false;

@@ -1,0 +1,42 @@
+/* lines.h - the line splitter of the compiler-report readers (ptxas.h,
+ * amdgpu_remarks.h): bytes in chunks of any size, each complete line handed
+ * to the reader's callback. Memory is fixed when the splitter is set up: a
+ * line longer than its limit is never buffered, only reported as overlong,
+ * so the reader counts it without holding it. */
+#ifndef OCC_PTXAS_LINES_H
+#define OCC_PTXAS_LINES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One complete line: s[0, len), without its '\n' (a '\r' before it is
+ * kept), or s NULL and len 0 for a line over the limit. A non-zero return
+ * stops the splitter: occ_lines_feed and occ_lines_finish return it. */
+typedef int (*occ_line_fn)(void *ctx, const char *s, size_t len);
+
+typedef struct occ_lines {
+  occ_line_fn fn;
+  void *ctx;
+  size_t max; /* the longest line handed over, in bytes */
+  char *buf;  /* the start of a line split across chunks (max bytes) */
+  size_t len;
+  bool pending;  /* buf holds the start of an unfinished line */
+  bool overflow; /* the unfinished line is over max */
+} occ_lines;
+
+/* Sets l up for lines of at most max bytes, each handed to fn with ctx.
+ * Returns 0, or -1 when out of memory. occ_lines_free frees what it
+ * allocated (safe after a failed init or on a zeroed occ_lines). */
+int occ_lines_init(occ_lines *l, size_t max, occ_line_fn fn, void *ctx);
+void occ_lines_free(occ_lines *l);
+
+/* Hands over every line that data[0, len) completes and keeps the start of
+ * an unfinished one. Returns 0, or fn's first non-zero value, where it
+ * stopped (the rest of data then unread). */
+int occ_lines_feed(occ_lines *l, const char *data, size_t len);
+
+/* Hands over the unfinished last line (a stream without a final '\n'), if
+ * any. Returns 0 or fn's value. */
+int occ_lines_finish(occ_lines *l);
+
+#endif
