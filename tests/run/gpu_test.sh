@@ -83,7 +83,7 @@ while read -r regs smem dyn block carveout device theo cluster cluster_size name
   [ "$cluster_size" -gt 1 ] && set -- "$@" --cluster "$cluster"
   [ "$cluster_size" -gt 8 ] && set -- "$@" --non-portable
   offline=$(./occcalc "$@" --device "$device" --no-verify --json 2>/dev/null |
-            jq -r '.occupancy')
+            jq -r 'if .cluster then .cluster.occupancy else .occupancy end')
   [ "$offline" = "$theo" ] || no "$name: theoretical $theo, occcalc $offline"
 done <"$tmp/rows"
 
