@@ -21,7 +21,7 @@ test-hostile-db: occcalc
 # ten times slower; the loader's keys are found through libFuzzer's
 # strcmp hooks all the same.
 DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb.c src/db/devfields.c \
-               $(wildcard src/core/*.c) src/model/model.c \
+               $(wildcard src/core/*.c) $(wildcard src/model/*.c) \
                $(filter-out src/render/verify_out.c,$(wildcard src/render/*.c))
 
 build/fuzz_db: $(DB_FUZZ_SRCS) $(HDRS)

@@ -40,9 +40,11 @@ static void report(const occ_device *d, const occ_kernel *k) {
         r->regs_per_block >= 0 && r->smem_per_block_bytes >= 0);
   occ_model_section failed;
   check(occ_model_sections(&item, &req, &failed) == OCC_OK);
-  occ_report rep = {d, &item.kernel, "k", r, &item.waves,
-                    item.has_ncu ? &item.ncu : NULL, item.explanation->steps,
-                    item.explanation->count, NULL};
+  occ_report rep = {.device = d, .kernel = &item.kernel, .kernel_name = "k",
+                    .result = r, .waves = &item.waves,
+                    .ncu = item.has_ncu ? &item.ncu : NULL,
+                    .steps = item.explanation->steps,
+                    .step_count = item.explanation->count};
   occ_print_report(sink, &rep);
   occ_print_explain(sink, &rep);
   occ_print_ncu(sink, &rep);
