@@ -193,10 +193,11 @@ bench: all
 bench-gpu: all
 	@sh tests/run_targets.sh "$(MAKE)" $(GPU_BENCH_TARGETS)
 
-# The three libFuzzer targets, each for FUZZ_SECONDS (default 60; clang):
-# the compiler-report reader, the database loader (with the calculator,
-# charts and suggestions on every device it accepts) and the whole command
-# line in-process. `make test` runs each for 20 s.
+# The libFuzzer targets, each for FUZZ_SECONDS (default 60; clang): the
+# compiler-report reader, the database loader (with the calculator,
+# charts and suggestions on every device it accepts), the whole command
+# line in-process; tests/fuzz_run.mk adds run's records and report,
+# tests/amd.mk AMD's remark reader. `make test` runs each for 20 s.
 fuzz: fuzz-ptxas fuzz-db fuzz-cli
 
 # ASan and UBSan over the whole CPU suite, in a separate build tree.

@@ -44,6 +44,17 @@ build/fuzz_amd_remarks: tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -o $@ tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/lines.c
 
+# make fuzz runs the remark reader's fuzzer for FUZZ_SECONDS (default 60).
+fuzz: fuzz-amd
+.PHONY: fuzz-amd
+fuzz-amd: build/fuzz_amd_remarks
+	@mkdir -p build/fuzz_amd_corpus
+	cp tests/data/amd/*.log build/fuzz_amd_corpus/
+	./build/fuzz_amd_remarks -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -artifact_prefix=build/ \
+	  -print_final_stats=1 build/fuzz_amd_corpus 2>build/fuzz_amd.log || \
+	  { tail -40 build/fuzz_amd.log; exit 1; }
+	grep -E '^(Done|stat::peak_rss)' build/fuzz_amd.log
+
 test-amd-fuzz: build/fuzz_amd_remarks
 	@rm -rf build/fuzz_amd_corpus && mkdir -p build/fuzz_amd_corpus
 	cp tests/data/amd/*.log build/fuzz_amd_corpus/
