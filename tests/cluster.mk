@@ -55,3 +55,9 @@ test-gpu-cluster: build/cluster_gpu
 
 # jitlink.c looks for nvJitLink where cudart.c looks for the runtime.
 build/live/jitlink.o: ALL_CPPFLAGS += -DOCC_CUDA_LIB_DIR='"$(CUDA)/lib64"'
+
+# Nsight Compute's cluster figures (recorded on an H100 by
+# tests/cluster_ncu_record.sh, a GPU tool) against occcalc's ncu object.
+TEST_TARGETS += test-cluster-ncu
+test-cluster-ncu: occcalc
+	sh tests/cluster_ncu.sh

@@ -113,6 +113,7 @@ cluster=$(./occcalc --gpu h100 --regs 32 --block 128 --cluster 2 --grid 1056 --j
 rules cluster "$cluster"
 check cluster "$cluster" "(.cluster | keys) == ($cluster_keys) and .cluster.dims == [2, 1, 1] and
   .cluster.max_active_clusters == .ncu.launch__cluster_max_active and
+  .ncu.launch__occupancy_cluster_pct == 100 * .cluster.max_active_clusters * 2 / (.device.sm_count * .device.max_blocks_per_sm) and
   .cluster.limited_by == [\"cluster\"] and .cluster.unknown_reason == null and
   (.cluster.waves | keys) == ([\"grid_clusters\", \"clusters_per_wave\", \"full_waves\",
   \"tail_clusters\", \"waves\"] | sort)"
@@ -123,7 +124,8 @@ check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
 
 # The ncu object: Nsight Compute's names, the driver's configuration.
 mission=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
-check ncu "$mission" '(.ncu | keys | length) == 13 and .ncu.launch__cluster_max_active == null and .cluster == null and .ncu.launch__shared_mem_config_size
+check ncu "$mission" '(.ncu | keys | length) == 15 and .ncu.launch__cluster_max_active == null and
+  .ncu.launch__occupancy_cluster_pct == null and .ncu.launch__occupancy_cluster_gpu_pct == null and .cluster == null and .ncu.launch__shared_mem_config_size
   == .at_launch.smem_config_bytes and .at_launch.smem_config_bytes == 102400 and
   .at_launch.l1_bytes == 262144 - 102400 and .ncu.launch__occupancy_limit_shared_mem == 20
   and .ncu.sm__maximum_warps_per_active_cycle_pct == .occupancy * 100'

@@ -52,6 +52,15 @@ typedef struct occ_ncu {
    * unknown, the model sets it (model/cluster.c). */
   bool has_cluster_max_active;
   int64_t cluster_max_active;
+  /* launch__occupancy_cluster_pct and launch__occupancy_cluster_gpu_pct,
+   * known with cluster_max_active. Nsight Compute's definitions, read off
+   * its values on an H100 (tests/data/h100-ncu-cluster.csv, 8 cluster
+   * launches, all equal to 2 decimals): the blocks of the clusters active
+   * at once over every block slot of the GPU (SMs x the architecture's
+   * blocks per SM), in percent; and that times
+   * sm__maximum_warps_per_active_cycle_pct / 100. */
+  double occupancy_cluster_pct;
+  double occupancy_cluster_gpu_pct;
 } occ_ncu;
 
 /* Fills *ncu for kernel on device, given occ_compute's result (and waves,

@@ -38,6 +38,19 @@ void occ_model_cluster_ncu(occ_item *item) {
   item->ncu.cluster_max_active = item->ncu.has_cluster_max_active
                                      ? item->cluster_result.max_active_clusters
                                      : 0;
+  item->ncu.occupancy_cluster_pct = 0;
+  item->ncu.occupancy_cluster_gpu_pct = 0;
+  const occ_device *d = item->device;
+  if (item->ncu.has_cluster_max_active && d->sm_count > 0 &&
+      d->max_blocks_per_sm > 0) {
+    double slots = (double)d->sm_count * d->max_blocks_per_sm;
+    item->ncu.occupancy_cluster_pct =
+        100.0 * (double)item->cluster_result.max_active_clusters *
+        (double)item->cluster_result.cluster_size / slots;
+    item->ncu.occupancy_cluster_gpu_pct =
+        item->ncu.occupancy_cluster_pct *
+        item->ncu.maximum_warps_per_active_cycle_pct / 100.0;
+  }
 }
 
 static bool cluster_known(const occ_item *item) {

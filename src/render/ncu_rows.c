@@ -52,6 +52,20 @@ static bool cluster_max_active(const occ_ncu *n, double *v, const char **words) 
   return n->has_cluster_max_active;
 }
 
+static bool occupancy_cluster_pct(const occ_ncu *n, double *v,
+                                  const char **words) {
+  (void)words;
+  *v = n->occupancy_cluster_pct;
+  return n->has_cluster_max_active;
+}
+
+static bool occupancy_cluster_gpu_pct(const occ_ncu *n, double *v,
+                                      const char **words) {
+  (void)words;
+  *v = n->occupancy_cluster_gpu_pct;
+  return n->has_cluster_max_active;
+}
+
 static const struct {
   const char *key, *unit;
   int decimals;
@@ -70,6 +84,9 @@ static const struct {
     {"sm__maximum_warps_per_active_cycle_pct", "percent", 2, max_warps_pct},
     {"launch__waves_per_multiprocessor", "waves", 2, waves},
     {"launch__cluster_max_active", "clusters", 0, cluster_max_active},
+    {"launch__occupancy_cluster_pct", "percent", 2, occupancy_cluster_pct},
+    {"launch__occupancy_cluster_gpu_pct", "percent", 2,
+     occupancy_cluster_gpu_pct},
 };
 
 void occ_ncu_values_rows(const occ_ncu *n,

@@ -21,7 +21,7 @@ typedef struct occ_ncu_value {
                         the text leaves the row out */
 } occ_ncu_value;
 
-enum { OCC_NCU_ROW_COUNT = 13 };
+enum { OCC_NCU_ROW_COUNT = 15 };
 
 /* Fills values[0..OCC_NCU_ROW_COUNT-1] from n, in ncu's order. */
 void occ_ncu_values_rows(const occ_ncu *n,
