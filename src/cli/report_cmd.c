@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "db/run_merge.h"
 #include "render/csv.h"
@@ -15,7 +16,7 @@
 
 /* A report larger than this is refused rather than read: run --json of
  * 40,000 configurations is about 100 MB (BENCHMARKS.md). */
-#define REPORT_MAX_BYTES (INT64_C(1) << 31)
+#define REPORT_MAX_BYTES (INT64_C(1) << 30)
 
 /* Reads the whole file into *text (malloc'd, *size bytes). Returns 0, or
  * -1 with why. */
@@ -24,6 +25,15 @@ static int read_file(const char *path, char **text, size_t *size, char *why,
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(why, why_size, "cannot open: %s", strerror(errno));
+    return -1;
+  }
+  /* A file or a pipe (a shell's <(...)); a device such as /dev/zero would
+   * be read up to the limit for nothing. */
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0 || (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))) {
+    snprintf(why, why_size, "not a regular file (accepted: an occcalc run "
+                            "--json report)");
+    fclose(f);
     return -1;
   }
   size_t cap = 65536, n = 0;

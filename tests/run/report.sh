@@ -4,7 +4,7 @@
 # launch records) into one report: rows summed across the ranks, with the
 # per-rank breakdown in JSON, in text, JSON and CSV; a bad file (missing,
 # empty, truncated, another schema, a --jsonl stream, no rows, two
-# documents) is one line naming the file and why, status 2, nothing on
+# documents, a directory, a device) is one line naming the file and why, status 2, nothing on
 # stdout; options that cannot apply to report are usage errors.
 set -u
 OCC=$(cd "$(dirname "${OCCCALC:-./occcalc}")" && pwd)/$(basename "${OCCCALC:-./occcalc}")
@@ -87,7 +87,8 @@ cat rank0.json rank1.json >two.json
 mkdir dir.json
 for bad in "empty.json:empty" "truncated.json:not JSON" "schema2.json:schema" \
     "stream.jsonl:" "norows.json:no rows" "two.json:not one JSON document" \
-    "missing.json:cannot open" "dir.json:"; do
+    "missing.json:cannot open" "dir.json:not a regular file" \
+    "/dev/zero:not a regular file"; do
   file=${bad%%:*}
   why=${bad#*:}
   "$OCC" report rank0.json "$file" rank1.json >out 2>err
@@ -109,5 +110,5 @@ for args in "" "--jsonl rank0.json" "--json --csv rank0.json" \
     no "'report $args': message: $(cat err)"
 done
 
-[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv); 8 bad files and 6 bad command lines refused"
+[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv); 9 bad files and 6 bad command lines refused"
 exit $fail
