@@ -1,6 +1,7 @@
 # occcalc run on real workloads (issue 21): --output's patterns
 # (tests/run/pattern_unit.c) and the merge of several run --json files
-# (tests/run/merge_unit.c), the counters' turns between processes
+# (tests/run/merge_unit.c) and `occcalc report` over two ranks' files and
+# bad ones (tests/run/report.sh), the counters' turns between processes
 # (tests/run/turns_unit.c).
 TEST_TARGETS += test-run-workloads
 
@@ -18,6 +19,7 @@ test-run-workloads: occcalc build/forge build/pattern_unit build/merge_unit \
 	./build/pattern_unit --short-filename
 	sh tests/run/output_patterns.sh
 	./build/merge_unit --short-filename
+	sh tests/run/report.sh
 	./build/turns_unit --short-filename
 
 build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/inject_turns.h

@@ -25,6 +25,7 @@
 #define CONFIG OCC_MODES_CONFIG
 #define ALL OCC_MODES_ALL
 #define RUN OCC_MODE_RUN
+#define REPORT OCC_MODE_REPORT
 
 #define MAX_BYTES OCC_MAX_SMEM_BYTES
 
@@ -149,8 +150,8 @@ static const occ_option options[] = {
          "write the charts as SVG to a file, '-' or a directory",
          OCC_OPTF_FILE},
     [OCC_OPT_CSV] =
-        {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN,
-         "write the charts' points as CSV instead", 0},
+        {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN | REPORT,
+         "write the charts' points (run, report: rows) as CSV", 0},
     [OCC_OPT_NCU] =
         {"ncu", NULL, OCC_ARG_FLAG, 0, 0, AT(ncu), CONFIG,
          "also what Nsight Compute reports, by its metric names", 0},
@@ -191,7 +192,7 @@ const occ_option *occ_cli_options(void) { return options; }
 
 static const char *const mode_names[OCC_MODE_COUNT] = {
     "the calculator", "--ptxas", "--device", "--module", "verify --sweep",
-    "--list-gpus", "run"};
+    "--list-gpus", "run", "report"};
 
 const char *occ_mode_name(occ_mode mode) {
   for (int i = 0; i < OCC_MODE_COUNT; i++)
@@ -451,6 +452,7 @@ static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
 /* The mode follows from the sources given; a second source is then an
  * option that does not apply to the mode. */
 static occ_mode choose_mode(const occ_cli *cli) {
+  if (cli->report_command) return OCC_MODE_REPORT;
   if (cli->run_argv) return OCC_MODE_RUN;
   if (cli->verify_command) return OCC_MODE_SWEEP;
   if (cli->list_gpus) return OCC_MODE_LIST;
@@ -511,6 +513,11 @@ static int check_required(const occ_cli *cli, FILE *err) {
     missing = !cli->run_argv[0] ? "run: PROGRAM is required (occcalc run "
                                   "[options] -- PROGRAM [ARGS...])" : NULL;
     break;
+  case OCC_MODE_REPORT:
+    missing = !cli->report_files[0] ? "report: FILE is required (occcalc report "
+                                      "[--json|--csv] FILE..., each an occcalc "
+                                      "run --json report)" : NULL;
+    break;
   default: break;
   }
   return missing ? occ_cli_usage_error(err, "%s", missing) : OCC_EXIT_OK;
@@ -548,7 +555,8 @@ static int check_exclusions(const occ_cli *cli, FILE *err) {
                                  exclusions[i].why);
   bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
   for (size_t i = 0; i < sizeof charts_only_excludes / sizeof *charts_only_excludes; i++)
-    if ((cli->csv || svg_stdout) && cli->mode != OCC_MODE_RUN &&
+    if ((cli->csv || svg_stdout) &&
+        !(cli->mode & (OCC_MODE_RUN | OCC_MODE_REPORT)) &&
         occ_cli_given(cli, charts_only_excludes[i]))
       return occ_cli_usage_error(
           err, "%s writes only the charts to stdout; drop --json, --jsonl, "
@@ -565,7 +573,8 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
                 occ_cli_given(cli, OCC_OPT_CC);
   if (devices > 1)
     return occ_cli_usage_error(err, "--gpu, --arch and --cc: give at most one of them");
-  if (cli->json + cli->jsonl + (cli->mode == OCC_MODE_RUN && cli->csv) > 1)
+  bool rows_csv = cli->mode == OCC_MODE_RUN || cli->mode == OCC_MODE_REPORT;
+  if (cli->json + cli->jsonl + (rows_csv && cli->csv) > 1)
     return occ_cli_usage_error(err, "--json, --jsonl and --csv: give at most one of them");
   if (cli->csv && cli->svg_path)
     return occ_cli_usage_error(err, "--csv and --svg: give one of them");
@@ -675,6 +684,11 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
     cli->run_argv = argv + optind;
     return OCC_EXIT_OK;
   }
+  /* report: the operands left after getopt_long's permutation. */
+  if (cli->report_command) {
+    cli->report_files = argv + optind;
+    return OCC_EXIT_OK;
+  }
   if (optind < argc)
     return occ_cli_usage_error(err, "%s: unexpected argument (options start with --)",
                                argv[optind]);
@@ -693,10 +707,13 @@ static int check_amd_device(const occ_cli *cli, FILE *err) {
 
 int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
   set_defaults(cli);
-  /* The subcommands, "verify" and "run", take the options after them. */
+  /* The subcommands, "verify", "run" and "report", take the options after
+   * them. */
   bool run = argc > 1 && strcmp(argv[1], "run") == 0;
-  if (argc > 1 && (run || strcmp(argv[1], "verify") == 0)) {
-    cli->verify_command = !run;
+  bool report = argc > 1 && strcmp(argv[1], "report") == 0;
+  if (argc > 1 && (run || report || strcmp(argv[1], "verify") == 0)) {
+    cli->verify_command = !run && !report;
+    cli->report_command = report;
     argc--;
     argv++;
   }
@@ -719,6 +736,7 @@ void occ_cli_print_help(FILE *out) {
         "       occcalc --gpu mi300x|--arch gfxNNN --vgprs N --block B [options]\n"
         "       occcalc --list-gpus [--json]\n"
         "       occcalc run [--json|--jsonl|--csv] [options] -- PROGRAM [ARGS...]\n"
+        "       occcalc report [--json|--csv] FILE...  (run --json reports merged)\n"
         "\n"
         "How many warps of a CUDA kernel fit on one SM, what limits it, and the\n"
         "occupancy, by NVIDIA's rules, for any GPU in the built-in database; on\n"

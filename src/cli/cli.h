@@ -27,10 +27,11 @@ typedef enum occ_mode {
   OCC_MODE_MODULE = 1u << 3, /* a module's kernel on a live GPU */
   OCC_MODE_SWEEP = 1u << 4,  /* verify --sweep N */
   OCC_MODE_LIST = 1u << 5,   /* --list-gpus */
-  OCC_MODE_RUN = 1u << 6     /* run [options] -- PROGRAM [ARGS...] */
+  OCC_MODE_RUN = 1u << 6,    /* run [options] -- PROGRAM [ARGS...] */
+  OCC_MODE_REPORT = 1u << 7  /* report [--json|--csv] FILE... */
 } occ_mode;
 
-#define OCC_MODE_COUNT 7
+#define OCC_MODE_COUNT 8
 /* The modes that run kernel configurations through the pipeline. */
 #define OCC_MODES_CONFIG \
   (OCC_MODE_CALC | OCC_MODE_PTXAS | OCC_MODE_DEVICE | OCC_MODE_MODULE)
@@ -170,6 +171,9 @@ typedef struct occ_cli {
   const char *counter_launches; /* --counter-launches: a count or "all" */
   const char *output_path;   /* --output FILE */
   bool no_counters;
+  /* report */
+  bool report_command;
+  char **report_files;       /* FILE... NULL-terminated (argv's) */
 } occ_cli;
 
 /* True when an option only an AMD target takes was given (--vgprs,

@@ -13,6 +13,7 @@
 #include "cli/devselect.h"
 #include "cli/pipeline.h"
 #include "cli/ptxas_run.h"
+#include "cli/report_cmd.h"
 #include "cli/run_cmd.h"
 #include "render/text_safe.h"
 
@@ -70,6 +71,7 @@ static int run(const occ_cli *cli, const occ_gpudb *db) {
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);
   case OCC_MODE_LIST: return occ_list_gpus(db, cli->json, stdout);
   case OCC_MODE_RUN: return occ_run_command(cli, db);
+  case OCC_MODE_REPORT: return occ_report_command(cli);
   }
   return OCC_EXIT_USAGE;
 }

@@ -48,7 +48,15 @@ static bool sandbox(int argc, char **argv) {
   if (argc > 1 && (strcmp(argv[1], "verify") == 0 ||
                    strcmp(argv[1], "run") == 0))
     return false;
-  for (int i = 1; i < argc; i++) {
+  /* report's operands are files: each "@" the harness' file, no other. */
+  bool report = argc > 1 && strcmp(argv[1], "report") == 0;
+  for (int i = report ? 2 : 1; i < argc; i++) {
+    if (report && argv[i][0] != '-') {
+      if (strcmp(argv[i], "@") != 0) return false;
+      argv[i] = file_path;
+      continue;
+    }
+    if (report && strcmp(argv[i], "--") == 0) return false;
     if (strcmp(argv[i], "--") == 0) return true; /* the rest are not options */
     if (names_any(argv[i], OCC_OPTF_LIVE)) return false;
     if (!names_any(argv[i], OCC_OPTF_FILE)) continue;
