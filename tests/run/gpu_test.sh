@@ -161,7 +161,7 @@ fi
 if command -v ncu >/dev/null && command -v python3 >/dev/null; then
   ./occcalc run --no-counters --json --output "$tmp/nc.json" -- $prog "$tmp/m3" \
     >/dev/null 2>&1 || no "occcalc run --no-counters failed"
-  ncu --csv --metrics launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,launch__shared_mem_config_size \
+  ncu --csv --metrics launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,launch__shared_mem_config_size,launch__cluster_max_active \
     $prog "$tmp/m4" >"$tmp/stats.csv" 2>/dev/null || no "ncu (launch statistics) failed"
   python3 - "$tmp/nc.json" "$tmp/stats.csv" "$own" <<'PY' || fail=1
 import collections, csv, json, sys
@@ -174,9 +174,12 @@ for row in run['rows']:
         continue
     for l in row['launches']:
         g = l['grid']
+        # ncu's launch__cluster_max_active is 0 for a launch without
+        # clusters; a cluster launch's row carries occcalc's figure.
+        cl = (row.get('cluster_launch') or {}).get('launch__cluster_max_active') or 0
         ours[(k['name'], g[0] * g[1] * g[2], k['block'][0] * k['block'][1] * k['block'][2],
               k['regs_per_thread'], k['smem_static_bytes'], k['smem_dynamic_bytes'],
-              l['smem_executed_bytes'])] += 1
+              l['smem_executed_bytes'], cl)] += 1
 launches = collections.defaultdict(dict)
 for r in csv.reader(l for l in open(sys.argv[2]) if l.startswith('"')):
     if r[0] != 'ID':
@@ -189,13 +192,14 @@ for m in launches.values():
     v = {key: int(float(val)) for key, (_, val) in m.items()}
     theirs[(name, v['launch__grid_size'], v['launch__block_size'],
             v['launch__registers_per_thread'], v['launch__shared_mem_per_block_static'],
-            v['launch__shared_mem_per_block_dynamic'], v['launch__shared_mem_config_size'])] += 1
+            v['launch__shared_mem_per_block_dynamic'], v['launch__shared_mem_config_size'],
+            v['launch__cluster_max_active'])] += 1
 if ours != theirs:
     print('gpu-run: records unlike ncu\'s launch statistics:')
     for t in sorted((ours - theirs) + (theirs - ours)):
         print('  %s %s' % ('ours' if ours[t] > theirs[t] else 'ncu ', t))
     sys.exit(1)
-print('gpu-run: %d launches equal ncu\'s launch statistics' % sum(ours.values()))
+print('gpu-run: %d launches equal ncu\'s launch statistics, launch__cluster_max_active included' % sum(ours.values()))
 PY
 fi
 
