@@ -1,36 +1,13 @@
 /* cluster_explain.c - the cluster steps of --explain (cluster_explain.h). */
 #include "core/cluster_explain.h"
 
-#include <string.h>
 
-typedef struct builder {
-  occ_step *steps;
-  size_t max, count;
-  occ_step spare; /* where steps past max are written, then dropped */
-} builder;
+/* The cluster steps are one section's. */
+typedef occ_step_list builder;
 
 static occ_step *step(builder *b, const char *key, const char *title,
                       occ_explain_op op, const char *text, const char *joiner) {
-  occ_step *s = b->count < b->max ? &b->steps[b->count] : &b->spare;
-  b->count++;
-  memset(s, 0, sizeof *s);
-  *s = (occ_step){.key = key,
-                  .section = OCC_EXPLAIN_SECTION_CLUSTER,
-                  .title = title,
-                  .operation = op,
-                  .text = text,
-                  .joiner = joiner};
-  return s;
-}
-
-static void operand(occ_step *s, const char *name, double v, const char *unit) {
-  if (s->operand_count < OCC_EXPLAIN_MAX_OPERANDS)
-    s->operands[s->operand_count++] = (occ_explain_value){name, v, unit, false};
-}
-
-static void result(occ_step *s, const char *name, double v, const char *unit) {
-  s->has_result = true;
-  s->result = (occ_explain_value){name, v, unit, false};
+  return occ_step_add(b, key, title, op, text, joiner);
 }
 
 /* The step keys of the domain groups: domains of one size are one step. */
@@ -58,11 +35,11 @@ static void domains(builder *b, const occ_cluster_result *r) {
              : "{0} {0:domain} of {1} SMs: fewer SMs than the {3} blocks of a "
                "cluster, {r} clusters",
         NULL);
-    operand(s, "domains", j - i, "domains");
-    operand(s, "cluster.domains_sms", r->domain_sms[i], "sms");
-    operand(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");
-    operand(s, "cluster.size", r->cluster_size, "blocks");
-    result(s, "domain_clusters", (double)r->domain_clusters[i] * (j - i),
+    occ_step_operand(s, "domains", j - i, "domains");
+    occ_step_operand(s, "cluster.domains_sms", r->domain_sms[i], "sms");
+    occ_step_operand(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");
+    occ_step_operand(s, "cluster.size", r->cluster_size, "blocks");
+    occ_step_result(s, "domain_clusters", (double)r->domain_clusters[i] * (j - i),
            "clusters");
     group++;
     i = j;
@@ -76,14 +53,14 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
            "clusters active at once on the GPU: {r} "
            "(cudaOccupancyMaxActiveClusters)",
            NULL);
-  result(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
+  occ_step_result(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
          "clusters");
   s = step(b, "cluster_active_blocks", "blocks active at once", OCC_OP_MUL,
            "{0} clusters x {1} blocks = {r} blocks at once", NULL);
-  operand(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
+  occ_step_operand(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
           "clusters");
-  operand(s, "cluster.size", r->cluster_size, "blocks");
-  result(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
+  occ_step_operand(s, "cluster.size", r->cluster_size, "blocks");
+  occ_step_result(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
   s = step(
       b, "cluster_blocks_without", "blocks without clusters", OCC_OP_MUL,
       r->limited_by_cluster
@@ -91,20 +68,20 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
           : "without clusters {0} blocks x {1} SMs = {r}: not lowered by "
             "the cluster",
       NULL);
-  operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
-  operand(s, "device.sm_count", d->sm_count, "sms");
-  result(s, "cluster_blocks_without_clusters",
+  occ_step_operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "device.sm_count", d->sm_count, "sms");
+  occ_step_result(s, "cluster_blocks_without_clusters",
          (double)r->blocks_without_clusters, "blocks");
   s = step(b, "cluster_occupancy", "occupancy under the cluster launch",
            OCC_OP_DIV,
            "{0} blocks x {1} {1:warp} / ({2} SMs x {3} warps) = "
            "{r} %",
            NULL);
-  operand(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
-  operand(s, "warps_per_block", res->warps_per_block, "warps");
-  operand(s, "device.sm_count", d->sm_count, "sms");
-  operand(s, "max_warps_per_sm", res->max_warps_per_sm, "warps");
-  result(s, "cluster.occupancy", r->occupancy, "fraction");
+  occ_step_operand(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
+  occ_step_operand(s, "warps_per_block", res->warps_per_block, "warps");
+  occ_step_operand(s, "device.sm_count", d->sm_count, "sms");
+  occ_step_operand(s, "max_warps_per_sm", res->max_warps_per_sm, "warps");
+  occ_step_result(s, "cluster.occupancy", r->occupancy, "fraction");
 }
 
 static void cluster_waves(builder *b, const occ_cluster_waves *w) {
@@ -113,11 +90,11 @@ static void cluster_waves(builder *b, const occ_cluster_waves *w) {
   occ_step *s =
       step(b, "cluster_waves", "waves in clusters", OCC_OP_DIV,
            "{0} clusters in the grid / {1} per wave = {r} waves", NULL);
-  operand(s, "cluster.waves.grid_clusters", (double)w->grid_clusters,
+  occ_step_operand(s, "cluster.waves.grid_clusters", (double)w->grid_clusters,
           "clusters");
-  operand(s, "cluster.waves.clusters_per_wave", (double)w->clusters_per_wave,
+  occ_step_operand(s, "cluster.waves.clusters_per_wave", (double)w->clusters_per_wave,
           "clusters");
-  result(s, "cluster.waves.waves", w->waves, "waves");
+  occ_step_result(s, "cluster.waves.waves", w->waves, "waves");
 }
 
 size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
@@ -125,12 +102,12 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
                            const occ_cluster_result *r,
                            const occ_cluster_waves *waves, occ_step *steps,
                            size_t max) {
-  builder b = {steps, max, 0, {0}};
+  builder b = {steps, max, 0, OCC_EXPLAIN_SECTION_CLUSTER, {0}};
   occ_step *s = step(&b, "cluster_size", "blocks per cluster", OCC_OP_MUL,
                      "a cluster of {0} x {1} x {2} = {r} blocks", NULL);
   for (int i = 0; i < 3; i++)
-    operand(s, "cluster.dims", cluster->dim[i], "blocks");
-  result(s, "cluster.size", r->cluster_size, "blocks");
+    occ_step_operand(s, "cluster.dims", cluster->dim[i], "blocks");
+  occ_step_result(s, "cluster.size", r->cluster_size, "blocks");
   if (!r->layout_known) {
     /* The reason is a static sentence without placeholders. */
     step(&b, "cluster_unknown", "no cluster domains", OCC_OP_NOTE,
@@ -142,10 +119,10 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
            "blocks per SM: the smaller of {0} and the cluster "
            "launch's cap of {1} = {r}",
            NULL);
-  operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
-  operand(s, "device.cluster_max_blocks_per_sm", d->cluster_max_blocks_per_sm,
+  occ_step_operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "device.cluster_max_blocks_per_sm", d->cluster_max_blocks_per_sm,
           "blocks");
-  result(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");
+  occ_step_result(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");
   domains(&b, r);
   occupancy(&b, d, res, r);
   cluster_waves(&b, waves);

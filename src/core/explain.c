@@ -30,19 +30,16 @@ typedef struct builder {
   const occ_device *d;
   const occ_kernel *k;
   const occ_result *r;
-  occ_step *steps;
-  size_t max, count;
-  int section;
-  occ_step spare; /* where steps past max are written, then dropped */
+  occ_step_list list;
 } builder;
 
-static occ_step *step(builder *b, const char *key, const char *title,
-                      occ_explain_op op, const char *text, const char *joiner) {
-  occ_step *s = b->count < b->max ? &b->steps[b->count] : &b->spare;
-  b->count++;
+occ_step *occ_step_add(occ_step_list *list, const char *key, const char *title,
+                       occ_explain_op op, const char *text, const char *joiner) {
+  occ_step *s = list->count < list->max ? &list->steps[list->count] : &list->spare;
+  list->count++;
   memset(s, 0, sizeof *s);
   s->key = key;
-  s->section = b->section;
+  s->section = list->section;
   s->title = title;
   s->operation = op;
   s->text = text;
@@ -50,19 +47,19 @@ static occ_step *step(builder *b, const char *key, const char *title,
   return s;
 }
 
-static occ_explain_value value(const char *name, double v, const char *unit) {
-  occ_explain_value x = {name, v, unit, false};
-  return x;
-}
-
-static void operand(occ_step *s, const char *name, double v, const char *unit) {
+void occ_step_operand(occ_step *s, const char *name, double v, const char *unit) {
   if (s->operand_count < OCC_EXPLAIN_MAX_OPERANDS)
-    s->operands[s->operand_count++] = value(name, v, unit);
+    s->operands[s->operand_count++] = (occ_explain_value){name, v, unit, false};
 }
 
-static void result(occ_step *s, const char *name, double v, const char *unit) {
+void occ_step_result(occ_step *s, const char *name, double v, const char *unit) {
   s->has_result = true;
-  s->result = value(name, v, unit);
+  s->result = (occ_explain_value){name, v, unit, false};
+}
+
+static occ_step *step(builder *b, const char *key, const char *title,
+                      occ_explain_op op, const char *text, const char *joiner) {
+  return occ_step_add(&b->list, key, title, op, text, joiner);
 }
 
 /* A limit of 0 blocks: what is needed is over what is allowed. */
@@ -70,9 +67,9 @@ static void exceeds(builder *b, const char *key, const char *text,
                     const char *need, double need_v, const char *cap,
                     double cap_v, const char *unit, const char *limit) {
   occ_step *s = step(b, key, "cannot fit", OCC_OP_EXCEEDS, text, NULL);
-  operand(s, need, need_v, unit);
-  operand(s, cap, cap_v, unit);
-  result(s, limit, 0, "blocks");
+  occ_step_operand(s, need, need_v, unit);
+  occ_step_operand(s, cap, cap_v, unit);
+  occ_step_result(s, limit, 0, "blocks");
 }
 
 /* A limit that does not apply because the kernel uses none of it. */
@@ -80,8 +77,8 @@ static occ_step *no_limit(builder *b, const char *key, const char *text,
                           const char *joiner, const char *zero, double zero_v,
                           const char *unit, const char *limit) {
   occ_step *s = step(b, key, "no limit", OCC_OP_NO_LIMIT, text, joiner);
-  operand(s, zero, zero_v, unit);
-  result(s, limit, OCC_UNLIMITED, "blocks");
+  occ_step_operand(s, zero, zero_v, unit);
+  occ_step_result(s, limit, OCC_UNLIMITED, "blocks");
   s->result.unlimited = true;
   return s;
 }
@@ -89,20 +86,20 @@ static occ_step *no_limit(builder *b, const char *key, const char *text,
 static void warps(builder *b) {
   const occ_device *d = b->d;
   const occ_result *r = b->r;
-  b->section = 1;
+  b->list.section = 1;
   occ_step *s = step(b, "warps_per_block", "warps per block", OCC_OP_CEIL_DIV,
                      "{0} threads / {1} threads per warp, rounded up = {r} {r:warp}", NULL);
-  operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
-  operand(s, "device.warp_size", d->warp_size, "threads");
-  result(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
+  occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
+  occ_step_result(s, "warps_per_block", r->warps_per_block, "warps");
   s = step(b, "inactive_threads", "inactive threads", OCC_OP_MUL_SUB,
            "{0} x {1} - {2} = {r} inactive threads in the last warp", NULL);
-  operand(s, "warps_per_block", r->warps_per_block, "warps");
-  operand(s, "device.warp_size", d->warp_size, "threads");
-  operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
-  result(s, "inactive_threads", r->inactive_threads, "threads");
+  occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
+  occ_step_operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
+  occ_step_result(s, "inactive_threads", r->inactive_threads, "threads");
 
-  b->section = 2;
+  b->list.section = 2;
   if (r->threads_per_block > d->max_threads_per_block) {
     exceeds(b, "limit_warps", "{0} threads exceed the {1} a block may have: 0 blocks",
             "kernel.threads_per_block", r->threads_per_block,
@@ -112,22 +109,22 @@ static void warps(builder *b) {
   }
   s = step(b, "max_warps_per_sm", "warps per SM", OCC_OP_FLOOR_DIV,
            "{0} threads per SM / {1} = {r} warps per SM", NULL);
-  operand(s, "device.max_threads_per_sm", d->max_threads_per_sm, "threads");
-  operand(s, "device.warp_size", d->warp_size, "threads");
-  result(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+  occ_step_operand(s, "device.max_threads_per_sm", d->max_threads_per_sm, "threads");
+  occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
+  occ_step_result(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
   s = step(b, "limit_warps", "blocks by warps", OCC_OP_FLOOR_DIV,
            "{0} / {1} {1:warp} per block = {r} blocks", NULL);
-  operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
-  operand(s, "warps_per_block", r->warps_per_block, "warps");
-  result(s, "limits.warps", r->limit_warps, "blocks");
+  occ_step_operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+  occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_result(s, "limits.warps", r->limit_warps, "blocks");
 }
 
 static void blocks(builder *b) {
-  b->section = 3;
+  b->list.section = 3;
   occ_step *s = step(b, "limit_blocks", "blocks per SM", OCC_OP_VALUE,
                      "an SM of this architecture holds at most {r} blocks", NULL);
-  operand(s, "device.max_blocks_per_sm", b->d->max_blocks_per_sm, "blocks");
-  result(s, "limits.blocks", b->r->limit_blocks, "blocks");
+  occ_step_operand(s, "device.max_blocks_per_sm", b->d->max_blocks_per_sm, "blocks");
+  occ_step_result(s, "limits.blocks", b->r->limit_blocks, "blocks");
 }
 
 static void registers_per_block(builder *b) {
@@ -135,21 +132,21 @@ static void registers_per_block(builder *b) {
   const occ_result *r = b->r;
   occ_step *s = step(b, "regs_per_block", "registers per block", OCC_OP_MUL,
                      "per block: {0} x {1} {1:warp} = {r} registers", NULL);
-  operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
-  operand(s, "warps_per_block", r->warps_per_block, "warps");
-  result(s, "allocated.regs_per_block", r->regs_per_block, "registers");
+  occ_step_operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_result(s, "allocated.regs_per_block", r->regs_per_block, "registers");
   s = step(b, "regs_per_block_cap", "registers a block may have", OCC_OP_VALUE,
            "a block may have {r}", "; ");
-  operand(s, "device.regs_per_block", d->regs_per_block, "registers");
-  result(s, "device.regs_per_block", d->regs_per_block, "registers");
+  occ_step_operand(s, "device.regs_per_block", d->regs_per_block, "registers");
+  occ_step_result(s, "device.regs_per_block", d->regs_per_block, "registers");
   if (r->regs_per_block_checked == r->regs_per_block) return;
   s = step(b, "regs_per_block_checked", "registers checked per block",
            OCC_OP_MUL_ROUND_UP,
            "(checked as {r}: the hardware rounds warps up to a multiple of {2})", NULL);
-  operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
-  operand(s, "warps_per_block", r->warps_per_block, "warps");
-  operand(s, "device.reg_block_warp_multiple", d->reg_block_warp_multiple, "warps");
-  result(s, "regs_per_block_checked", r->regs_per_block_checked, "registers");
+  occ_step_operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_operand(s, "device.reg_block_warp_multiple", d->reg_block_warp_multiple, "warps");
+  occ_step_result(s, "regs_per_block_checked", r->regs_per_block_checked, "registers");
 }
 
 static void registers_per_sm(builder *b) {
@@ -159,31 +156,31 @@ static void registers_per_sm(builder *b) {
                      OCC_OP_FLOOR_DIV,
                      "{0} registers per SM / {1} sub-partitions = {r} per sub-partition",
                      NULL);
-  operand(s, "device.regs_per_sm", d->regs_per_sm, "registers");
-  operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
-  result(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
+  occ_step_operand(s, "device.regs_per_sm", d->regs_per_sm, "registers");
+  occ_step_operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
+  occ_step_result(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
   s = step(b, "warps_per_sub_partition", "warps per sub-partition", OCC_OP_FLOOR_DIV,
            "{0} / {1} = {r} warps each", NULL);
-  operand(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
-  operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
-  result(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
+  occ_step_operand(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
+  occ_step_operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  occ_step_result(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
   s = step(b, "warps_per_sm_by_regs", "warps per SM by registers", OCC_OP_MUL,
            "{0} x {1} = {r} warps per SM", ", ");
-  operand(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
-  operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
-  result(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
+  occ_step_operand(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
+  occ_step_operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
+  occ_step_result(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
   s = step(b, "limit_regs", "blocks by registers", OCC_OP_FLOOR_DIV,
            "{0} / {1} {1:warp} per block = {r} blocks", NULL);
-  operand(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
-  operand(s, "warps_per_block", r->warps_per_block, "warps");
-  result(s, "limits.registers", r->limit_regs, "blocks");
+  occ_step_operand(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
+  occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_result(s, "limits.registers", r->limit_regs, "blocks");
 }
 
 static void registers(builder *b) {
   const occ_device *d = b->d;
   const occ_kernel *k = b->k;
   const occ_result *r = b->r;
-  b->section = 4;
+  b->list.section = 4;
   if (k->regs_per_thread > d->max_regs_per_thread) {
     exceeds(b, "limit_regs", "{0} registers per thread exceed the maximum {1}: 0 blocks",
             "kernel.regs_per_thread", k->regs_per_thread,
@@ -193,17 +190,17 @@ static void registers(builder *b) {
   }
   occ_step *s = step(b, "regs_per_warp_raw", "registers per warp", OCC_OP_MUL,
                      "{0} x {1} = {r} registers per warp", NULL);
-  operand(s, "kernel.regs_per_thread", k->regs_per_thread, "registers");
-  operand(s, "device.warp_size", d->warp_size, "threads");
-  result(s, "regs_per_warp_raw", r->regs_per_warp_raw, "registers");
+  occ_step_operand(s, "kernel.regs_per_thread", k->regs_per_thread, "registers");
+  occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
+  occ_step_result(s, "regs_per_warp_raw", r->regs_per_warp_raw, "registers");
   bool rounded = r->regs_per_warp != r->regs_per_warp_raw;
   s = step(b, "regs_per_warp", "registers allocated per warp", OCC_OP_ROUND_UP,
            rounded ? "rounded up to a multiple of {1} = {r}"
                    : "(a multiple of the {1}-register unit)",
            rounded ? ", " : " ");
-  operand(s, "regs_per_warp_raw", r->regs_per_warp_raw, "registers");
-  operand(s, "device.reg_alloc_unit", d->reg_alloc_unit, "registers");
-  result(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
+  occ_step_operand(s, "regs_per_warp_raw", r->regs_per_warp_raw, "registers");
+  occ_step_operand(s, "device.reg_alloc_unit", d->reg_alloc_unit, "registers");
+  occ_step_result(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
   registers_per_block(b);
   if (r->limit_regs == 0) {
     exceeds(b, "limit_regs", "the block needs more than that: 0 blocks",
@@ -225,30 +222,30 @@ static void smem_request(builder *b) {
   const occ_result *r = b->r;
   occ_step *s = step(b, "smem_requested_bytes", "shared memory requested", OCC_OP_SUM,
                      "{0} static + {1} dynamic + {2} reserved = {r} bytes", NULL);
-  operand(s, "kernel.smem_static_bytes", (double)k->smem_static_bytes, "bytes");
-  operand(s, "kernel.smem_dynamic_bytes", (double)k->smem_dynamic_bytes, "bytes");
-  operand(s, "device.reserved_smem_per_block_bytes",
+  occ_step_operand(s, "kernel.smem_static_bytes", (double)k->smem_static_bytes, "bytes");
+  occ_step_operand(s, "kernel.smem_dynamic_bytes", (double)k->smem_dynamic_bytes, "bytes");
+  occ_step_operand(s, "device.reserved_smem_per_block_bytes",
           (double)d->reserved_smem_per_block_bytes, "bytes");
-  result(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
+  occ_step_result(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
   if (r->smem_per_block_bytes != r->smem_requested_bytes) {
     s = step(b, "smem_per_block_bytes", "shared memory allocated per block",
              OCC_OP_ROUND_UP, "rounded up to a multiple of {1} = {r}", ",\n");
-    operand(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
-    operand(s, "device.smem_alloc_unit_bytes", d->smem_alloc_unit_bytes, "bytes");
-    result(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+    occ_step_operand(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
+    occ_step_operand(s, "device.smem_alloc_unit_bytes", d->smem_alloc_unit_bytes, "bytes");
+    occ_step_result(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
   }
   s = step(b, "smem_block_cap_bytes", "shared memory a block may have", OCC_OP_SUM,
            r->smem_optin ? "a block may have {r} bytes (opted in above the default limit)"
                          : "a block may have {r} bytes",
            NULL);
   if (r->smem_optin)
-    operand(s, "device.smem_per_block_optin_bytes",
+    occ_step_operand(s, "device.smem_per_block_optin_bytes",
             (double)d->smem_per_block_optin_bytes, "bytes");
   else
-    operand(s, "device.smem_per_block_bytes", (double)d->smem_per_block_bytes, "bytes");
-  operand(s, "device.reserved_smem_per_block_bytes",
+    occ_step_operand(s, "device.smem_per_block_bytes", (double)d->smem_per_block_bytes, "bytes");
+  occ_step_operand(s, "device.reserved_smem_per_block_bytes",
           (double)d->reserved_smem_per_block_bytes, "bytes");
-  result(s, "smem_block_cap_bytes", (double)r->smem_block_cap_bytes, "bytes");
+  occ_step_result(s, "smem_block_cap_bytes", (double)r->smem_block_cap_bytes, "bytes");
 }
 
 /* The SM's shared-memory configuration: the whole SM without a carveout;
@@ -265,8 +262,8 @@ static void smem_config(builder *b) {
                                    "(no carveout before cc 7.0: preference ignored)"
                                  : "the SM has {0} bytes of shared memory",
              NULL);
-    operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
-    result(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+    occ_step_operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
+    occ_step_result(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
     return;
   }
   bool preference = k->carveout_pct != OCC_CARVEOUT_DEFAULT;
@@ -277,20 +274,20 @@ static void smem_config(builder *b) {
            preference ? "carveout {0} % of {1} bytes"
                       : "no carveout preference: the SM's {0} bytes",
            NULL);
-  if (preference) operand(s, "carveout_pct", k->carveout_pct, "percent");
-  operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
-  result(s, "smem_wanted_bytes", (double)wanted, "bytes");
+  if (preference) occ_step_operand(s, "carveout_pct", k->carveout_pct, "percent");
+  occ_step_operand(s, "device.smem_per_sm_bytes", (double)d->smem_per_sm_bytes, "bytes");
+  occ_step_result(s, "smem_wanted_bytes", (double)wanted, "bytes");
   s = step(b, "smem_preference_bytes", "shared-memory configuration preferred",
            OCC_OP_SMEM_CONFIG, "as a configuration the SM supports = {r} bytes", ",\n");
-  operand(s, "smem_wanted_bytes", (double)wanted, "bytes");
-  result(s, "smem_preference_bytes", (double)r->smem_preference_bytes, "bytes");
+  occ_step_operand(s, "smem_wanted_bytes", (double)wanted, "bytes");
+  occ_step_result(s, "smem_preference_bytes", (double)r->smem_preference_bytes, "bytes");
   if (r->smem_config_bytes == r->smem_preference_bytes) return;
   s = step(b, "smem_config_bytes", "shared-memory configuration used",
            OCC_OP_SMEM_CONFIG,
            "one block needs more: the smallest configuration that holds it is {r} bytes",
            NULL);
-  operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
-  result(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+  occ_step_operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  occ_step_result(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
 }
 
 /* Where the SM holds more at launch than the API's rule (see occ.h). */
@@ -310,25 +307,25 @@ static void smem_launch(builder *b) {
   }
   occ_step *s = step(b, "launch_blocks_by_carveout", "blocks the carveout holds",
                      OCC_OP_FLOOR_DIV, "{0} / {1} = {r} blocks", NULL);
-  operand(s, "smem_carveout_bytes", (double)pref, "bytes");
-  operand(s, "smem_own_bytes", (double)own, "bytes");
-  result(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
+  occ_step_operand(s, "smem_carveout_bytes", (double)pref, "bytes");
+  occ_step_operand(s, "smem_own_bytes", (double)own, "bytes");
+  occ_step_result(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
   s = step(b, "launch_smem_wanted_bytes", "shared memory for those blocks", OCC_OP_MUL,
            "x {1} = {r} bytes", ", ");
-  operand(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
-  operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
-  result(s, "launch_smem_wanted_bytes", (double)(pref / own * r->smem_per_block_bytes),
+  occ_step_operand(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
+  occ_step_operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  occ_step_result(s, "launch_smem_wanted_bytes", (double)(pref / own * r->smem_per_block_bytes),
          "bytes");
   s = step(b, "launch_smem_config_bytes", "configuration at launch", OCC_OP_SMEM_CONFIG,
            "so it configures {r} bytes", ",\n");
-  operand(s, "launch_smem_wanted_bytes", (double)(pref / own * r->smem_per_block_bytes),
+  occ_step_operand(s, "launch_smem_wanted_bytes", (double)(pref / own * r->smem_per_block_bytes),
           "bytes");
-  result(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
+  occ_step_result(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
   s = step(b, "launch_limit_smem", "blocks by shared memory at launch", OCC_OP_FLOOR_DIV,
            "{0} / {1} = {r} blocks at launch", NULL);
-  operand(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
-  operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
-  result(s, "launch_limit_smem", r->launch_limit_smem, "blocks");
+  occ_step_operand(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
+  occ_step_operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+  occ_step_result(s, "launch_limit_smem", r->launch_limit_smem, "blocks");
 }
 
 /* The configuration the driver chooses where it is not the API's and not
@@ -347,21 +344,21 @@ static void smem_driver_config(builder *b) {
                        "at launch the driver configures {r} bytes, room for {1} {1:block}\n"
                        "(as measured on H100 and H200; the API assumes the most)",
                        NULL);
-    operand(s, "launch_smem_wanted_bytes", (double)wanted, "bytes");
-    operand(s, "launch_blocks_provided", (double)blocks, "blocks");
-    result(s, "at_launch.smem_config_bytes", (double)config, "bytes");
+    occ_step_operand(s, "launch_smem_wanted_bytes", (double)wanted, "bytes");
+    occ_step_operand(s, "launch_blocks_provided", (double)blocks, "blocks");
+    occ_step_result(s, "at_launch.smem_config_bytes", (double)config, "bytes");
   }
   if (d->l1_smem_bytes == 0) return;
   occ_step *s = step(b, "l1_bytes", "L1 data cache at launch", OCC_OP_SUB,
                      "{0} - {1} = {r} bytes left to the L1 data cache", NULL);
-  operand(s, "device.l1_smem_bytes", (double)d->l1_smem_bytes, "bytes");
-  operand(s, "at_launch.smem_config_bytes", (double)config, "bytes");
-  result(s, "at_launch.l1_bytes", (double)(d->l1_smem_bytes - config), "bytes");
+  occ_step_operand(s, "device.l1_smem_bytes", (double)d->l1_smem_bytes, "bytes");
+  occ_step_operand(s, "at_launch.smem_config_bytes", (double)config, "bytes");
+  occ_step_result(s, "at_launch.l1_bytes", (double)(d->l1_smem_bytes - config), "bytes");
 }
 
 static void shared_memory(builder *b) {
   const occ_result *r = b->r;
-  b->section = 5;
+  b->list.section = 5;
   smem_request(b);
   if (r->limit_smem == 0) {
     exceeds(b, "limit_smem", "the block needs more than that: 0 blocks",
@@ -378,9 +375,9 @@ static void shared_memory(builder *b) {
   } else {
     occ_step *s = step(b, "limit_smem", "blocks by shared memory", OCC_OP_FLOOR_DIV,
                        "{0} / {1} = {r} blocks", NULL);
-    operand(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
-    operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
-    result(s, "limits.shared_memory", r->limit_smem, "blocks");
+    occ_step_operand(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
+    occ_step_operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
+    occ_step_result(s, "limits.shared_memory", r->limit_smem, "blocks");
   }
   smem_launch(b);
   smem_driver_config(b);
@@ -390,7 +387,7 @@ static void barriers(builder *b) {
   const occ_device *d = b->d;
   const occ_kernel *k = b->k;
   const occ_result *r = b->r;
-  b->section = 6;
+  b->list.section = 6;
   if (d->barrier_factor == 0) {
     no_limit(b, "limit_barriers", "no barrier limit on this architecture", NULL,
              "device.barrier_factor", 0, "barriers", "limits.barriers");
@@ -398,9 +395,9 @@ static void barriers(builder *b) {
   }
   occ_step *s = step(b, "barriers_per_sm", "barriers per SM", OCC_OP_MUL,
                      "{0} blocks x {1} = {r} barriers per SM", NULL);
-  operand(s, "limits.blocks", r->limit_blocks, "blocks");
-  operand(s, "device.barrier_factor", d->barrier_factor, "barriers");
-  result(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
+  occ_step_operand(s, "limits.blocks", r->limit_blocks, "blocks");
+  occ_step_operand(s, "device.barrier_factor", d->barrier_factor, "barriers");
+  occ_step_result(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
   if (k->barriers == 0) {
     no_limit(b, "limit_barriers", "the kernel uses none: no limit", "; ",
              "kernel.barriers", 0, "barriers", "limits.barriers");
@@ -408,9 +405,9 @@ static void barriers(builder *b) {
   }
   s = step(b, "limit_barriers", "blocks by barriers", OCC_OP_FLOOR_DIV,
            "/ {1} per block = {r} blocks", "; ");
-  operand(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
-  operand(s, "kernel.barriers", k->barriers, "barriers");
-  result(s, "limits.barriers", r->limit_barriers, "blocks");
+  occ_step_operand(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
+  occ_step_operand(s, "kernel.barriers", k->barriers, "barriers");
+  occ_step_result(s, "limits.barriers", r->limit_barriers, "blocks");
 }
 
 static const char *const limit_names[OCC_LIMITER_COUNT] = {
@@ -419,41 +416,41 @@ static const char *const limit_names[OCC_LIMITER_COUNT] = {
 
 static void active(builder *b) {
   const occ_result *r = b->r;
-  b->section = 7;
+  b->list.section = 7;
   occ_step *s = step(b, "active_blocks_per_sm", "active blocks per SM", OCC_OP_MIN,
                      "the smallest of {list}\n= {r} blocks per SM, limited by {limiters}",
                      NULL);
   for (int i = 0; i < OCC_LIMITER_COUNT; i++)
     if (occ_result_limit(r, i) != OCC_UNLIMITED)
-      operand(s, limit_names[i], occ_result_limit(r, i), "blocks");
-  result(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
+      occ_step_operand(s, limit_names[i], occ_result_limit(r, i), "blocks");
+  occ_step_result(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
   s = step(b, "active_warps_per_sm", "active warps per SM", OCC_OP_MUL,
            "{0} blocks x {1} {1:warp} = {r} active warps", NULL);
-  operand(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
-  operand(s, "warps_per_block", r->warps_per_block, "warps");
-  result(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
+  occ_step_operand(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+  occ_step_result(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
 }
 
 static void occupancy(builder *b) {
   const occ_result *r = b->r;
-  b->section = 8;
+  b->list.section = 8;
   occ_step *s = step(b, "occupancy", "occupancy", OCC_OP_DIV,
                      "{0} / {1} warps = {r} %", NULL);
-  operand(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
-  operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
-  result(s, "occupancy", r->occupancy, "fraction");
+  occ_step_operand(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
+  occ_step_operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+  occ_step_result(s, "occupancy", r->occupancy, "fraction");
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
     s = step(b, "launch_active_warps_per_sm", "active warps at launch", OCC_OP_MUL,
              "at launch: {0} blocks x {1} {1:warp} = {r} warps", NULL);
-    operand(s, "at_launch.active_blocks_per_sm", r->launch_active_blocks_per_sm, "blocks");
-    operand(s, "warps_per_block", r->warps_per_block, "warps");
-    result(s, "at_launch.active_warps_per_sm", warps, "warps");
+    occ_step_operand(s, "at_launch.active_blocks_per_sm", r->launch_active_blocks_per_sm, "blocks");
+    occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
+    occ_step_result(s, "at_launch.active_warps_per_sm", warps, "warps");
     s = step(b, "launch_occupancy", "occupancy at launch", OCC_OP_DIV,
              "{0} / {1} = {r} %", ", ");
-    operand(s, "at_launch.active_warps_per_sm", warps, "warps");
-    operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
-    result(s, "at_launch.occupancy", occ_launch_occupancy(r), "fraction");
+    occ_step_operand(s, "at_launch.active_warps_per_sm", warps, "warps");
+    occ_step_operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
+    occ_step_result(s, "at_launch.occupancy", occ_launch_occupancy(r), "fraction");
   }
   if (!r->launchable)
     step(b, "reason", "why it cannot launch", OCC_OP_NOTE, "cannot launch: {reason}",
@@ -462,22 +459,22 @@ static void occupancy(builder *b) {
 
 static void grid_waves(builder *b, const occ_waves *w) {
   if (!w || w->blocks_per_wave <= 0) return;
-  b->section = 9;
+  b->list.section = 9;
   occ_step *s = step(b, "blocks_per_wave", "blocks per wave", OCC_OP_MUL,
                      "{0} blocks x {1} SMs = {r} blocks per wave", NULL);
-  operand(s, "active_blocks_per_sm", b->r->active_blocks_per_sm, "blocks");
-  operand(s, "device.sm_count", b->d->sm_count, "sms");
-  result(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");
+  occ_step_operand(s, "active_blocks_per_sm", b->r->active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "device.sm_count", b->d->sm_count, "sms");
+  occ_step_result(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");
   s = step(b, "waves", "waves", OCC_OP_DIV, "{0} / {1} = {r} waves", "; ");
-  operand(s, "waves.grid_blocks", (double)w->grid_blocks, "blocks");
-  operand(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");
-  result(s, "waves.waves", w->waves, "waves");
+  occ_step_operand(s, "waves.grid_blocks", (double)w->grid_blocks, "blocks");
+  occ_step_operand(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");
+  occ_step_result(s, "waves.waves", w->waves, "waves");
 }
 
 size_t occ_explain(const occ_device *device, const occ_kernel *kernel,
                    const occ_result *result, const occ_waves *waves,
                    occ_step *steps, size_t max) {
-  builder b = {device, kernel, result, steps, max, 0, 0, {0}};
+  builder b = {device, kernel, result, {steps, max, 0, 0, {0}}};
   warps(&b);
   blocks(&b);
   registers(&b);
@@ -486,5 +483,5 @@ size_t occ_explain(const occ_device *device, const occ_kernel *kernel,
   active(&b);
   occupancy(&b);
   grid_waves(&b, waves);
-  return b.count;
+  return b.list.count;
 }

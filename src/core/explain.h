@@ -87,4 +87,22 @@ size_t occ_explain(const occ_device *device, const occ_kernel *kernel,
                    const occ_result *result, const occ_waves *waves,
                    occ_step *steps, size_t max);
 
+/* A list of steps being built (by explain.c and cluster_explain.c):
+ * steps are appended while there is room (max) and all are counted, so
+ * the caller learns how many a whole explanation needs. */
+typedef struct occ_step_list {
+  occ_step *steps;
+  size_t max, count;
+  int section;    /* the section of the steps appended next */
+  occ_step spare; /* where steps past max are written, then dropped */
+} occ_step_list;
+
+/* Appends a step of list->section and returns it (the spare when the
+ * list is full). */
+occ_step *occ_step_add(occ_step_list *list, const char *key, const char *title,
+                       occ_explain_op op, const char *text, const char *joiner);
+/* Adds an operand (up to OCC_EXPLAIN_MAX_OPERANDS) or sets the result. */
+void occ_step_operand(occ_step *s, const char *name, double v, const char *unit);
+void occ_step_result(occ_step *s, const char *name, double v, const char *unit);
+
 #endif
