@@ -180,6 +180,21 @@ check run "$run" '.rows | length == 1 and all(.[]; (.limited_by | type) == "arra
   and .kernel.name == "kernel()" and (has("mangled_name") | not))'
 check run-nulls "$run" '.rows[0].launches[1] | .smem_executed_bytes == null and
   .start_ns == null and .end_ns == null'
+# The counters object: no process wrote its summary here, so what it cost
+# is null (never 0); with a summary, the summed numbers.
+counters_keys='["cache_control", "enabled", "flush_failed_reason", "flushed_launch_count", "launches_per_configuration", "overhead_s", "process_count", "profiled_launch_count", "profiler_start_s"]'
+check run-counters-unknown "$run" ".counters | keys == $counters_keys and .enabled == true
+  and .launches_per_configuration == 3 and .cache_control == \"none\" and .process_count == 0
+  and .overhead_s == null and .profiled_launch_count == null and .profiler_start_s == null"
+summed=$(./occcalc run --json --counter-launches all --cache-control all -- sh -c \
+  "$forge launch summary; $forge launch summary values=1.5,0.5,3,3" 2>/dev/null)
+check run-counters "$summed" '.counters | .process_count == 2 and .overhead_s == 2
+  and .profiler_start_s == 0.75 and .profiled_launch_count == 5 and
+  .flushed_launch_count == 3 and .launches_per_configuration == null and
+  .cache_control == "all" and .flush_failed_reason == null'
+off=$(./occcalc run --json --no-counters -- $forge launch summary values=0.01,0,0,0 2>/dev/null)
+check run-counters-off "$off" '.counters | .enabled == false and .cache_control == null
+  and .profiled_launch_count == null and .overhead_s == 0.01 and .profiler_start_s == null'
 # The row's theoretical numbers are the report's for the same configuration.
 same=$(./occcalc --arch sm_90 --sms 132 --regs 32 --block 256 --grid 1024 --json)
 check run-same "$(printf '[%s,%s]' "$run" "$same")" '.[0].rows[0] as $r | .[1] as $c |

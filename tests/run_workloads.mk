@@ -29,7 +29,7 @@ build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/in
 # GPU: every launch's SM configuration and blocks per SM at launch against
 # ncu's under the default counters (tests/run/carveouts.cu), and two
 # processes of one run on one GPU both measured (tests/run/turns.cu).
-GPU_TEST_TARGETS += test-gpu-run-carveouts test-gpu-run-turns
+GPU_TEST_TARGETS += test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
 
 build/run_carveouts: tests/run/carveouts.cu
 	@mkdir -p build
@@ -44,3 +44,17 @@ test-gpu-run-carveouts: occcalc $(INJECT_LIB) build/run_carveouts
 
 test-gpu-run-turns: occcalc $(INJECT_LIB) build/run_turns
 	sh tests/run/turns.sh build/run_turns
+
+# GPU: a CUDA graph's program beside ncu --graph-profiling node, with each
+# cache policy (tests/run/graphs.cu); and the small program's overhead
+# against ncu's (make bench-gpu-run-small).
+build/run_graphs: tests/run/graphs.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+test-gpu-run-graphs: occcalc $(INJECT_LIB) build/run_graphs
+	sh tests/run/graphs.sh build/run_graphs
+
+GPU_BENCH_TARGETS += bench-gpu-run-small
+bench-gpu-run-small: occcalc $(INJECT_LIB) build/run_graphs
+	BENCH_PROG="build/run_graphs 3" sh tests/run/bench.sh

@@ -167,6 +167,10 @@ static const occ_option options[] = {
     [OCC_OPT_NO_COUNTERS] =
         {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
          "run: only launch records (no replay, no counter rights)", 0},
+    [OCC_OPT_CACHE_CONTROL] =
+        {"cache-control", "all|none", OCC_ARG_NAME, 0, 0, AT(cache_control),
+         RUN, "run: flush caches before profiled launches (all)",
+         0},
     [OCC_OPT_OUTPUT] =
         {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
          "run: write the report to FILE (%p %h %q{VAR} %%)",
@@ -537,6 +541,8 @@ static const struct {
     {OCC_OPT_METRICS, OCC_OPT_NO_COUNTERS, "metrics are read by the counters"},
     {OCC_OPT_COUNTER_LAUNCHES, OCC_OPT_NO_COUNTERS,
      "it chooses the launches whose counters are read"},
+    {OCC_OPT_CACHE_CONTROL, OCC_OPT_NO_COUNTERS,
+     "the caches are flushed before the launches whose counters are read"},
     {OCC_OPT_LDS, OCC_OPT_SMEM, "they name the same size: give one"},
 };
 

@@ -96,6 +96,7 @@ typedef enum occ_opt {
   OCC_OPT_METRICS,
   OCC_OPT_COUNTER_LAUNCHES,
   OCC_OPT_NO_COUNTERS,
+  OCC_OPT_CACHE_CONTROL,
   OCC_OPT_OUTPUT,
   OCC_OPT_LIST_GPUS,
   OCC_OPT_HELP,
@@ -169,6 +170,7 @@ typedef struct occ_cli {
   char **run_argv;           /* PROGRAM ARGS... NULL-terminated (argv's) */
   const char *metrics;       /* --metrics: a comma list */
   const char *counter_launches; /* --counter-launches: a count or "all" */
+  const char *cache_control;    /* --cache-control: "all" or "none" */
   const char *output_path;   /* --output FILE */
   bool no_counters;
   /* report */

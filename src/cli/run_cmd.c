@@ -68,6 +68,7 @@ typedef struct run_state {
   int jsonl_errno;               /* why it ended, 0 for EPIPE */
   size_t skipped_count;          /* records refused, an incomplete one too */
   char skipped_why[200];         /* the first: where and why; "" for none */
+  occ_run_cost cost;             /* the counters, the library's cost */
 } run_state;
 
 static bool wanted(const run_state *s, const occ_launch_record *l) {
@@ -195,6 +196,13 @@ static int check_options(run_state *s) {
       return occ_cli_usage_error(stderr, "--counter-launches: %s, or 'all'",
                                  why);
   }
+  if (cli->cache_control && strcmp(cli->cache_control, "all") != 0 &&
+      strcmp(cli->cache_control, "none") != 0) {
+    char value[80];
+    return occ_cli_usage_error(stderr, "--cache-control: '%s' is not all or "
+                               "none", occ_text_safe(cli->cache_control,
+                                                     value, sizeof value));
+  }
   if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
   return split_metrics(s);
@@ -230,6 +238,17 @@ static void count_skipped(run_state *s) {
              (unsigned long long)log->partial_offset, log->partial_bytes);
 }
 
+/* A process' summary added to the run's cost (every process' summed). */
+static void add_cost(run_state *s, const occ_launch_record *r) {
+  occ_run_cost *c = &s->cost;
+  c->process_count++;
+  c->seconds += r->values[OCC_SUMMARY_SECONDS];
+  c->profiler_seconds += r->values[OCC_SUMMARY_PROFILER_SECONDS];
+  c->profiled += r->values[OCC_SUMMARY_PROFILED];
+  c->flushed += r->values[OCC_SUMMARY_FLUSHED];
+  if (r->why[0] && !c->flush_failed_why) c->flush_failed_why = r->why;
+}
+
 /* The launches shown and, for each, its counters and its process' first
  * refusal, as pointers into the records; the report's notes. One pass
  * over the records, then one over the launches: no record is looked for
@@ -245,11 +264,18 @@ static int index_records(run_state *s) {
   /* Rebuilt from the start: --jsonl's index saw the same records. */
   occ_index_free(&s->by_correlation);
   occ_index_free(&s->by_runtime);
+  s->cost = (occ_run_cost){
+      .counters = !s->cli->no_counters,
+      .launches_per_configuration = s->counter_launches,
+      .flush = s->cli->cache_control &&
+               strcmp(s->cli->cache_control, "all") == 0};
   for (size_t i = 0; rc == 0 && i < log->count; i++) {
     const occ_launch_record *r = &log->at[i];
     uint64_t pid = (uint32_t)r->pid;
     if (r->kind == OCC_RECORD_COUNTERS) {
       rc = index_counters(s, i);
+    } else if (r->kind == OCC_RECORD_SUMMARY) {
+      add_cost(s, r);
     } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
       if (!first_refusal) first_refusal = r;
       if (occ_index_find(&refusals, pid, NULL, NULL) == OCC_INDEX_NONE)
@@ -371,8 +397,7 @@ static const char *achieved_why(const run_state *s,
                                 const occ_launch_record *l,
                                 const occ_launch_record *refusal) {
   if (s->cli->no_counters) return "not measured (--no-counters)";
-  if (l->graph_id)
-    return "a CUDA graph's kernels are not profiled";
+  if (l->graph_id) return OCC_RUN_GRAPH_WHY;
   if (refusal) return refusal->why;
   if (s->counter_launches == 0)
     return "no counters were recorded for this launch";
@@ -389,6 +414,7 @@ static void measure_row(const run_state *s, occ_run_row *row,
   for (size_t i = 0; i < row->measure.launch_count; i++) {
     const occ_launch_record *c = row->counters[i];
     row->measure.total_us += occ_launch_duration_us(row->launches[i], c);
+    row->measure.graph_launch_count += row->launches[i]->graph_id != 0;
     if (!c) continue;
     measured++;
     row->measure.achieved += c->values[0] / 100;
@@ -621,7 +647,8 @@ static occ_run_report report_of(const run_state *s) {
       .note = s->note[0] ? s->note : NULL,
       .skipped_record_count = s->skipped_count,
       .skipped_record_reason = s->skipped_why[0] ? s->skipped_why : NULL,
-      .records_unread_reason = log->unread_why[0] ? log->unread_why : NULL};
+      .records_unread_reason = log->unread_why[0] ? log->unread_why : NULL,
+      .cost = s->cost};
 }
 
 /* The records' notes where the report has no place for them (CSV, and
@@ -740,6 +767,8 @@ static int launch(run_state *s, const char *inject) {
                        .counters = !cli->no_counters,
                        .metrics = cli->metrics,
                        .counter_launches = s->counter_launches,
+                       .flush_caches = cli->cache_control &&
+                                       strcmp(cli->cache_control, "all") == 0,
                        .stream = cli->jsonl ? stream_jsonl : NULL,
                        .context = s,
                        /* The report's stream parses (jq): the program's

@@ -15,10 +15,21 @@
  * a launch that is not, and started again before one that is. 0, the
  * default, measures every launch.
  *
- * A graph launch is never profiled: its kernels are ranges too, but the
- * call does not say how many, so they could not be told apart; and
- * profiling it makes the runtime add kernels of its own (WaitNs, on CUDA
- * 13) that the program never launched. The profiler is stopped around it.
+ * A graph launch is never profiled: the profiler is stopped around it.
+ * Measured on an H100 with CUDA 13 (tests/run/graphs.cu, docs/run.md):
+ * under auto ranges and kernel replay a graph launch yields ranges for
+ * its root kernel nodes only (2 of 4 nodes for a graph of two branches,
+ * 0 of 4 for a chain), named by sequence number, not by node; with user
+ * replay the runtime adds a WaitNs kernel of its own to every launch. No
+ * public CUPTI call measures each node as `ncu --graph-profiling node`
+ * does, so graph kernels get no achieved occupancy, and say so.
+ *
+ * --cache-control all (OCCCALC_RUN_CACHE_CONTROL=all) flushes the L2
+ * before each profiled launch, as ncu's default does: the launch's stream
+ * first writes a buffer of twice the L2's size (allocated once per
+ * context, in the program's process), so the kernel starts with none of
+ * its data cached. The L1 is the kernel's own from its start. Only the
+ * first replay pass is flushed; achieved occupancy needs one pass.
  *
  * Before the program forks, the profiler is closed: the GPU's counters
  * are one per device, and a child that runs a CUDA program would
@@ -99,6 +110,16 @@ static bool holding;
 static struct timespec held_since;
 static launch_config *counted; /* the configuration to_measure counted */
 static bool turn_missed, turn_held; /* ever, in this process */
+/* What the library cost the process (the summary record), under lock. */
+static double seconds_in, profiler_seconds;
+static uint64_t profiled, flushed;
+static _Thread_local double measured_since; /* a measured launch's enter */
+/* --cache-control all: the buffer written before each profiled launch. */
+static bool flush_caches;
+static CUcontext flush_ctx;
+static CUdeviceptr flush_buffer;
+static size_t flush_bytes;
+static char flush_why[OCC_RECORD_WHY_MAX]; /* why a flush failed, or "" */
 
 static void refuse(const char *why) {
   if (refused) return;
@@ -135,6 +156,12 @@ static void harvest(bool reset) {
   if (!prof || pending_count == 0) return;
   if (occ_prof_decode(prof, &ranges, why, sizeof why) != 0) {
     refuse(why);
+    return;
+  }
+  /* Each range is a launch seen, in order: one more is a kernel not seen
+   * launched, and every value after it would go to the wrong launch. */
+  if (ranges > (size_t)pending_count) {
+    refuse("CUPTI measured more kernels than the program launched");
     return;
   }
   int used = 0;
@@ -225,9 +252,12 @@ static void open_profiler(CUcontext ctx) {
   char why[OCC_RECORD_WHY_MAX];
   occ_inject_cupti.cuptiGetDeviceId(ctx, &device);
   if (!take_turn((int)device)) return;
+  double start = occ_inject_now();
   prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
                        MAX_PENDING, why, sizeof why);
-  if (!prof || occ_prof_start(prof, why, sizeof why) != 0) {
+  bool started = prof && occ_prof_start(prof, why, sizeof why) == 0;
+  profiler_seconds += occ_inject_now() - start;
+  if (!started) {
     occ_prof_close(prof);
     prof = NULL;
     occ_turns_give(turns_fd, turn_key);
@@ -238,6 +268,64 @@ static void open_profiler(CUcontext ctx) {
   active_ctx = ctx;
   active_device = (int)device;
   running = true;
+}
+
+/* The driver's functions the flush calls, from the program's driver. */
+typedef struct flush_api {
+  CUresult (*ctx_get_device)(CUdevice *);
+  CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
+  CUresult (*alloc)(CUdeviceptr *, size_t);
+  CUresult (*memset)(CUdeviceptr, unsigned char, size_t, CUstream);
+} flush_api;
+
+static bool flush_api_of(flush_api *api) {
+  *(void **)&api->ctx_get_device = occ_inject_driver_symbol("cuCtxGetDevice");
+  *(void **)&api->attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
+  *(void **)&api->alloc = occ_inject_driver_symbol("cuMemAlloc_v2");
+  *(void **)&api->memset = occ_inject_driver_symbol("cuMemsetD8Async");
+  return api->ctx_get_device && api->attribute && api->alloc && api->memset;
+}
+
+/* The buffer of ctx (the current context, the launch's), allocated at its
+ * first profiled launch: twice the L2, so that writing it evicts all. */
+static bool flush_buffer_of(CUcontext ctx, const flush_api *api) {
+  if (flush_ctx == ctx && flush_buffer) return true;
+  CUdevice dev;
+  int l2 = 0;
+  if (api->ctx_get_device(&dev) != CUDA_SUCCESS ||
+      api->attribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) !=
+          CUDA_SUCCESS || l2 <= 0) {
+    snprintf(flush_why, sizeof flush_why, "the GPU's L2 size is unknown");
+    return false;
+  }
+  /* A buffer of an earlier context went with it: not freed here. */
+  flush_bytes = 2 * (size_t)l2;
+  if (api->alloc(&flush_buffer, flush_bytes) != CUDA_SUCCESS) {
+    flush_buffer = 0;
+    snprintf(flush_why, sizeof flush_why,
+             "%zu MiB for the flush could not be allocated on the GPU",
+             flush_bytes >> 20);
+    return false;
+  }
+  flush_ctx = ctx;
+  return true;
+}
+
+/* --cache-control all: the L2 flushed on the launch's stream, so that the
+ * profiled kernel (after it in the stream) starts with nothing cached. */
+static void flush_before(CUcontext ctx, CUstream stream) {
+  static flush_api api;
+  static bool looked, usable;
+  if (!looked) usable = flush_api_of(&api), looked = true;
+  if (!usable) {
+    snprintf(flush_why, sizeof flush_why, "the driver has no cuMemsetD8Async");
+    return;
+  }
+  if (!flush_buffer_of(ctx, &api)) return;
+  if (api.memset(flush_buffer, 0, flush_bytes, stream) == CUDA_SUCCESS)
+    flushed++;
+  else
+    snprintf(flush_why, sizeof flush_why, "the flush's memset failed");
 }
 
 /* measure: whether this launch is to be measured. */
@@ -326,7 +414,8 @@ _Static_assert(offsetof(cuLaunchCooperativeKernel_params, hStream) ==
                "the launch calls' parameters share their leading members");
 
 /* The stream a kernel launch goes to, for the launches that can be
- * captured into a graph; NULL for the others. */
+ * captured into a graph; NULL for the others (and the legacy default
+ * stream). */
 static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
   switch (id) {
   case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
@@ -339,6 +428,16 @@ static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
     return ((const cuLaunchKernelEx_params *)params)->config->hStream;
   default: return NULL;
   }
+}
+
+/* The stream the launch runs on, the per-thread default stream named as
+ * such for the _ptsz calls (whose NULL means it). */
+static CUstream run_stream(CUpti_CallbackId id, const void *params) {
+  CUstream stream = launch_stream(id, params);
+  bool per_thread = id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+                    id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+                    id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+  return !stream && per_thread ? CU_STREAM_PER_THREAD : stream;
 }
 
 /* A launch into a stream being captured runs nothing now (it becomes a
@@ -453,12 +552,50 @@ static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
     occ_inject_attrs_note(id, cb->functionParams, cb->correlationId,
                           runtime_correlation);
   if (!profiling || capturing(id, cb)) return;
+  double now = occ_inject_now(); /* a wait for the profiler's start counts */
   pthread_mutex_lock(&lock);
-  if (cb->callbackSite == CUPTI_API_ENTER)
+  if (cb->callbackSite == CUPTI_API_ENTER) {
     launch_enter(cb->context, !graph && to_measure(id, cb->functionParams));
-  else
+    if (measuring && flush_caches)
+      flush_before(cb->context, run_stream(id, cb->functionParams));
+    profiled += measuring;
+    measured_since = occ_inject_now();
+    seconds_in += measured_since - now;
+  } else {
+    /* A profiled launch's call: its replay, and the callbacks'. */
+    if (measuring) seconds_in += now - measured_since;
     launch_exit(cb);
+    seconds_in += occ_inject_now() - now;
+  }
   pthread_mutex_unlock(&lock);
+}
+
+/* The profiler is started beside the program, from its first context's
+ * creation: starting it takes about 0.35 s on an H100 (0.1 s to build
+ * the configuration, 0.25 s in cuptiRangeProfilerStart), and a program
+ * spends a part of that between its context and its first kernel
+ * (allocating, copying, loading modules). Its first launch waits for the
+ * rest. OCCCALC_RUN_EARLY_START=0 starts it at the first launch to be
+ * measured instead (make bench-gpu-run-small compares the two). */
+static void *start_early(void *ctx) {
+  pthread_mutex_lock(&lock);
+  if (!prof && !refused) open_profiler(ctx);
+  pthread_mutex_unlock(&lock);
+  return NULL;
+}
+
+static void context_created(CUcontext ctx) {
+  static bool once;
+  const char *early = getenv("OCCCALC_RUN_EARLY_START");
+  if (once || (early && strcmp(early, "0") == 0)) return;
+  once = true;
+  pthread_t thread;
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr) != 0) return;
+  pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+  /* If no thread can be made, the first launch to be measured starts it. */
+  (void)pthread_create(&thread, &attr, start_early, ctx);
+  pthread_attr_destroy(&attr);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
@@ -470,6 +607,9 @@ static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
         cb->callbackSite == CUPTI_API_ENTER ? cb->correlationId : 0;
   } else if (domain == CUPTI_CB_DOMAIN_DRIVER_API) {
     on_driver(id, data);
+  } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
+             id == CUPTI_CBID_RESOURCE_CONTEXT_CREATED) {
+    if (profiling) context_created(((const CUpti_ResourceData *)data)->context);
   } else if (domain == CUPTI_CB_DOMAIN_RESOURCE &&
              id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
     const CUpti_ResourceData *r = data;
@@ -521,15 +661,18 @@ int occ_inject_counters_start(bool profile, const char *list,
   if (profile) pthread_atfork(before_fork, NULL, NULL);
   if (profile) turns_fd = occ_turns_open(getenv(OCC_ENV_OUT));
   if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
+  const char *cache = getenv(OCC_ENV_CACHE_CONTROL);
+  flush_caches = profile && cache && strcmp(cache, "all") == 0;
   CUpti_SubscriberHandle sub;
-  CUpti_CallbackId destroy = CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING;
+  CUpti_CallbackId contexts[] = {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+                                 CUPTI_CBID_RESOURCE_CONTEXT_CREATED};
   if (occ_inject_cupti.cuptiSubscribe(&sub, on_callback, NULL) !=
           CUPTI_SUCCESS ||
       enable(sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_launches,
              sizeof driver_launches / sizeof *driver_launches) != 0 ||
       enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, runtime_launches,
              sizeof runtime_launches / sizeof *runtime_launches) != 0 ||
-      enable(sub, CUPTI_CB_DOMAIN_RESOURCE, &destroy, 1) != 0) {
+      enable(sub, CUPTI_CB_DOMAIN_RESOURCE, contexts, 2) != 0) {
     if (!profile) return -1;
     refuse("CUPTI's callbacks could not be subscribed to (another tool, "
            "e.g. a profiler, holds them)");
@@ -545,5 +688,22 @@ void occ_inject_counters_finish(void) {
     refuse("another process of this run held the GPU's counters whenever "
            "this one launched a kernel to measure");
   close_profiler();
+  pthread_mutex_unlock(&lock);
+}
+
+void occ_inject_counters_add_seconds(double seconds) {
+  pthread_mutex_lock(&lock);
+  seconds_in += seconds;
+  pthread_mutex_unlock(&lock);
+}
+
+void occ_inject_counters_summary(occ_launch_record *summary) {
+  pthread_mutex_lock(&lock);
+  summary->value_count = OCC_SUMMARY_VALUES;
+  summary->values[OCC_SUMMARY_SECONDS] = seconds_in;
+  summary->values[OCC_SUMMARY_PROFILER_SECONDS] = profiler_seconds;
+  summary->values[OCC_SUMMARY_PROFILED] = (double)profiled;
+  summary->values[OCC_SUMMARY_FLUSHED] = (double)flushed;
+  snprintf(summary->why, sizeof summary->why, "%s", flush_why);
   pthread_mutex_unlock(&lock);
 }

@@ -70,4 +70,15 @@ int occ_inject_counters_start(bool profile, const char *metrics,
 /* Collects what the last launches left and stops profiling. */
 void occ_inject_counters_finish(void);
 
+/* The library's cost to the process so far, into an OCC_RECORD_SUMMARY
+ * record's values and why (inject_counters.c keeps the accounts). */
+void occ_inject_counters_summary(occ_launch_record *summary);
+
+/* Adds seconds spent in the library outside the callbacks (its start and
+ * its exit) to the summary's time. */
+void occ_inject_counters_add_seconds(double seconds);
+
+/* A monotonic clock in seconds. */
+double occ_inject_now(void);
+
 #endif

@@ -27,6 +27,8 @@
 #define OCC_ENV_FLUSH_MS "OCCCALC_RUN_FLUSH_MS" /* stream records (jsonl) */
 /* Launches of each configuration profiled: a count, "0" for all. */
 #define OCC_ENV_COUNTER_LAUNCHES "OCCCALC_RUN_COUNTER_LAUNCHES"
+/* "all": the caches flushed before each profiled launch (--cache-control). */
+#define OCC_ENV_CACHE_CONTROL "OCCCALC_RUN_CACHE_CONTROL"
 
 /* The metric achieved occupancy is read from, as Nsight Compute names it. */
 #define OCC_ACHIEVED_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
@@ -34,8 +36,22 @@
 typedef enum occ_record_kind {
   OCC_RECORD_LAUNCH = 1,  /* one kernel launch (a CUPTI activity record) */
   OCC_RECORD_COUNTERS = 2,/* the metrics of one launch */
-  OCC_RECORD_NO_COUNTERS = 3 /* why a process' launches have no counters */
+  OCC_RECORD_NO_COUNTERS = 3, /* why a process' launches have no counters */
+  OCC_RECORD_SUMMARY = 4  /* what the library cost its process, at exit */
 } occ_record_kind;
+
+/* OCC_RECORD_SUMMARY's values[], value_count of them; its why, when the
+ * caches were to be flushed and could not be, says why. */
+typedef enum occ_summary_value {
+  OCC_SUMMARY_SECONDS,          /* the process' time in the library: its
+                                   start, its callbacks, the profiled
+                                   launches (their replay) and its exit */
+  OCC_SUMMARY_PROFILER_SECONDS, /* of them, opening and starting the
+                                   profiler */
+  OCC_SUMMARY_PROFILED,         /* launches profiled (counted) */
+  OCC_SUMMARY_FLUSHED,          /* launches with the caches flushed before */
+  OCC_SUMMARY_VALUES
+} occ_summary_value;
 
 typedef enum occ_launch_type {
   OCC_LAUNCH_REGULAR = 0,

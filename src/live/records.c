@@ -151,6 +151,24 @@ static occ_record_verdict check_counters(const occ_launch_record *r,
   return OCC_RECORD_OK;
 }
 
+/* What the library cost a process: seconds and counts, each finite, not
+ * negative and below a year or 2^53. */
+static occ_record_verdict check_summary(const occ_launch_record *r,
+                                        char *why, size_t size) {
+  if (r->value_count != OCC_SUMMARY_VALUES)
+    return bad(why, size, "a summary of %d values, not %d", r->value_count,
+               OCC_SUMMARY_VALUES);
+  const double most[OCC_SUMMARY_VALUES] = {
+      [OCC_SUMMARY_SECONDS] = 3.2e7, [OCC_SUMMARY_PROFILER_SECONDS] = 3.2e7,
+      [OCC_SUMMARY_PROFILED] = 9007199254740992.0,
+      [OCC_SUMMARY_FLUSHED] = 9007199254740992.0};
+  for (int i = 0; i < OCC_SUMMARY_VALUES; i++)
+    if (!(r->values[i] >= 0 && r->values[i] <= most[i]))
+      return bad(why, size, "summary value %d (%g) is not 0 to %g", i,
+                 r->values[i], most[i]);
+  return OCC_RECORD_OK;
+}
+
 occ_record_verdict occ_record_check(const unsigned char *block,
                                     occ_launch_record *out, char *why,
                                     size_t why_size) {
@@ -178,8 +196,10 @@ occ_record_verdict occ_record_check(const unsigned char *block,
   case OCC_RECORD_NO_COUNTERS:
     return out->why[0] ? OCC_RECORD_OK
                        : bad(why, why_size, "no counters, without a reason");
+  case OCC_RECORD_SUMMARY:
+    return check_summary(out, why, why_size);
   default:
-    return bad(why, why_size, "kind %u is not 1, 2 or 3", out->kind);
+    return bad(why, why_size, "kind %u is not 1 to 4", out->kind);
   }
 }
 

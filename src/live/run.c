@@ -153,6 +153,8 @@ static void child(const occ_run_spec *spec, const char *out_path,
              (long long)spec->counter_launches);
     setenv(OCC_ENV_COUNTER_LAUNCHES, launches, 1);
     if (spec->stream) setenv(OCC_ENV_FLUSH_MS, "100", 1);
+    if (spec->flush_caches) setenv(OCC_ENV_CACHE_CONTROL, "all", 1);
+    else unsetenv(OCC_ENV_CACHE_CONTROL);
   }
   execvp(spec->argv[0], spec->argv);
   int e = errno;

@@ -31,6 +31,7 @@ typedef struct occ_run_spec {
   bool counters;           /* profile each launch (OCCCALC_RUN_COUNTERS) */
   const char *metrics;     /* extra metrics, a comma list, or NULL */
   int64_t counter_launches; /* profiled of each configuration; 0: all */
+  bool flush_caches;        /* --cache-control all */
   occ_run_record_fn stream; /* records while the program runs, or NULL */
   void *context;
   bool stdout_to_stderr;    /* the program's stdout onto occcalc's stderr */

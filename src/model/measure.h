@@ -23,6 +23,8 @@ typedef struct occ_measure {
   double launch_occupancy;      /* with that shared memory (valid with the
                                    item's device) */
   size_t counter_launch_count;  /* the launches measured */
+  size_t graph_launch_count;    /* the launches in a CUDA graph (never
+                                   measured: see docs/run.md) */
   bool achieved_known;
   double achieved;              /* 0..1, mean over those measured */
   const char *achieved_why;     /* why achieved is unknown, or NULL */

@@ -114,9 +114,17 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
                  : (size_t)snprintf(line, sizeof line, "achieved -%s",
                                     row->first->graph_id ? " (in a graph)"
                                                          : "");
-  if (row->measure.achieved_known && row->measure.counter_launch_count < row->measure.launch_count)
-    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches)",
-                          row->measure.counter_launch_count, row->measure.launch_count);
+  const occ_measure *m = &row->measure;
+  if (m->achieved_known && m->counter_launch_count < m->launch_count)
+    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches",
+                          m->counter_launch_count, m->launch_count);
+  if (m->achieved_known && m->counter_launch_count < m->launch_count &&
+      m->graph_launch_count)
+    n += (size_t)snprintf(line + n, sizeof line - n,
+                          "; %zu in a CUDA graph, not profiled",
+                          m->graph_launch_count);
+  if (m->achieved_known && m->counter_launch_count < m->launch_count)
+    n += (size_t)snprintf(line + n, sizeof line - n, ")");
   text_wrapped(out, line);
   /* A line of its own: after "achieved" it wrapped inside a phrase. */
   if (row->item.device && row->item.waves.blocks_per_wave) {
@@ -155,6 +163,43 @@ void occ_run_print_record_notes(FILE *out, const occ_run_report *rep) {
     occ_msg(out, "note: %s", rep->records_unread_reason);
 }
 
+/* The header's two lines: the counters, and occcalc's time in the
+ * program's processes. */
+static void text_cost(FILE *out, const occ_run_cost *c) {
+  char each[64] = "every launch";
+  if (c->launches_per_configuration > 0)
+    snprintf(each, sizeof each, "%lld of each configuration",
+             (long long)c->launches_per_configuration);
+  if (!c->counters)
+    fputs("   counters: off (--no-counters)\n", out);
+  else if (c->process_count == 0)
+    fprintf(out, "   counters: %s, caches %s\n", each,
+            c->flush ? "flushed" : "not flushed");
+  else
+    fprintf(out, "   counters: %.0f launch%s profiled (%s), caches %s\n",
+            c->profiled, c->profiled == 1 ? "" : "es", each,
+            c->flush ? "flushed" : "not flushed");
+  if (c->flush_failed_why) {
+    char why[OCC_RECORD_WHY_MAX];
+    fprintf(out, "   caches not always flushed: %s\n",
+            occ_text_safe(c->flush_failed_why, why, sizeof why));
+  }
+  if (c->process_count == 0) {
+    fputs("   overhead: not recorded (no process ran its exit handlers)\n",
+          out);
+    return;
+  }
+  char processes[40] = "process";
+  if (c->process_count > 1)
+    snprintf(processes, sizeof processes, "%zu processes", c->process_count);
+  fprintf(out, "   overhead: %.2f s in the program's %s", c->seconds,
+          processes);
+  fputc('\n', out);
+  if (c->counters && c->profiler_seconds > 0)
+    fprintf(out, "   the profiler's start: %.2f s, beside the program from "
+            "its first context\n", c->profiler_seconds);
+}
+
 void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   const char *slash = strrchr(rep->program, '/');
   char program[25];
@@ -162,6 +207,7 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   fprintf(out, "occcalc run: %s: %zu launches, %zu configurations, exit "
           "status %d\n", program, rep->launch_count, rep->row_count,
           rep->status);
+  text_cost(out, &rep->cost);
   for (size_t i = 0; i < rep->row_count; i++) {
     const occ_run_row *row = &rep->rows[i];
     char mean[24], total[24], name[77];
@@ -426,6 +472,35 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
   return o;
 }
 
+/* "counters": what they were and what the library cost (null where no
+ * process wrote its summary, or the counters were off). */
+static cJSON *cost_json(const occ_run_cost *c) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  bool known = c->process_count > 0;
+  cJSON_AddBoolToObject(o, "enabled", c->counters);
+  add_number_or_null(o, "launches_per_configuration",
+                     (double)c->launches_per_configuration,
+                     c->counters && c->launches_per_configuration > 0);
+  if (c->counters)
+    cJSON_AddStringToObject(o, "cache_control", c->flush ? "all" : "none");
+  else
+    cJSON_AddNullToObject(o, "cache_control");
+  add_number_or_null(o, "profiled_launch_count", c->profiled,
+                     known && c->counters);
+  add_number_or_null(o, "flushed_launch_count", c->flushed,
+                     known && c->counters);
+  if (c->flush_failed_why)
+    cJSON_AddStringToObject(o, "flush_failed_reason", c->flush_failed_why);
+  else
+    cJSON_AddNullToObject(o, "flush_failed_reason");
+  cJSON_AddNumberToObject(o, "process_count", (double)c->process_count);
+  add_number_or_null(o, "overhead_s", c->seconds, known);
+  add_number_or_null(o, "profiler_start_s", c->profiler_seconds,
+                     known && c->counters);
+  return o;
+}
+
 /* Row i of the report, made when the streamed document reaches it. */
 static cJSON *row_item(void *context, size_t i) {
   const occ_run_report *rep = context;
@@ -441,6 +516,7 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
     cJSON_AddStringToObject(root, "program", rep->program);
     cJSON_AddNumberToObject(root, "exit_status", rep->status);
     cJSON_AddNumberToObject(root, "launch_count", (double)rep->launch_count);
+    cJSON_AddItemToObject(root, "counters", cost_json(&rep->cost));
     cJSON_AddArrayToObject(root, "rows");
     if (rep->note)
       cJSON_AddStringToObject(root, "note", rep->note);

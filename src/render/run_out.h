@@ -6,6 +6,7 @@
 #define OCC_RUN_OUT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -29,6 +30,23 @@ typedef struct occ_run_row {
   bool metric_known[OCC_RECORD_METRICS_MAX];
 } occ_run_row;
 
+/* Why a graph's kernel has no achieved occupancy (docs/run.md: CUPTI's
+ * public profiler cannot measure each node). */
+#define OCC_RUN_GRAPH_WHY "a CUDA graph's kernels are not profiled"
+
+/* What the counters were and what the library cost the program's
+ * processes (their summary records, summed). */
+typedef struct occ_run_cost {
+  bool counters;                 /* false: --no-counters */
+  int64_t launches_per_configuration; /* profiled of each; 0: all */
+  bool flush;                    /* --cache-control all */
+  size_t process_count;          /* processes that wrote a summary */
+  double seconds;                /* their time in the library */
+  double profiler_seconds;       /* of it, starting the profiler */
+  double profiled, flushed;      /* launches */
+  const char *flush_failed_why;  /* a process' flush failed: why, or NULL */
+} occ_run_cost;
+
 typedef struct occ_run_report {
   const char *program;
   int status;                      /* the program's */
@@ -42,6 +60,7 @@ typedef struct occ_run_report {
   const char *skipped_record_reason; /* the first's place and why, or NULL */
   const char *records_unread_reason; /* why the file was not read to its
                                       end (a cap, an error), or NULL */
+  occ_run_cost cost;
 } occ_run_report;
 
 /* The row's kernel and limiter columns, the likely cause: 80 columns.

@@ -98,9 +98,14 @@ json '.launch_count == 1 and .skipped_record_count == 0 and .skipped_record_reas
 what="stray bytes"
 occ 0 --json -- "$FORGE" launch stray=100
 json '.launch_count == 1 and .skipped_record_count == 1 and (.skipped_record_reason | test("at byte 1024: an incomplete record of 100 bytes"))'
+# A summary of the library's cost with an absurd value is skipped, and
+# the cost is then unknown (null), never a garbage sum.
+what="bad summary"
+occ 0 --json -- "$FORGE" launch summary values=1,-1,1,1 summary value_count=2 summary values=nan,0,0,0
+json '.skipped_record_count == 3 and (.skipped_record_reason | test("at byte 1024: summary value 1 \\(-1\\) is not 0 to")) and .counters.overhead_s == null and .counters.process_count == 0'
 what="text note"
 occ 0 -- "$FORGE" launch launch kind=9 launch kind=9
-grep -q "^occcalc: note: skipped 2 invalid records of the records' file (the first at byte 1024: kind 9 is not 1, 2 or 3)$" "$tmp/err" ||
+grep -q "^occcalc: note: skipped 2 invalid records of the records' file (the first at byte 1024: kind 9 is not 1 to 4)$" "$tmp/err" ||
   no "$what: '$(tail -1 "$tmp/err")'"
 
 # --- 3. A sparse or huge file: holes skipped, nothing read past 1 GiB.

@@ -1,0 +1,105 @@
+#!/bin/sh
+# graphs.sh PROGRAM (build/run_graphs, from tests/run/graphs.cu), beside
+# Nsight Compute:
+# - the launches outside the graph: achieved occupancy within 3 points of
+#   ncu's with the same cache policy, both with the caches as the program
+#   leaves them (occcalc's default, ncu --cache-control none) and flushed
+#   (occcalc --cache-control all, ncu's default), on the kernels over
+#   100 us;
+# - the graph's kernel nodes: ncu --graph-profiling node measures every
+#   one; occcalc gives each its theoretical occupancy and no achieved,
+#   with the reason (the measured limit of CUPTI's public profiler, in
+#   docs/run.md);
+# - the report's header: the profiled launches are those with achieved
+#   occupancy, and the library's time was recorded.
+# Skips without a GPU or ncu (status 77). OCCCALC names the binary
+# (default ./occcalc); KEEP=DIR keeps the files there.
+set -u
+OCC=${OCCCALC:-./occcalc}
+prog=${1:-build/run_graphs}
+command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
+  { echo "skipped: no GPU"; exit 77; }
+command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
+tmp=${KEEP:-$(mktemp -d)}
+mkdir -p "$tmp"
+metrics=sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
+for cache in none all; do
+  "$OCC" run --json --cache-control $cache --output "$tmp/run-$cache.json" \
+    -- "$prog" 3 2>"$tmp/run-$cache.err" ||
+    { echo "graphs: occcalc run --cache-control $cache failed: $(head -c 300 "$tmp/run-$cache.err")"; exit 1; }
+  ncu --clock-control none --graph-profiling node --cache-control $cache \
+    --csv --metrics $metrics "$prog" 3 >"$tmp/ncu-$cache.csv" 2>"$tmp/ncu-$cache.err" ||
+    { echo "graphs: ncu --cache-control $cache failed"; exit 1; }
+done
+python3 - "$tmp" <<'PY'
+import collections, csv, json, sys
+tmp = sys.argv[1]
+fail = 0
+def ncu(cache):
+    rows = [r for r in csv.reader(l for l in open('%s/ncu-%s.csv' % (tmp, cache))
+                                  if l.startswith('"'))]
+    col = {n: i for i, n in enumerate(rows[0])}
+    out = collections.OrderedDict()
+    for r in rows[1:]:
+        m = out.setdefault(int(r[col['ID']]), {
+            'name': r[col['Kernel Name']].split('(')[0],
+            'grid': int(r[col['Grid Size']].strip('()').split(',')[0])})
+        m[r[col['Metric Name']]] = float(r[col['Metric Value']].replace(',', ''))
+    return list(out.values())
+for cache in ('none', 'all'):
+    theirs = ncu(cache)
+    run = json.load(open('%s/run-%s.json' % (tmp, cache)))
+    launches = []
+    for row in run['rows']:
+        for l in row['launches']:
+            launches.append((l['correlation_id'], row['kernel']['name'], l['grid'][0],
+                             l['achieved_occupancy'], l['graph_id'],
+                             row['achieved_null_reason']))
+    launches.sort()
+    graph = [l for l in launches if l[4]]
+    alone = [l for l in launches if not l[4]]
+    # ncu lists the graph's nodes, then the launches outside it.
+    ncu_graph, ncu_alone = theirs[:len(graph)], theirs[len(graph):]
+    if len(theirs) != len(launches) or len(alone) != 4 or len(graph) != 12:
+        print('graphs: %s: %d launches (%d in graphs), ncu %d' %
+              (cache, len(launches), len(graph), len(theirs)))
+        sys.exit(1)
+    diffs = []
+    for (corr, name, grid, ours, _, _), m in zip(alone, ncu_alone):
+        t = m['sm__warps_active.avg.pct_of_peak_sustained_active']
+        us = m['gpu__time_duration.sum'] / 1000
+        same = name == m['name'] and grid == m['grid']
+        d = abs(100 * ours - t) if ours is not None else None
+        diffs.append('%s<<<%d>>> %.1f us: %s vs ncu %.1f' %
+                     (name, grid, us, '-' if ours is None else '%.1f' % (100 * ours), t))
+        # The criterion: the same policy, within 3 points, on kernels
+        # over 100 us (without a flush, on every kernel).
+        if not same or d is None or (d > 3 and (cache == 'none' or us > 100)):
+            fail = 1
+            diffs[-1] += '  DIFFERS'
+    print('graphs: --cache-control %s: launches outside the graph against ncu '
+          '--cache-control %s: %s' % (cache, cache, '; '.join(diffs)))
+    # Each row also holds the configuration's launch outside the graph,
+    # which is measured: the graph's launches are those without achieved.
+    unmeasured = [l for l in graph if l[3] is None]
+    measured_by_ncu = [m for m in ncu_graph
+                       if 'sm__warps_active.avg.pct_of_peak_sustained_active' in m]
+    print('graphs: %s: graph kernel nodes: ncu measured %d of %d; occcalc: '
+          '%d of %d without achieved' %
+          (cache, len(measured_by_ncu), len(graph), len(unmeasured), len(graph)))
+    if len(unmeasured) != len(graph) or len(measured_by_ncu) != len(graph):
+        fail = 1
+    c = run['counters']
+    with_achieved = sum(1 for l in launches if l[3] is not None)
+    print('graphs: %s: header: %s launches profiled, %s flushed, overhead %s s '
+          '(%s s starting the profiler)' %
+          (cache, c['profiled_launch_count'], c['flushed_launch_count'],
+           c['overhead_s'], c['profiler_start_s']))
+    if (c['cache_control'] != cache or c['profiled_launch_count'] != with_achieved
+            or not c['overhead_s'] or c['process_count'] != 1
+            or c['flushed_launch_count'] != (with_achieved if cache == 'all' else 0)):
+        print('graphs: %s: the header disagrees with the launches (%d with '
+              'achieved occupancy)' % (cache, with_achieved))
+        fail = 1
+sys.exit(fail)
+PY
