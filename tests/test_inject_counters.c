@@ -167,6 +167,12 @@ bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
   return false; /* the turn's key is then the ordinal */
 }
 
+double occ_inject_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 /* Attributes at launch (inject_attrs.c): each launch's call noted. */
 static int attrs_noted;
 void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,

@@ -17,12 +17,11 @@
  *
  * A graph launch is never profiled: the profiler is stopped around it.
  * Measured on an H100 with CUDA 13 (tests/run/graphs.cu, docs/run.md):
- * under auto ranges and kernel replay a graph launch yields ranges for
- * its root kernel nodes only (2 of 4 nodes for a graph of two branches,
- * 0 of 4 for a chain), named by sequence number, not by node; with user
- * replay the runtime adds a WaitNs kernel of its own to every launch. No
- * public CUPTI call measures each node as `ncu --graph-profiling node`
- * does, so graph kernels get no achieved occupancy, and say so.
+ * profiled from here (kernel replay, its ranges read after synchronising
+ * its stream), a graph of two branches ran its two later nodes once in
+ * three launches, a chain none of its nodes, the runtime putting WaitNs
+ * kernels of its own in their place; the ranges went to the wrong
+ * kernels. Graph kernels get no achieved occupancy, and say so.
  *
  * --cache-control all (OCCCALC_RUN_CACHE_CONTROL=all) flushes the L2
  * before each profiled launch, as ncu's default does: the launch's stream

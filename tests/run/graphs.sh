@@ -5,11 +5,14 @@
 #   ncu's with the same cache policy, both with the caches as the program
 #   leaves them (occcalc's default, ncu --cache-control none) and flushed
 #   (occcalc --cache-control all, ncu's default), on the kernels over
-#   100 us;
+#   100 us (and, without a flush, on every kernel);
 # - the graph's kernel nodes: ncu --graph-profiling node measures every
-#   one; occcalc gives each its theoretical occupancy and no achieved,
-#   with the reason (the measured limit of CUPTI's public profiler, in
-#   docs/run.md);
+#   one; occcalc records each (theoretical occupancy and the rest) without
+#   achieved occupancy, as docs/run.md says;
+# - the program's own work intact under occcalc run, with two branches
+#   and in a chain: every kernel ran as often as it was launched (the
+#   program counts them; profiling the graph launch would leave nodes
+#   unrun);
 # - the report's header: the profiled launches are those with achieved
 #   occupancy, and the library's time was recorded.
 # Skips without a GPU or ncu (status 77). OCCCALC names the binary
@@ -30,6 +33,15 @@ for cache in none all; do
   ncu --clock-control none --graph-profiling node --cache-control $cache \
     --csv --metrics $metrics "$prog" 3 >"$tmp/ncu-$cache.csv" 2>"$tmp/ncu-$cache.err" ||
     { echo "graphs: ncu --cache-control $cache failed"; exit 1; }
+done
+# The program's own count of its kernels' runs, under occcalc run.
+for layout in fork chain; do
+  "$OCC" run --json --output "$tmp/ran-$layout.json" -- "$prog" 3 $layout \
+    >"$tmp/ran-$layout.txt" 2>&1 ||
+    { echo "graphs: occcalc run -- $prog 3 $layout failed"; exit 1; }
+  ran=$(sed -n 's/.*each kernel ran \(.*\) times$/\1/p' "$tmp/ran-$layout.txt")
+  echo "graphs: $layout: under occcalc run each kernel ran $ran times"
+  [ "$ran" = "4, 4, 4 and 4" ] || { echo "graphs: $layout: the program's graph did not run whole"; exit 1; }
 done
 python3 - "$tmp" <<'PY'
 import collections, csv, json, sys
@@ -55,7 +67,7 @@ for cache in ('none', 'all'):
             launches.append((l['correlation_id'], row['kernel']['name'], l['grid'][0],
                              l['achieved_occupancy'], l['graph_id'],
                              row['achieved_null_reason']))
-    launches.sort()
+    launches.sort(key=lambda l: l[0])
     graph = [l for l in launches if l[4]]
     alone = [l for l in launches if not l[4]]
     # ncu lists the graph's nodes, then the launches outside it.
@@ -81,12 +93,14 @@ for cache in ('none', 'all'):
           '--cache-control %s: %s' % (cache, cache, '; '.join(diffs)))
     # Each row also holds the configuration's launch outside the graph,
     # which is measured: the graph's launches are those without achieved.
-    unmeasured = [l for l in graph if l[3] is None]
+    # ncu measures every node; occcalc records every node and profiles
+    # none (docs/run.md).
     measured_by_ncu = [m for m in ncu_graph
                        if 'sm__warps_active.avg.pct_of_peak_sustained_active' in m]
-    print('graphs: %s: graph kernel nodes: ncu measured %d of %d; occcalc: '
-          '%d of %d without achieved' %
-          (cache, len(measured_by_ncu), len(graph), len(unmeasured), len(graph)))
+    unmeasured = [l for l in graph if l[3] is None]
+    print('graphs: %s: graph kernel nodes: ncu measured %d of %d; occcalc '
+          'recorded %d, %d without achieved' %
+          (cache, len(measured_by_ncu), len(graph), len(graph), len(unmeasured)))
     if len(unmeasured) != len(graph) or len(measured_by_ncu) != len(graph):
         fail = 1
     c = run['counters']
