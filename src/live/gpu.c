@@ -85,11 +85,6 @@ static bool drv_ready;
 /* The CUDA runtime, opened by occ_gpu_runtime_open (NULL until then). */
 static const occ_cudart *rt;
 
-const char occ_gpu_api_function[] =
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
-const char occ_gpu_driver_api_function[] =
-    "cuOccupancyMaxActiveBlocksPerMultiprocessor";
-
 /* One kernel as both APIs see it: the runtime's handle, which its
  * occupancy API is asked about, and the function it is in the device's
  * context, which the driver launches and reads attributes from. */
@@ -1034,10 +1029,6 @@ occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
 }
 
 /* --- Thread block clusters --- */
-
-const char occ_gpu_cluster_api_function[] = "cudaOccupancyMaxActiveClusters";
-const char occ_gpu_cluster_driver_api_function[] =
-    "cuOccupancyMaxActiveClusters";
 
 /* A launch of grid blocks in clusters of size along x, in the driver's
  * form; *attr must outlive the configuration. */
