@@ -165,11 +165,12 @@ build/probe_ptx.o: build/probe_ptx.c | deps
 # its own tree (build/inject/), exports only InitializeInjection, and links
 # no CUDA library: CUPTI is opened with dlopen in the program, where the
 # driver is already loaded. It shares the Range Profiler code (counter.c)
-# with occcalc. occcalc finds it beside itself (build/, or
+# and the rule by which a library is opened (dl.c) with occcalc. occcalc finds it beside itself (build/, or
 # $(PREFIX)/lib/occcalc/ after make install).
 INJECT_LIB  = build/libocc_inject.so
 all: $(INJECT_LIB)
-INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c)
+INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c \
+              src/live/dl.c)
 
 build/inject/%.o: src/%.c $(HDRS) Makefile build/cshim/string | deps
 	@mkdir -p $(dir $@)

@@ -37,12 +37,12 @@ typedef struct occ_probe_run {
 
   bool counter_ok;            /* achieved_counter holds a value */
   double achieved_counter;    /* 0..1, sm__warps_active...pct / 100 */
-  char counter_error[160];    /* why not, when counter_ok is false */
+  char counter_error[256];    /* why not, when counter_ok is false */
 
   /* The SM's shared-memory configuration the driver chose for the
    * timeline launch (CUPTI's sharedMemoryExecuted); -1 when unknown. */
   int64_t smem_config_executed_bytes;
-  char smem_config_error[160]; /* why unknown */
+  char smem_config_error[256]; /* why unknown */
 
   bool coop_checked;          /* the cooperative bound was tried */
   bool coop_fits;             /* a launch of api x SMs blocks succeeded */

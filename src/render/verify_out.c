@@ -76,7 +76,7 @@ static void print_config(FILE *out, const occ_verify *v) {
 
 static void print_achieved(FILE *out, const occ_verify *v) {
   const occ_probe_run *r = &v->run;
-  char timeline[16], counter[200];
+  char timeline[16], counter[sizeof r->counter_error + 8];
   snprintf(timeline, sizeof timeline, "%.1f%%", 100 * r->achieved_timeline);
   if (r->counter_ok)
     snprintf(counter, sizeof counter, "%.1f%%", 100 * r->achieved_counter);
