@@ -24,6 +24,7 @@
 #define OCC_LIBOCC_H
 
 #include "core/amd.h"
+#include "core/cc.h"
 #include "core/chart.h"
 #include "core/explain.h"
 #include "core/ncu.h"
