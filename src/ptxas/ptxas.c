@@ -575,15 +575,8 @@ int occ_ptxas_finish(occ_ptxas_parser *p) {
 }
 
 int occ_ptxas_read_file(occ_ptxas_parser *p, FILE *in) {
-  enum { CHUNK_BYTES = 1 << 16 };
-  if (!p->chunk && !(p->chunk = malloc(CHUNK_BYTES))) return -1;
-  size_t n;
-  while ((n = fread(p->chunk, 1, CHUNK_BYTES, in)) > 0) {
-    int rc = occ_ptxas_feed(p, p->chunk, n);
-    if (rc) return rc;
-  }
-  if (ferror(in)) return -1;
-  return occ_ptxas_finish(p);
+  int rc = occ_lines_read_file(&p->lines, in, &p->chunk, &p->stopped);
+  return rc ? rc : occ_ptxas_finish(p);
 }
 
 const occ_ptxas_stats *occ_ptxas_get_stats(const occ_ptxas_parser *parser) {

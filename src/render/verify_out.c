@@ -146,13 +146,6 @@ static cJSON *add_object(cJSON *parent, const char *key) {
   return o;
 }
 
-static void add_number_or_null(cJSON *o, const char *key, bool ok, double x) {
-  if (ok)
-    cJSON_AddNumberToObject(o, key, x);
-  else
-    cJSON_AddNullToObject(o, key);
-}
-
 static void add_string_or_null(cJSON *o, const char *key, const char *text) {
   if (text && text[0])
     cJSON_AddStringToObject(o, key, text);
@@ -186,8 +179,10 @@ static bool json_measured(cJSON *o, const occ_verify *v) {
   add_string_or_null(m, "launch_error", r->launch_error);
   cJSON *a = add_object(o, "achieved_occupancy");
   if (!a) return false;
-  add_number_or_null(a, "timeline", r->launched, r->achieved_timeline);
-  add_number_or_null(a, "counter", r->counter_ok, r->achieved_counter);
+  occ_json_add_number_or_null(a, "timeline", r->achieved_timeline,
+                              r->launched);
+  occ_json_add_number_or_null(a, "counter", r->achieved_counter,
+                              r->counter_ok);
   add_string_or_null(a, "counter_error", r->counter_ok ? NULL : r->counter_error);
   return true;
 }
@@ -197,13 +192,14 @@ static bool json_measured(cJSON *o, const occ_verify *v) {
 static void json_config(cJSON *o, const occ_probe_run *r,
                         const occ_result *prediction) {
   bool read = r && r->smem_config_executed_bytes >= 0;
-  add_number_or_null(o, "smem_config_executed_bytes", read,
-                     read ? (double)r->smem_config_executed_bytes : 0);
+  occ_json_add_number_or_null(
+      o, "smem_config_executed_bytes",
+      read ? (double)r->smem_config_executed_bytes : 0, read);
   add_string_or_null(o, "smem_config_executed_error",
                      r && !read ? r->smem_config_error : NULL);
-  add_number_or_null(o, "predicted_smem_config_bytes",
-                     prediction->launch_smem_config_bytes > 0,
-                     (double)prediction->launch_smem_config_bytes);
+  occ_json_add_number_or_null(o, "predicted_smem_config_bytes",
+                              (double)prediction->launch_smem_config_bytes,
+                              prediction->launch_smem_config_bytes > 0);
 }
 
 static bool json_cost(cJSON *o, const occ_probe_run *r) {
