@@ -5,7 +5,8 @@
  *
  *   core   occ_compute, occ_waves_compute, the sweep, charts,
  *          suggestions, the explanation's steps, AMD's occupancy by
- *          LLVM's and HIP's rules (occ_amd_compute) (core/)
+ *          LLVM's and HIP's rules (occ_amd_compute), compute
+ *          capabilities' names (occ_parse_cc) (core/)
  *   db     the GPU database: occ_gpudb_load_builtin, occ_gpudb_load_file
  *          (db/)
  *   ptxas  the compiler-report reader, AMD's remark reader and the
