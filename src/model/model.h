@@ -53,7 +53,8 @@ typedef struct occ_item {
                                       by when there are several, or NULL */
   const occ_ptxas_kernel *ptxas;   /* the compiler's report, or NULL */
   const occ_block_choice *choice;  /* the block chosen without --block */
-  /* What the live backend found (model/verify.h), or NULL. */
+  /* What the live backend found (model/verify.h): NULL when not
+   * verified. */
   int gpu_ordinal;                 /* live: the GPU's (read with verify) */
   const occ_verify *verify;        /* live: the probe's verification */
   const occ_module_kernel *module; /* live: the module's kernel */
