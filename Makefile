@@ -10,10 +10,12 @@
 #   db/    the GPU database (data/gpus.json, compiled in at build time)
 #   ptxas/ the compiler-report reader
 #   model/  the item each kernel configuration becomes, with the sections
-#           the options ask for, each computed once before any writer runs
+#           the options ask for, each computed once before any writer runs;
+#           the verifier's results and their judges, run's launch records
+#   render/ the renderers: text, JSON, JSONL, CSV, SVG; they read the model
+#           and never the live backend
 #   live/   occcalc's live GPU backend (with inject/, the only code that
 #           sees CUDA's headers) and the reader of run's launch records
-#   render/ the renderers: text, JSON, JSONL, CSV, SVG; they read the model
 #   inject/ the injection library run loads into the user's program
 #           (build/libocc_inject.so), a program of its own
 #   cli/    options, commands, main: the sources that fill the model
@@ -51,11 +53,10 @@ DB_GEN_SRC  = src/db/gpus_gen.c
 DB_DATA_OBJ = build/gpus_table.o
 
 # The library behind one header (src/libocc.h): core, database, reader,
-# model and renderers, without the command line, the live backend and
-# their renderer (verify_out.c); what a test or another program links.
+# model and renderers, without the command line and the live backend;
+# what a test or another program links.
 LIBOCC_OBJS = $(CORE_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
-              $(MODEL_OBJS) $(filter-out build/render/verify_out.o \
-              build/render/run_out.o,$(RENDER_OBJS))
+              $(MODEL_OBJS) $(RENDER_OBJS)
 LIBOCC = build/libocc.a
 
 # Everything but main(), for the tests that drive the program's parts.
@@ -164,11 +165,12 @@ build/probe_ptx.o: build/probe_ptx.c | deps
 # its own tree (build/inject/), exports only InitializeInjection, and links
 # no CUDA library: CUPTI is opened with dlopen in the program, where the
 # driver is already loaded. It shares the Range Profiler code (counter.c)
-# with occcalc. occcalc finds it beside itself (build/, or
+# and the rule by which a library is opened (dl.c) with occcalc. occcalc finds it beside itself (build/, or
 # $(PREFIX)/lib/occcalc/ after make install).
 INJECT_LIB  = build/libocc_inject.so
 all: $(INJECT_LIB)
-INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c)
+INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c \
+              src/live/dl.c)
 
 build/inject/%.o: src/%.c $(HDRS) Makefile build/cshim/string | deps
 	@mkdir -p $(dir $@)

@@ -130,7 +130,7 @@ sweep)
   # the core predicted one, and agreeing wherever it was made.
   made="sum(c['verify']['smem_config_executed_bytes'] is not None and c['verify']['predicted_smem_config_bytes'] is not None for c in j['cases'])"
   check "$tmp/out" "$made > 0" "the configuration check was never made"
-  # Not part of the verdict (see verify.c): at least 98 % agree.
+  # Not part of the verdict (see model/verify.c): at least 98 % agree.
   check "$tmp/out" "j['summary']['checks']['config'] >= 0.98 * $made" "the configuration differs from the prediction in $(python3 -c "import json; j=json.load(open('$tmp/out')); print($made - j['summary']['checks']['config'])") case(s)"
   python3 -c "import json; s=json.load(open('$tmp/out'))['summary']; print('gpu-sweep:', s['agree'], 'of', s['cases'], 'agree; checks', s['checks'])"
   ;;

@@ -10,7 +10,9 @@
 set -u
 fail=0
 check() { # check WHAT DOCUMENT FILTER: fails unless FILTER is true
-  if ! printf '%s' "$2" | jq -e "$3" >/dev/null 2>&1; then
+  # An empty document fails too: jq -e exits 0 on no input at all, so a
+  # command that wrote nothing would pass every check.
+  if [ -z "$2" ] || ! printf '%s' "$2" | jq -e "$3" >/dev/null 2>&1; then
     echo "json_keys: $1: failed: $3"
     fail=1
   fi

@@ -5,7 +5,7 @@ TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
                 test-ptxas-fuzz
 BENCH_TARGETS += bench-ptxas
 
-PTXAS_SRCS = $(wildcard src/ptxas/*.c)
+PTXAS_SRCS = $(wildcard src/ptxas/*.c) src/core/cc.c
 PTXAS_DEPS = $(PTXAS_SRCS) $(wildcard src/ptxas/*.h)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all

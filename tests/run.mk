@@ -6,7 +6,7 @@ TEST_TARGETS += test-run
 # achieved occupancy against Nsight Compute when ncu is present.
 GPU_TEST_TARGETS += test-gpu-run
 
-build/fake_launches: tests/run/fake_launches.c src/live/inject_record.h
+build/fake_launches: tests/run/fake_launches.c src/model/launch_record.h
 	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
@@ -15,7 +15,7 @@ test-run: occcalc $(INJECT_LIB) build/fake_launches
 
 # Hostile programs, signals and output paths (issue 18): CPU only.
 TEST_TARGETS += test-run-hostile
-build/named_launch: tests/run/named_launch.c src/live/inject_record.h
+build/named_launch: tests/run/named_launch.c src/model/launch_record.h
 	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 

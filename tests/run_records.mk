@@ -5,7 +5,7 @@
 # reader's caps and the hash index directly.
 TEST_TARGETS += test-run-records
 
-build/forge: tests/run/forge.c src/live/inject_record.h
+build/forge: tests/run/forge.c src/model/launch_record.h
 	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "db_fixture.h"
+#include "core/cc.h"
 #include "db/gpudb.h"
 #include "core/occ.h"
 #include "render/report_text.h"
@@ -190,25 +191,41 @@ Test(gpudb, entries_must_name_a_source) {
 
 Test(parse, compute_capability_forms) {
   int a, b;
-  cr_expect_eq(occ_parse_cc("sm_90", &a, &b), 0);
+  cr_expect_eq(occ_parse_cc("sm_90", OCC_CC_NAME, &a, &b), 0);
   cr_expect(a == 9 && b == 0);
-  cr_expect_eq(occ_parse_cc("sm_90a", &a, &b), 0);
-  cr_expect_eq(occ_parse_cc("compute_120", &a, &b), 0);
+  cr_expect_eq(occ_parse_cc("sm_90a", OCC_CC_NAME, &a, &b), 0);
+  cr_expect_eq(occ_parse_cc("compute_120", OCC_CC_NAME, &a, &b), 0);
   cr_expect(a == 12 && b == 0);
-  cr_expect_eq(occ_parse_cc("10.3", &a, &b), 0);
+  cr_expect_eq(occ_parse_cc("10.3", OCC_CC_NAME, &a, &b), 0);
   cr_expect(a == 10 && b == 3);
-  cr_expect_eq(occ_parse_cc("sm_9x", &a, &b), -1);
-  cr_expect_eq(occ_parse_cc("90", &a, &b), -1);
-  cr_expect_eq(occ_parse_cc("9.", &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("sm_9x", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("90", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("9.", OCC_CC_NAME, &a, &b), -1);
   /* One rule for --arch and the reports' targets (the reader took these,
    * the option refused them): a major past 19, a suffix without sm_, a
    * dot after sm_. */
-  cr_expect_eq(occ_parse_cc("sm_900", &a, &b), -1);
-  cr_expect_eq(occ_parse_cc("9.0a", &a, &b), -1);
-  cr_expect_eq(occ_parse_cc("sm_9.0", &a, &b), -1);
-  cr_expect_eq(occ_parse_cc("20.0", &a, &b), -1);
-  cr_expect_eq(occ_parse_cc("sm_100f", &a, &b), 0);
+  cr_expect_eq(occ_parse_cc("sm_900", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("9.0a", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("sm_9.0", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("20.0", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("sm_100f", OCC_CC_NAME, &a, &b), 0);
   cr_expect(a == 10 && b == 0);
+}
+
+/* The database's "cc": the same parser, dotted only, with the core's
+ * majors (1 to 99). */
+Test(parse, database_compute_capability_forms) {
+  int a, b;
+  cr_expect_eq(occ_parse_cc("9.0", OCC_CC_DOTTED, &a, &b), 0);
+  cr_expect(a == 9 && b == 0);
+  cr_expect_eq(occ_parse_cc("25.1", OCC_CC_DOTTED, &a, &b), 0);
+  cr_expect(a == 25 && b == 1);
+  cr_expect_eq(occ_parse_cc("25.1", OCC_CC_NAME, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("sm_90", OCC_CC_DOTTED, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("09.0", OCC_CC_DOTTED, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("100.0", OCC_CC_DOTTED, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("9.10", OCC_CC_DOTTED, &a, &b), -1);
+  cr_expect_eq(occ_parse_cc("9", OCC_CC_DOTTED, &a, &b), -1);
 }
 
 Test(text, percentages_keep_what_matters) {

@@ -1,8 +1,9 @@
 # Criterion unit tests. The core's, the database's, the chart writers' and
 # the explanation's (tests/test_core.c, tests/test_explore.c,
 # tests/test_explain.c) link libocc_core.a, the
-# database and the writers, without the CUDA runtime; the verifier's and the command line's (tests/test_verify.c,
-# tests/test_cli.c) link the whole program but main(); the injection
+# database and the writers, without the CUDA runtime; the verifier's, the
+# command line's and the library opener's (tests/test_verify.c,
+# tests/test_cli.c, tests/test_dl.c) link the whole program but main(); the injection
 # library's counters logic (tests/test_inject_counters.c) links its object.
 TEST_TARGETS += test-unit test-lib
 
@@ -10,12 +11,12 @@ CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tes
                  $(wildcard tests/test_db*.c)
 
 # The writers read the model (run_out.c its cluster section): its objects too.
-UNIT_RENDER_OBJS = $(filter-out build/render/verify_out.o,$(RENDER_OBJS)) $(MODEL_OBJS)
+UNIT_RENDER_OBJS = $(RENDER_OBJS) $(MODEL_OBJS)
 
 build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(UNIT_RENDER_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_RENDER_OBJS) $(CORE_DB_LIBS) -lcjson -lcriterion
 
-PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c
+PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c tests/test_dl.c
 
 build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(LIB_OBJS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(PROGRAM_UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcjson -lcriterion

@@ -146,7 +146,7 @@ static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
   snprintf(run.label, sizeof run.label, "device%d", ordinal);
   run.item.device = occ_gpu_device(run.gpu);
-  run.item.gpu = run.gpu;
+  run.item.gpu_ordinal = ordinal;
   run.item.label = run.label;
   occ_cli_kernel(cli, &run.item.kernel);
   int rc = compute(cli, p, &run, what);
@@ -185,7 +185,7 @@ static void on_case(void *context, int index, const occ_verify *v) {
     if (!v->agree) occ_print_sweep_case(stdout, index, v);
     return;
   }
-  cJSON *c = occ_json_sweep_case(out->gpu, index, v);
+  cJSON *c = occ_json_sweep_case(occ_gpu_ordinal(out->gpu), index, v);
   if (!c || !cJSON_AddItemToArray(out->cases, c)) {
     cJSON_Delete(c);
     out->failed = true;
@@ -211,7 +211,7 @@ static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
                             cJSON *cluster_cases, const occ_sweep_summary *sum,
                             const occ_cluster_sweep_summary *clusters,
                             uint64_t seed) {
-  cJSON *root = occ_json_sweep(gpu, sum, seed);
+  cJSON *root = occ_json_sweep(occ_gpu_device(gpu), sum, seed);
   /* "cluster": {"summary": {...}, "cases": [...]}, as the kernels' at the
    * top. */
   cJSON *cluster = cJSON_CreateObject();
@@ -274,7 +274,8 @@ int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
                             (uint64_t)cli->seed);
       out.cases = out.cluster_cases = NULL;
     } else {
-      occ_print_sweep_summary(stdout, gpu, (int)cli->sweep, (uint64_t)cli->seed, &sum);
+      occ_print_sweep_summary(stdout, occ_gpu_device(gpu), ordinal,
+                              (int)cli->sweep, (uint64_t)cli->seed, &sum);
       occ_print_cluster_sweep_summary(stdout, &clusters);
     }
     if (rc == OCC_EXIT_OK &&

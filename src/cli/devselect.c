@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/cc.h"
 #include "render/report.h"
 #include "render/text_safe.h"
 
@@ -35,7 +36,7 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
   } else if (cli->arch) {
     int major, minor;
     char near[128];
-    if (occ_parse_cc(cli->arch, &major, &minor) != 0)
+    if (occ_parse_cc(cli->arch, OCC_CC_NAME, &major, &minor) != 0)
       return occ_cli_usage_error(err, "--arch/--cc: '%s' is not an architecture "
                                  "(accepted: sm_XY, sm_XYa, sm_XYf, compute_XY or X.Y "
                                  "with X 1 to 19, e.g. sm_90a, sm_100, 9.0)", cli->arch);

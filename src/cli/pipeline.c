@@ -190,7 +190,7 @@ static occ_report report_of(const occ_pipeline *p, const occ_item *item,
 static void print_live(const occ_pipeline *p, const occ_item *item) {
   if (item->verify) {
     fputc('\n', p->out);
-    occ_print_verify(p->out, item->gpu, item->verify);
+    occ_print_verify(p->out, item->device, item->gpu_ordinal, item->verify);
     if (item->cluster_verify) {
       fputc('\n', p->out);
       occ_print_cluster_verify(p->out, item->cluster_verify);
@@ -266,7 +266,7 @@ static bool add_item(cJSON *obj, const char *key, cJSON *item) {
 }
 
 static cJSON *live_json(const occ_item *item) {
-  if (item->verify) return occ_json_verify(item->gpu, item->verify);
+  if (item->verify) return occ_json_verify(item->gpu_ordinal, item->verify);
   if (item->module)
     return occ_json_module_check(item->module, &item->result,
                                  item->verdict == OCC_VERDICT_AGREE);

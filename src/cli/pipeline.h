@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "core/occ.h"
-#include "live/verify.h"
+#include "model/verify.h"
 #include "model/model.h"
 #include "ptxas/ptxas.h"
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/devselect.h"
+#include "core/cc.h"
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
@@ -91,7 +92,7 @@ static const occ_device *arch_device(run *r, const char *arch) {
   snprintf(e->arch, sizeof e->arch, "%s", arch);
   int major, minor;
   char near[128];
-  e->known = occ_parse_cc(arch, &major, &minor) == 0 &&
+  e->known = occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) == 0 &&
              occ_gpudb_find_cc(r->db, major, minor, &e->device, near,
                                sizeof near) == 0;
   if (!e->known) return NULL;
@@ -104,7 +105,7 @@ static const occ_device *arch_device(run *r, const char *arch) {
  * all: computed on that device as asked, and counted for the warning. */
 static void check_target(run *r, const char *arch) {
   int major, minor;
-  if (occ_parse_cc(arch, &major, &minor) != 0 ||
+  if (occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) != 0 ||
       (major == r->fixed_device.cc_major && minor == r->fixed_device.cc_minor))
     return;
   if (r->mismatched++ == 0)
@@ -135,7 +136,7 @@ static int64_t target_reserve(const char *arch, void *ctx) {
   int major, minor;
   char near[128];
   occ_device d;
-  if (occ_parse_cc(arch, &major, &minor) != 0 ||
+  if (occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) != 0 ||
       occ_gpudb_find_cc(r->db, major, minor, &d, near, sizeof near) != 0)
     return -1;
   return d.reserved_smem_per_block_bytes;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 
 /* Open addressing, doubled at half full. A key may hold several values
  * (two configurations whose keys collide): a find's match tells them

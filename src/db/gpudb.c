@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include <cjson/cJSON.h>
+#include "core/cc.h"
 #include "core/cluster.h"
 #include "core/utf8.h"
 #include "db/devfields.h"
@@ -65,28 +66,6 @@ static void normalize(const char *in, char out[NORM_MAX]) {
     if (strncmp(p, words[w], len) == 0 && p[len]) p += len;
   }
   snprintf(out, NORM_MAX, "%s", p);
-}
-
-int occ_parse_cc(const char *text, int *major, int *minor) {
-  const char *p = text;
-  bool prefixed = strncmp(p, "sm_", 3) == 0 || strncmp(p, "compute_", 8) == 0;
-  if (prefixed) p = strchr(p, '_') + 1;
-  /* A major of 1 to 19 (two digits only from 10), then with a dot
-   * unprefixed ("9.0", "10.0") or without one after sm_ or compute_
-   * ("90", "100"), then one digit of minor. */
-  if (p[0] < '1' || p[0] > '9') return -1;
-  bool dotted = !prefixed;
-  bool two = p[0] == '1' && isdigit((unsigned char)p[1]) &&
-             (dotted ? p[2] == '.' : isdigit((unsigned char)p[2]));
-  const char *minor_at = p + (two ? 2 : 1);
-  if (dotted && *minor_at++ != '.') return -1;
-  if (!isdigit((unsigned char)*minor_at)) return -1;
-  const char *end = minor_at + 1;
-  if (prefixed && (*end == 'a' || *end == 'f')) end++;
-  if (*end != '\0') return -1;
-  *major = two ? 10 + (p[1] - '0') : p[0] - '0';
-  *minor = *minor_at - '0';
-  return 0;
 }
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -241,14 +220,7 @@ static int check_keys(const cJSON *obj, const char *const *allowed,
 /* A database's "cc" is exactly "M.m" or "MM.m" (no leading zero). */
 static int parse_cc_string(const cJSON *item, int *major, int *minor) {
   if (!cJSON_IsString(item)) return -1;
-  const char *s = item->valuestring;
-  size_t n = strlen(s);
-  if ((n != 3 && n != 4) || s[0] < '1' || s[0] > '9' || !is_digit(s[n - 3]) ||
-      s[n - 2] != '.' || !is_digit(s[n - 1]))
-    return -1;
-  *major = n == 4 ? (s[0] - '0') * 10 + (s[1] - '0') : s[0] - '0';
-  *minor = s[n - 1] - '0';
-  return 0;
+  return occ_parse_cc(item->valuestring, OCC_CC_DOTTED, major, minor);
 }
 
 /* A JSON integer (check_syntax refused every other number) as an

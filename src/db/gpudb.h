@@ -39,12 +39,6 @@ int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
 int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
                       occ_device *device, char *near, size_t near_size);
 
-/* The one parser of an architecture's name, for --arch/--cc and the
- * compiler reports' targets: sm_XY or compute_XY (each with an optional a
- * or f) or X.Y, with a major from 1 to 19 ("sm_90a", "sm_100", "9.0",
- * "10.0"). Returns 0 with major and minor, or -1 if the text is not one. */
-int occ_parse_cc(const char *text, int *major, int *minor);
-
 /* Listing: counts and the i-th board or architecture as a device. The
  * board's family and source are also returned (pointers live as long as
  * db). */

@@ -7,7 +7,7 @@
 #include <cupti.h>
 #include <stdbool.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 
 /* The CUPTI functions the library uses beside the Range Profiler's
  * (counter.c), resolved with dlsym: the library links no CUDA library, so

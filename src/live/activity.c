@@ -31,7 +31,7 @@ typedef struct activity_api {
 
 static activity_api api;
 static bool loaded;
-static char load_why[160]; /* why loading failed, once it has */
+static char load_why[256]; /* why loading failed, once it has */
 
 /* Written by the buffer callback, which CUPTI may call on its own worker
  * thread; read after cuptiActivityFlushAll has delivered every buffer. */

@@ -10,18 +10,6 @@ int occ_cluster_sweep_count(const occ_device *d, int n) {
   return n / 10 > 0 ? n / 10 : 1;
 }
 
-void occ_cluster_sweep_add(occ_cluster_sweep_summary *s,
-                           const occ_cluster_verify *v) {
-  s->cases++;
-  s->agree += v->agree;
-  s->api_checked += v->api_checked;
-  s->api_agree += v->api_checked && v->api_agrees;
-  s->measured_checked += v->measured_checked;
-  s->measured_agree += v->measured_checked && v->measured_agrees;
-  s->placement_agree += v->placement_agrees;
-  s->driver_agree += v->driver_agrees;
-}
-
 occ_gpu_status occ_verify_cluster_sweep(occ_gpu *gpu, int n, uint64_t seed,
                                         const occ_verify_options *options,
                                         occ_cluster_sweep_fn fn, void *context,

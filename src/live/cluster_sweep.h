@@ -9,23 +9,11 @@
 #include <stdint.h>
 
 #include "live/verify.h"
-
-typedef struct occ_cluster_sweep_summary {
-  int cases;
-  int agree;                            /* occ_cluster_verify.agree */
-  int api_checked, api_agree;           /* offline rule == cudart */
-  int measured_checked, measured_agree; /* measured == cudart */
-  int placement_agree; /* no cluster had two blocks on one SM */
-  int driver_agree;    /* the driver's answer == cudart's */
-} occ_cluster_sweep_summary;
+#include "model/verify.h"
 
 /* How many cluster cases a sweep of n cases adds: none below compute
  * capability 9.0, else one for every 10 cases, at least one. */
 int occ_cluster_sweep_count(const occ_device *device, int n);
-
-/* Counts one verified case into *summary. Pure. */
-void occ_cluster_sweep_add(occ_cluster_sweep_summary *summary,
-                           const occ_cluster_verify *v);
 
 /* Called after each case; v lives until the next call. */
 typedef void (*occ_cluster_sweep_fn)(void *context, int index,

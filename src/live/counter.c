@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live/dl.h"
+
 /* Achieved occupancy as Nsight Compute reports it. */
 static const char *const metric = "sm__warps_active.avg.pct_of_peak_sustained_active";
 
@@ -68,10 +70,12 @@ struct occ_counter {
   occ_prof *prof;
 };
 
-/* Where the toolkit and the CUDA wheels put libcupti. */
-static const char *const lib_names[] = {
-    "libcupti.so.13", "libcupti.so", "/usr/local/cuda/lib64/libcupti.so",
-    "/usr/local/cuda/extras/CUPTI/lib64/libcupti.so"};
+/* Where the toolkit and the CUDA wheels put libcupti: a wheel's on the
+ * loader's path, else the toolkit's. */
+static const char *const lib_names[] = {"libcupti.so.13", "libcupti.so",
+                                        NULL};
+static const char *const lib_dirs[] = {
+    "/usr/local/cuda/lib64", "/usr/local/cuda/extras/CUPTI/lib64", NULL};
 
 static int fail(const occ_prof *c, CUptiResult r, const char *call,
                 char *why, size_t why_size) {
@@ -93,11 +97,9 @@ static int fail(const occ_prof *c, CUptiResult r, const char *call,
   } while (0)
 
 void *occ_cupti_open(int flags, char *why, size_t why_size) {
-  void *lib = NULL;
-  for (size_t i = 0; !lib && i < sizeof lib_names / sizeof *lib_names; i++)
-    lib = dlopen(lib_names[i], flags);
-  if (!lib) snprintf(why, why_size, "CUPTI not found: %s", dlerror());
-  return lib;
+  const occ_dl_library cupti = {
+      .what = "CUPTI", .names = lib_names, .dirs = lib_dirs, .flags = flags};
+  return occ_dl_open(&cupti, NULL, 0, why, why_size);
 }
 
 static int load(occ_prof *c, char *why, size_t why_size) {

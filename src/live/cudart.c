@@ -4,7 +4,8 @@
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
+
+#include "live/dl.h"
 
 /* The build passes the toolkit's library directory ($(CUDA)/lib64), where
  * the toolkit installs libcudart without putting it on the loader's path. */
@@ -19,30 +20,21 @@ static bool table_ready;
  * messages), into name. */
 static void *open_library(char *name, size_t name_size, char *err,
                           size_t err_size) {
-  const char *forced = getenv("OCCCALC_CUDART");
-  if (forced && forced[0]) {
-    snprintf(name, name_size, "%s", forced);
-    void *lib = dlopen(forced, RTLD_NOW | RTLD_LOCAL);
-    if (!lib)
-      snprintf(err, err_size, "dlopen (%s:%d): no CUDA runtime: "
-               "OCCCALC_CUDART: %s", __FILE__, __LINE__, dlerror());
-    return lib;
-  }
   /* The major version of the headers occcalc was compiled with: the
    * runtime's ABI holds within a major version. */
-  char soname[32];
+  char soname[32], hint[96];
   snprintf(soname, sizeof soname, "libcudart.so.%d", CUDART_VERSION / 1000);
-  snprintf(name, name_size, "%s", soname);
-  void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (lib) return lib;
-  snprintf(name, name_size, "%s/%s", OCC_CUDA_LIB_DIR, soname);
-  lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
-    snprintf(err, err_size, "dlopen (%s:%d): no CUDA runtime: %s is neither "
-             "on the loader's path nor in %s (install the CUDA %d runtime, or "
-             "name it with LD_LIBRARY_PATH or OCCCALC_CUDART)", __FILE__,
-             __LINE__, soname, OCC_CUDA_LIB_DIR, CUDART_VERSION / 1000);
-  return lib;
+  snprintf(hint, sizeof hint, "install the CUDA %d runtime, or name it with "
+           "LD_LIBRARY_PATH or OCCCALC_CUDART", CUDART_VERSION / 1000);
+  const char *const names[] = {soname, NULL};
+  const char *const dirs[] = {OCC_CUDA_LIB_DIR, NULL};
+  const occ_dl_library cudart = {.what = "CUDA runtime",
+                                 .env = "OCCCALC_CUDART",
+                                 .names = names,
+                                 .dirs = dirs,
+                                 .hint = hint,
+                                 .flags = RTLD_NOW | RTLD_LOCAL};
+  return occ_dl_open(&cudart, name, name_size, err, err_size);
 }
 
 /* Each entry point by its own name, so the table's member, the symbol

@@ -16,6 +16,7 @@
 #include "live/cluster_timeline.h"
 #include "live/counter.h"
 #include "live/cudart.h"
+#include "live/dl.h"
 #include "live/jitlink.h"
 #include "live/timeline.h"
 
@@ -84,11 +85,6 @@ static driver_api drv;
 static bool drv_ready;
 /* The CUDA runtime, opened by occ_gpu_runtime_open (NULL until then). */
 static const occ_cudart *rt;
-
-const char occ_gpu_api_function[] =
-    "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
-const char occ_gpu_driver_api_function[] =
-    "cuOccupancyMaxActiveBlocksPerMultiprocessor";
 
 /* One kernel as both APIs see it: the runtime's handle, which its
  * occupancy API is asked about, and the function it is in the device's
@@ -195,13 +191,12 @@ static PFN_cuGetProcAddress_v12000 get_proc_address;
 /* libcuda.so.1 and its cuGetProcAddress, through which every other entry
  * point is fetched by its base name and ENTRY_VERSION. */
 static occ_gpu_status open_libcuda(char *err, size_t err_size) {
+  static const char *const names[] = {"libcuda.so.1", NULL};
+  static const occ_dl_library libcuda = {
+      .what = "NVIDIA driver", .names = names, .flags = RTLD_NOW | RTLD_LOCAL};
   static void *lib;
-  if (!lib) lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    snprintf(err, err_size, "dlopen (%s:%d): no NVIDIA driver: %s", __FILE__,
-             __LINE__, dlerror());
-    return OCC_GPU_ERR_CUDA;
-  }
+  if (!lib) lib = occ_dl_open(&libcuda, NULL, 0, err, err_size);
+  if (!lib) return OCC_GPU_ERR_CUDA;
   *(void **)&get_proc_address = dlsym(lib, "cuGetProcAddress_v2");
   if (!get_proc_address) {
     snprintf(err, err_size, "dlsym (%s:%d): libcuda.so.1 has no "
@@ -1034,10 +1029,6 @@ occ_gpu_status occ_gpu_module_kernel(occ_gpu *gpu, const char *path,
 }
 
 /* --- Thread block clusters --- */
-
-const char occ_gpu_cluster_api_function[] = "cudaOccupancyMaxActiveClusters";
-const char occ_gpu_cluster_driver_api_function[] =
-    "cuOccupancyMaxActiveClusters";
 
 /* A launch of grid blocks in clusters of size along x, in the driver's
  * form; *attr must outlive the configuration. */

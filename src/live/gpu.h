@@ -23,6 +23,7 @@
 
 #include "db/gpudb.h"
 #include "core/occ.h"
+#include "model/verify.h"
 
 typedef enum occ_gpu_status {
   OCC_GPU_OK = 0,
@@ -32,11 +33,6 @@ typedef enum occ_gpu_status {
   OCC_GPU_ERR_NOMEM,   /* host allocation failed */
   OCC_GPU_ERR_MODULE   /* --module: unreadable file or kernel not found */
 } occ_gpu_status;
-
-/* The functions whose answers a probe run and a module kernel carry:
- * the CUDA occupancy API (cudart's), and the driver's beside it. */
-extern const char occ_gpu_api_function[];        /* cudaOccupancy... */
-extern const char occ_gpu_driver_api_function[]; /* cuOccupancy... */
 
 /* Opens the CUDA runtime (once per process). The live commands that ask
  * the occupancy API call it before anything else, so a missing runtime is
@@ -76,47 +72,12 @@ typedef struct occ_probe_config {
   double deadline_s;          /* occ_gpu_now_s() after which to give up */
 } occ_probe_config;
 
-/* What one probe run found. Times are milliseconds. */
-typedef struct occ_probe_run {
-  int regs_per_thread;        /* what the JIT-compiled probe really uses */
-  int64_t smem_static_bytes;  /* the probe's own: expected 0 */
-  int64_t local_bytes_per_thread;
-  int max_threads_per_block;  /* of the compiled probe */
-  int api_blocks_per_sm;      /* occ_gpu_api_function's answer (cudart) */
-  int driver_api_blocks_per_sm; /* occ_gpu_driver_api_function's answer */
-
-  int64_t grid_blocks;        /* blocks launched for the timeline */
-  bool launched;              /* false: the launch was refused */
-  char launch_error[96];      /* the refusal's error name */
-  int measured_min;           /* resident blocks per SM, over all SMs */
-  int measured_max;
-  int sms_seen;               /* SMs that ran at least one block */
-  double achieved_timeline;   /* 0..1, from the probe's timeline */
-
-  bool counter_ok;            /* achieved_counter holds a value */
-  double achieved_counter;    /* 0..1, sm__warps_active...pct / 100 */
-  char counter_error[160];    /* why not, when counter_ok is false */
-
-  /* The SM's shared-memory configuration the driver chose for the
-   * timeline launch (CUPTI's sharedMemoryExecuted); -1 when unknown. */
-  int64_t smem_config_executed_bytes;
-  char smem_config_error[160]; /* why unknown */
-
-  bool coop_checked;          /* the cooperative bound was tried */
-  bool coop_fits;             /* a launch of api x SMs blocks succeeded */
-  bool coop_over_refused;     /* one block more was refused as too large */
-  int64_t cooperative_max_blocks; /* api x SMs when both hold, else -1 */
-  char coop_note[192];
-
-  double jit_ms, launch_ms, counter_ms, coop_ms;
-  bool jit_cached;            /* the module came from this process' cache */
-} occ_probe_run;
-
-/* Runs the probe once with cfg: JIT (cudaLibraryLoadData with the
- * register cap, cached per cap), the occupancy API of the runtime and of
- * the driver, a timeline launch of 4 x api x SMs blocks (one block,
- * expected to be refused, when the API says 0) with the configuration the
- * driver chose for it, the counter if asked and the cooperative bound. */
+/* Runs the probe once with cfg into *run (model/verify.h): JIT
+ * (cudaLibraryLoadData with the register cap, cached per cap), the
+ * occupancy API of the runtime and of the driver, a timeline launch of
+ * 4 x api x SMs blocks (one block, expected to be refused, when the API
+ * says 0) with the configuration the driver chose for it, the counter if
+ * asked and the cooperative bound. */
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size);
 
@@ -132,40 +93,6 @@ typedef struct occ_cluster_probe_config {
   bool non_portable;      /* sets cudaFuncAttributeNonPortableClusterSizeAllowed
                              (needed above 8) */
 } occ_cluster_probe_config;
-
-/* The names of the API functions a cluster probe run asks. */
-extern const char occ_gpu_cluster_api_function[];        /* cudaOccupancyMaxActiveClusters */
-extern const char occ_gpu_cluster_driver_api_function[]; /* cuOccupancyMaxActiveClusters */
-
-typedef struct occ_cluster_probe_run {
-  int regs_per_thread;          /* what the JIT-compiled probe really uses */
-  int api_blocks_per_sm;        /* cudaOccupancyMaxActiveBlocksPerMultiprocessor */
-  int api_max_active_clusters;  /* occ_gpu_cluster_api_function's (cudart) */
-  int driver_api_max_active_clusters; /* the driver's, beside it */
-  int max_potential_cluster_size; /* cuOccupancyMaxPotentialClusterSize */
-
-  int64_t grid_blocks;          /* WAVES x api clusters x size (one cluster
-                                   when the API says 0) */
-  bool launched;                /* false: the launch was refused */
-  char launch_error[96];
-  int launches;                 /* timeline launches made */
-  /* Clusters with all their blocks resident at once: the peak of each
-   * launch, the lowest and the highest over the launches. */
-  int measured_min, measured_max;
-  int measured_blocks_per_sm_max; /* most blocks resident on one SM */
-  /* Placement, over every launch: clusters with two blocks on one SM, and
-   * the groups of SMs joined by a cluster (two SMs that held blocks of one
-   * cluster are in one group, transitively; -1 for clusters of one block),
-   * with their SM counts, largest first, from the launch that joined the
-   * most. A group lies inside one scheduling domain. On the H100 clusters
-   * of 3 to 16 blocks joined exactly the domains that fit them; clusters
-   * of 2 only ever paired the same two SMs (66 groups of 2: the TPCs), so
-   * for them the groups are not the domains. */
-  int64_t clusters_sharing_sm;
-  int sm_groups;
-  int sm_group_sms[OCC_CLUSTER_DOMAINS_MAX];
-  double jit_ms, launch_ms;
-} occ_cluster_probe_run;
 
 /* Runs the probe as a cluster launch: JIT (cached per cap, as
  * occ_gpu_probe), the cluster occupancy API of the runtime and of the
@@ -190,21 +117,6 @@ occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
 occ_gpu_status occ_gpu_probe_prepare(occ_gpu *gpu, const int *caps, int count,
                                      int *compiled, char *why, size_t why_size,
                                      char *err, size_t err_size);
-
-/* The attributes of a kernel in a user's cubin, fatbin or PTX file, and
- * the occupancy API's answers for it (the runtime's and the driver's).
- * The kernel is not launched. */
-typedef struct occ_module_kernel {
-  char name[256];        /* the kernel's name in the module (mangled) */
-  int regs_per_thread;
-  int64_t smem_static_bytes;
-  int64_t local_bytes_per_thread;
-  int64_t const_bytes;
-  int max_threads_per_block;
-  int ptx_version, binary_version; /* e.g. 90 for 9.0 */
-  int api_blocks_per_sm;        /* occ_gpu_api_function's answer (cudart) */
-  int driver_api_blocks_per_sm; /* occ_gpu_driver_api_function's answer */
-} occ_module_kernel;
 
 /* How a kernel is named on the command line: its name in the module
  * (mangled for C++), or whatever accepts(context, mangled) takes as the

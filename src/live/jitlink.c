@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live/dl.h"
+
 #ifndef OCC_CUDA_LIB_DIR
 #define OCC_CUDA_LIB_DIR "/usr/local/cuda/lib64"
 #endif
@@ -42,18 +44,16 @@ static bool fetch(void *lib, const char *base, void **fn, char *err,
 
 bool occ_jitlink_open(char *err, size_t err_size) {
   if (api_ready) return true;
-  char soname[32], path[512];
+  char soname[32];
   snprintf(soname, sizeof soname, "libnvJitLink.so.%d", CUDA_VERSION / 1000);
-  void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) {
-    snprintf(path, sizeof path, "%s/%s", OCC_CUDA_LIB_DIR, soname);
-    lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-  }
-  if (!lib) {
-    snprintf(err, err_size, "dlopen (%s:%d): %s is neither on the loader's "
-             "path nor in %s", __FILE__, __LINE__, soname, OCC_CUDA_LIB_DIR);
-    return false;
-  }
+  const char *const names[] = {soname, NULL};
+  const char *const dirs[] = {OCC_CUDA_LIB_DIR, NULL};
+  const occ_dl_library jitlink = {.what = "nvJitLink",
+                                  .names = names,
+                                  .dirs = dirs,
+                                  .flags = RTLD_NOW | RTLD_LOCAL};
+  void *lib = occ_dl_open(&jitlink, NULL, 0, err, err_size);
+  if (!lib) return false;
   if (!fetch(lib, "nvJitLinkCreate", (void **)&api.create, err, err_size) ||
       !fetch(lib, "nvJitLinkAddData", (void **)&api.add_data, err, err_size) ||
       !fetch(lib, "nvJitLinkComplete", (void **)&api.complete, err, err_size) ||

@@ -1,5 +1,5 @@
 /* records.h - the reader of the launch records a program under
- * `occcalc run` leaves in its records' file (live/inject_record.h).
+ * `occcalc run` leaves in its records' file (model/launch_record.h).
  *
  * The program can write anything into that file (any process of its tree
  * knows the path), so nothing in it is trusted: every field of a record
@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 
 /* Nothing at or past this offset of the file is read. */
 #define OCC_RECORDS_MAX_BYTES ((uint64_t)1 << 30)

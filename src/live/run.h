@@ -1,7 +1,7 @@
 /* run.h - `occcalc run`'s launcher: runs a program with the injection
  * library (libocc_inject.so) that the CUDA driver loads into it, waits,
  * and hands back the program's exit status and the launch records the
- * library wrote (live/inject_record.h).
+ * library wrote (model/launch_record.h).
  *
  * The program keeps occcalc's stdin, stdout and stderr (stdout goes to
  * stderr when the report takes stdout: spec.stdout_to_stderr) and
@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 #include "live/records.h"
 
 /* Called with each record as it is read (spec.stream), in file order:

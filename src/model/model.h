@@ -17,13 +17,7 @@
 #include "core/occ.h"
 #include "core/suggest.h"
 #include "ptxas/ptxas.h"
-
-/* What the live backend found for an item (src/live/): held by pointer,
- * their layout is the backend's. */
-struct occ_gpu;
-struct occ_verify;
-struct occ_module_kernel;
-struct occ_cluster_verify;
+#include "model/verify.h"
 
 /* The charts of one configuration, --chart's kinds in their order. */
 typedef struct occ_charts {
@@ -59,11 +53,13 @@ typedef struct occ_item {
                                       by when there are several, or NULL */
   const occ_ptxas_kernel *ptxas;   /* the compiler's report, or NULL */
   const occ_block_choice *choice;  /* the block chosen without --block */
-  const struct occ_gpu *gpu;       /* live: the GPU, or NULL */
-  const struct occ_verify *verify; /* live: the probe's verification */
-  const struct occ_module_kernel *module; /* live: the module's kernel */
-  const struct occ_cluster_verify *cluster_verify; /* live: --cluster's
-                                      launch verified, or NULL */
+  /* What the live backend found (model/verify.h): NULL when not
+   * verified. */
+  int gpu_ordinal;                 /* live: the GPU's (read with verify) */
+  const occ_verify *verify;        /* live: the probe's verification */
+  const occ_module_kernel *module; /* live: the module's kernel */
+  const occ_cluster_verify *cluster_verify; /* live: --cluster's launch
+                                      verified */
   occ_verdict verdict;             /* live: the verification's */
   occ_result result;
   bool has_waves;                  /* a grid was given */

@@ -299,15 +299,8 @@ int occ_amdgpu_finish(occ_amdgpu_parser *p) {
 }
 
 int occ_amdgpu_read_file(occ_amdgpu_parser *p, FILE *in) {
-  enum { CHUNK_BYTES = 1 << 16 };
-  if (!p->chunk && !(p->chunk = malloc(CHUNK_BYTES))) return -1;
-  size_t n;
-  while ((n = fread(p->chunk, 1, CHUNK_BYTES, in)) > 0) {
-    int rc = occ_amdgpu_feed(p, p->chunk, n);
-    if (rc) return rc;
-  }
-  if (ferror(in)) return -1;
-  return occ_amdgpu_finish(p);
+  int rc = occ_lines_read_file(&p->lines, in, &p->chunk, &p->stopped);
+  return rc ? rc : occ_amdgpu_finish(p);
 }
 
 const occ_amdgpu_stats *occ_amdgpu_get_stats(const occ_amdgpu_parser *p) {

@@ -4,6 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+int occ_lines_read_file(occ_lines *l, FILE *in, char **chunk, int *stopped) {
+  enum { CHUNK_BYTES = 1 << 16 };
+  if (!*chunk && !(*chunk = malloc(CHUNK_BYTES))) return -1;
+  size_t n;
+  while ((n = fread(*chunk, 1, CHUNK_BYTES, in)) > 0) {
+    if (!*stopped) *stopped = occ_lines_feed(l, *chunk, n);
+    if (*stopped) return *stopped;
+  }
+  return ferror(in) ? -1 : 0;
+}
+
 int occ_lines_init(occ_lines *l, size_t max, occ_line_fn fn, void *ctx) {
   *l = (occ_lines){.fn = fn, .ctx = ctx, .max = max};
   l->buf = malloc(max);

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* One complete line: s[0, len), without its '\n' (a '\r' before it is
  * kept), or s NULL and len 0 for a line over the limit. A non-zero return
@@ -38,5 +39,12 @@ int occ_lines_feed(occ_lines *l, const char *data, size_t len);
 /* Hands over the unfinished last line (a stream without a final '\n'), if
  * any. Returns 0 or fn's value. */
 int occ_lines_finish(occ_lines *l);
+
+/* Feeds in, to its end, in chunks of a buffer allocated into *chunk on
+ * the first call (the reader frees it), unless *stopped, the reader's
+ * record of fn's first non-zero value, is or becomes set. Returns 0 at the
+ * end of in (the reader then finishes), *stopped, or -1 on a read error
+ * or when out of memory. */
+int occ_lines_read_file(occ_lines *l, FILE *in, char **chunk, int *stopped);
 
 #endif

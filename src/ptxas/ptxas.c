@@ -23,6 +23,7 @@
 #include "ptxas/ptxas.h"
 
 #include "ptxas/lines.h"
+#include "core/cc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,12 +133,10 @@ static bool copy_arch(const char *s, const char *end, char *arch) {
   return true;
 }
 
-/* The number of "sm_NN" (90 for sm_90a), or 0 for anything else. */
-static int64_t arch_number(const char *arch) {
-  int64_t n = 0;
-  if (strncmp(arch, "sm_", 3) != 0) return 0;
-  const char *end = arch + strlen(arch);
-  return parse_num(arch + 3, end, 100000, &n) ? n : 0;
+/* Whether a target is sm_90 or newer (sm_90a, sm_100, ...). */
+static bool arch_from_sm90(const char *arch) {
+  int major, minor;
+  return occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) == 0 && major >= 9;
 }
 
 /* ---- records ---- */
@@ -445,7 +444,7 @@ static int parse_cuobjdump_resources(occ_ptxas_parser *p, const char *s,
   }
   if (!p->open || p->open_source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
   /* See occ_ptxas_reserve_fn. */
-  if (arch_number(p->cuobjdump_arch) >= 90) {
+  if (arch_from_sm90(p->cuobjdump_arch)) {
     int64_t reserve = p->reserve_fn ? p->reserve_fn(p->cuobjdump_arch, p->reserve_ctx) : -1;
     if (reserve < 0) reserve = OCC_PTXAS_RESERVE_FALLBACK_BYTES;
     if (k.smem_static_bytes >= reserve) k.smem_static_bytes -= reserve;
@@ -576,15 +575,8 @@ int occ_ptxas_finish(occ_ptxas_parser *p) {
 }
 
 int occ_ptxas_read_file(occ_ptxas_parser *p, FILE *in) {
-  enum { CHUNK_BYTES = 1 << 16 };
-  if (!p->chunk && !(p->chunk = malloc(CHUNK_BYTES))) return -1;
-  size_t n;
-  while ((n = fread(p->chunk, 1, CHUNK_BYTES, in)) > 0) {
-    int rc = occ_ptxas_feed(p, p->chunk, n);
-    if (rc) return rc;
-  }
-  if (ferror(in)) return -1;
-  return occ_ptxas_finish(p);
+  int rc = occ_lines_read_file(&p->lines, in, &p->chunk, &p->stopped);
+  return rc ? rc : occ_ptxas_finish(p);
 }
 
 const occ_ptxas_stats *occ_ptxas_get_stats(const occ_ptxas_parser *parser) {

@@ -5,14 +5,6 @@
 #include "render/report.h"
 #include "render/vocab.h"
 
-static void add_int_or_null(cJSON *obj, const char *key, int64_t v,
-                            bool known) {
-  if (known)
-    occ_json_add_int(obj, key, v);
-  else
-    cJSON_AddNullToObject(obj, key);
-}
-
 static cJSON *waves_json(const occ_cluster_waves *w) {
   if (!w)
     return cJSON_CreateNull();
@@ -37,8 +29,10 @@ static cJSON *limited_by_json(const occ_report *rep) {
 static void add_layout(cJSON *obj, const occ_report *rep) {
   const occ_cluster_result *c = rep->cluster_result;
   bool known = c->layout_known;
-  add_int_or_null(obj, "max_active_clusters", c->max_active_clusters, known);
-  add_int_or_null(obj, "blocks_per_sm", c->cluster_blocks_per_sm, known);
+  occ_json_add_int_or_null(obj, "max_active_clusters", c->max_active_clusters,
+                           known);
+  occ_json_add_int_or_null(obj, "blocks_per_sm", c->cluster_blocks_per_sm,
+                           known);
   if (known) {
     cJSON *sms = cJSON_AddArrayToObject(obj, "domains_sms");
     for (int i = 0; sms && i < c->domain_count; i++)
@@ -46,7 +40,7 @@ static void add_layout(cJSON *obj, const occ_report *rep) {
   } else {
     cJSON_AddNullToObject(obj, "domains_sms");
   }
-  add_int_or_null(obj, "domains_fitting", c->domains_fitting, known);
+  occ_json_add_int_or_null(obj, "domains_fitting", c->domains_fitting, known);
   if (known) {
     cJSON_AddBoolToObject(obj, "limited_by_cluster", c->limited_by_cluster);
     cJSON_AddItemToObject(obj, "limited_by", limited_by_json(rep));

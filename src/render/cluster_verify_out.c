@@ -55,14 +55,6 @@ void occ_print_cluster_verify(FILE *out, const occ_cluster_verify *v) {
           yes_no(v->measured_checked, v->measured_agrees));
 }
 
-static void add_int_or_null(cJSON *obj, const char *key, int64_t v,
-                            bool known) {
-  if (known)
-    occ_json_add_int(obj, key, v);
-  else
-    cJSON_AddNullToObject(obj, key);
-}
-
 cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
   const occ_cluster_probe_run *r = &v->run;
   const occ_cluster_result *p = &v->cluster_prediction;
@@ -71,8 +63,8 @@ cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
     return NULL;
   cJSON_AddItemToObject(obj, "dims", cJSON_CreateIntArray(v->cluster.dim, 3));
   occ_json_add_int(obj, "size", p->cluster_size);
-  add_int_or_null(obj, "predicted_max_active_clusters", p->max_active_clusters,
-                  p->layout_known);
+  occ_json_add_int_or_null(obj, "predicted_max_active_clusters",
+                           p->max_active_clusters, p->layout_known);
   occ_json_add_int(obj, "api_max_active_clusters", r->api_max_active_clusters);
   cJSON_AddStringToObject(obj, "api_function",
                           "cudaOccupancyMaxActiveClusters");
@@ -81,10 +73,10 @@ cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
   occ_json_add_int(obj, "max_potential_cluster_size",
                    r->max_potential_cluster_size);
   cJSON_AddBoolToObject(obj, "launched", r->launched);
-  add_int_or_null(obj, "measured_min", r->measured_min, r->launched);
-  add_int_or_null(obj, "measured_max", r->measured_max, r->launched);
-  add_int_or_null(obj, "clusters_sharing_sm", r->clusters_sharing_sm,
-                  r->launched);
+  occ_json_add_int_or_null(obj, "measured_min", r->measured_min, r->launched);
+  occ_json_add_int_or_null(obj, "measured_max", r->measured_max, r->launched);
+  occ_json_add_int_or_null(obj, "clusters_sharing_sm", r->clusters_sharing_sm,
+                           r->launched);
   cJSON *groups = r->sm_groups > 0 ? cJSON_CreateArray() : cJSON_CreateNull();
   for (int i = 0; groups && i < r->sm_groups && i < OCC_CLUSTER_DOMAINS_MAX;
        i++)

@@ -8,8 +8,7 @@
 
 #include <stdio.h>
 
-#include "live/cluster_sweep.h"
-#include "live/verify.h"
+#include "model/verify.h"
 #include "render/json_write.h"
 
 /* The "Cluster launch on the GPU" section of --device N --cluster C. */

@@ -20,15 +20,8 @@
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */
-static void add_int_or_null(cJSON *obj, const char *key, int64_t value, bool present) {
-  if (present)
-    occ_json_add_int(obj, key, value);
-  else
-    cJSON_AddNullToObject(obj, key);
-}
-
 static void add_limit(cJSON *obj, const char *key, int limit) {
-  add_int_or_null(obj, key, limit, limit != OCC_UNLIMITED);
+  occ_json_add_int_or_null(obj, key, limit, limit != OCC_UNLIMITED);
 }
 
 int occ_print_json(FILE *out, const cJSON *obj) {
@@ -52,8 +45,9 @@ cJSON *occ_json_device(const occ_device *d) {
   for (size_t i = 0; i < count; i++) {
     int64_t v = occ_device_field_get(d, &fields[i]);
     /* An SM count of 0 means unknown (a generic architecture). */
-    add_int_or_null(obj, fields[i].key, v, v != 0 || fields[i].offset !=
-                                                         offsetof(occ_device, sm_count));
+    occ_json_add_int_or_null(obj, fields[i].key, v,
+                             v != 0 || fields[i].offset !=
+                                            offsetof(occ_device, sm_count));
     if (fields[i].offset == offsetof(occ_device, max_threads_per_sm))
       cJSON_AddNumberToObject(obj, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
   }
@@ -82,8 +76,8 @@ cJSON *occ_json_kernel(const occ_kernel *k, const char *name,
   cJSON_AddNumberToObject(obj, "smem_static_bytes", (double)k->smem_static_bytes);
   cJSON_AddNumberToObject(obj, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
   cJSON_AddNumberToObject(obj, "barriers", k->barriers);
-  add_int_or_null(obj, "carveout_pct", k->carveout_pct,
-                  k->carveout_pct != OCC_CARVEOUT_DEFAULT);
+  occ_json_add_int_or_null(obj, "carveout_pct", k->carveout_pct,
+                           k->carveout_pct != OCC_CARVEOUT_DEFAULT);
   /* The last key is missing only when an allocation failed. */
   if (!cJSON_GetObjectItemCaseSensitive(obj, "carveout_pct") ||
       !cJSON_GetObjectItemCaseSensitive(obj, "block")) {
@@ -112,10 +106,11 @@ static cJSON *json_allocated(const occ_result *r) {
   cJSON_AddNumberToObject(obj, "regs_per_warp", r->regs_per_warp);
   cJSON_AddNumberToObject(obj, "regs_per_block", r->regs_per_block);
   cJSON_AddNumberToObject(obj, "smem_per_block_bytes", (double)r->smem_per_block_bytes);
-  add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes,
-                  occ_launch_config_known(r));
-  add_int_or_null(obj, "api_smem_config_bytes", r->smem_config_bytes,
-                  r->launchable || r->smem_config_bytes > 0);
+  occ_json_add_int_or_null(obj, "smem_config_bytes",
+                           r->launch_smem_config_bytes,
+                           occ_launch_config_known(r));
+  occ_json_add_int_or_null(obj, "api_smem_config_bytes", r->smem_config_bytes,
+                           r->launchable || r->smem_config_bytes > 0);
   return obj;
 }
 
@@ -127,9 +122,11 @@ static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
   /* Null where it is not known: an architecture whose default choice was
    * not measured, for blocks with no shared memory of their own. */
   bool known = occ_launch_config_known(r);
-  add_int_or_null(obj, "smem_config_bytes", r->launch_smem_config_bytes, known);
-  add_int_or_null(obj, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
-                  known && d->l1_smem_bytes > 0);
+  occ_json_add_int_or_null(obj, "smem_config_bytes",
+                           r->launch_smem_config_bytes, known);
+  occ_json_add_int_or_null(obj, "l1_bytes",
+                           d->l1_smem_bytes - r->launch_smem_config_bytes,
+                           known && d->l1_smem_bytes > 0);
   cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
   cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
   cJSON_AddNumberToObject(obj, "occupancy", occ_launch_occupancy(r));

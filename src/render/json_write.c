@@ -27,6 +27,22 @@ cJSON *occ_json_add_int(cJSON *obj, const char *key, int64_t value) {
   return cJSON_AddRawToObject(obj, key, decimal(buf, value));
 }
 
+void occ_json_add_int_or_null(cJSON *obj, const char *key, int64_t value,
+                              bool known) {
+  if (known)
+    occ_json_add_int(obj, key, value);
+  else
+    cJSON_AddNullToObject(obj, key);
+}
+
+void occ_json_add_number_or_null(cJSON *obj, const char *key, double value,
+                                 bool known) {
+  if (known)
+    cJSON_AddNumberToObject(obj, key, value);
+  else
+    cJSON_AddNullToObject(obj, key);
+}
+
 /* Writes text, each byte that does not start a valid UTF-8 sequence
  * replaced by U+FFFD. JSON's own syntax is ASCII, so such a byte can only
  * be in a string, and a sequence never spans a string's end. */

@@ -20,6 +20,13 @@
  * NULL when obj is NULL or out of memory. */
 cJSON *occ_json_add_int(cJSON *obj, const char *key, int64_t value);
 
+/* Adds value (occ_json_add_int's way, or a cJSON number) under key when
+ * known, else null: an unknown value is null, never left out or 0. */
+void occ_json_add_int_or_null(cJSON *obj, const char *key, int64_t value,
+                              bool known);
+void occ_json_add_number_or_null(cJSON *obj, const char *key, double value,
+                                 bool known);
+
 /* Write doc as cJSON_PrintUnformatted (compact, --jsonl) or cJSON_Print
  * (formatted, --json) lays it out, with no newline after it. Each byte of
  * invalid UTF-8 in a string is written as U+FFFD, so the text is always

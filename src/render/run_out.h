@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 #include "core/occ.h"
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 #include "model/measure.h"
 #include "model/model.h"
 

@@ -1,17 +1,18 @@
 /* verify_out.c - human and JSON writers of the live verification. They
- * format what verify.c and gpu.c measured; nothing is recomputed. The
- * checks come from verify.c's table (occ_checks), one row each. */
+ * format what the live backend measured (model/verify.h); nothing is
+ * recomputed. The checks come from model/verify.c's table (occ_checks),
+ * one row each. */
 #include "render/verify_out.h"
 
 #include <inttypes.h>
 
 #include "render/report.h"
 
-static void print_probe(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
-  const occ_device *d = occ_gpu_device(gpu);
+static void print_probe(FILE *out, const occ_device *device, int ordinal,
+                        const occ_verify *v) {
   fprintf(out, "verify: device %d, %s (%d SMs)\n  probe kernel: %d "
           "registers/thread, %" PRId64 " B dynamic shared memory, %d threads\n",
-          occ_gpu_ordinal(gpu), d->name, d->sm_count, v->probe.regs_per_thread,
+          ordinal, device->name, device->sm_count, v->probe.regs_per_thread,
           v->probe.smem_dynamic_bytes, v->probe.block[0]);
   if (!v->regs_exact)
     fprintf(out, "  the probe could not use exactly %d registers (the JIT "
@@ -30,7 +31,8 @@ static void print_api(FILE *out, int api, int driver, const char *kernel) {
             "driver's occupancy API", driver, occ_gpu_driver_api_function);
 }
 
-static void print_measured(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
+static void print_measured(FILE *out, const occ_device *device,
+                           const occ_verify *v) {
   const occ_probe_run *r = &v->run;
   if (!r->launched) {
     fprintf(out, "  %-26s %-8d launch of 1 block refused: %s\n",
@@ -41,7 +43,7 @@ static void print_measured(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
   snprintf(range, sizeof range, "%d..%d", r->measured_min, r->measured_max);
   fprintf(out, "  %-26s %-8s min..max over %d/%d SMs, %" PRId64
           " blocks\n", "measured resident/SM", range, r->sms_seen,
-          occ_gpu_device(gpu)->sm_count, r->grid_blocks);
+          device->sm_count, r->grid_blocks);
 }
 
 /* A configuration in KB, the unit the driver's configurations come in. */
@@ -74,7 +76,7 @@ static void print_config(FILE *out, const occ_verify *v) {
 
 static void print_achieved(FILE *out, const occ_verify *v) {
   const occ_probe_run *r = &v->run;
-  char timeline[16], counter[200];
+  char timeline[16], counter[sizeof r->counter_error + 8];
   snprintf(timeline, sizeof timeline, "%.1f%%", 100 * r->achieved_timeline);
   if (r->counter_ok)
     snprintf(counter, sizeof counter, "%.1f%%", 100 * r->achieved_counter);
@@ -96,21 +98,22 @@ static void print_coop(FILE *out, const occ_verify *v) {
             r->coop_note);
 }
 
-static void print_differences(FILE *out, const occ_gpu *gpu,
+static void print_differences(FILE *out, const occ_device *device,
                               const occ_verify *v) {
   for (int i = 0; i < OCC_CHECK_COUNT; i++) {
     int64_t got, want;
     const occ_check *c = &occ_checks[i];
-    if (!((v->failed >> i) & 1) || !c->judge(occ_gpu_device(gpu), v, &got, &want))
+    if (!((v->failed >> i) & 1) || !c->judge(device, v, &got, &want))
       continue;
     fprintf(out, "  differs: %s %" PRId64 ", %s %" PRId64 "\n", c->observed,
             got, c->expected, want);
   }
 }
 
-void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
+void occ_print_verify(FILE *out, const occ_device *device, int ordinal,
+                      const occ_verify *v) {
   const occ_probe_run *r = &v->run;
-  print_probe(out, gpu, v);
+  print_probe(out, device, ordinal, v);
   fprintf(out, "  %-26s %-8d %.1f%% theoretical occupancy\n",
           "predicted blocks/SM", v->prediction.active_blocks_per_sm,
           100 * v->prediction.occupancy);
@@ -126,11 +129,11 @@ void occ_print_verify(FILE *out, const occ_gpu *gpu, const occ_verify *v) {
             "predicted at launch", p->launch_active_blocks_per_sm);
   print_api(out, r->api_blocks_per_sm, r->driver_api_blocks_per_sm,
             "the probe");
-  print_measured(out, gpu, v);
+  print_measured(out, device, v);
   print_config(out, v);
   print_achieved(out, v);
   print_coop(out, v);
-  print_differences(out, gpu, v);
+  print_differences(out, device, v);
   fprintf(out, "  verdict: %s\n", v->agree ? "agree" : "DISAGREE");
 }
 
@@ -141,13 +144,6 @@ static cJSON *add_object(cJSON *parent, const char *key) {
     return NULL;
   }
   return o;
-}
-
-static void add_number_or_null(cJSON *o, const char *key, bool ok, double x) {
-  if (ok)
-    cJSON_AddNumberToObject(o, key, x);
-  else
-    cJSON_AddNullToObject(o, key);
 }
 
 static void add_string_or_null(cJSON *o, const char *key, const char *text) {
@@ -183,8 +179,10 @@ static bool json_measured(cJSON *o, const occ_verify *v) {
   add_string_or_null(m, "launch_error", r->launch_error);
   cJSON *a = add_object(o, "achieved_occupancy");
   if (!a) return false;
-  add_number_or_null(a, "timeline", r->launched, r->achieved_timeline);
-  add_number_or_null(a, "counter", r->counter_ok, r->achieved_counter);
+  occ_json_add_number_or_null(a, "timeline", r->achieved_timeline,
+                              r->launched);
+  occ_json_add_number_or_null(a, "counter", r->achieved_counter,
+                              r->counter_ok);
   add_string_or_null(a, "counter_error", r->counter_ok ? NULL : r->counter_error);
   return true;
 }
@@ -194,13 +192,14 @@ static bool json_measured(cJSON *o, const occ_verify *v) {
 static void json_config(cJSON *o, const occ_probe_run *r,
                         const occ_result *prediction) {
   bool read = r && r->smem_config_executed_bytes >= 0;
-  add_number_or_null(o, "smem_config_executed_bytes", read,
-                     read ? (double)r->smem_config_executed_bytes : 0);
+  occ_json_add_number_or_null(
+      o, "smem_config_executed_bytes",
+      read ? (double)r->smem_config_executed_bytes : 0, read);
   add_string_or_null(o, "smem_config_executed_error",
                      r && !read ? r->smem_config_error : NULL);
-  add_number_or_null(o, "predicted_smem_config_bytes",
-                     prediction->launch_smem_config_bytes > 0,
-                     (double)prediction->launch_smem_config_bytes);
+  occ_json_add_number_or_null(o, "predicted_smem_config_bytes",
+                              (double)prediction->launch_smem_config_bytes,
+                              prediction->launch_smem_config_bytes > 0);
 }
 
 static bool json_cost(cJSON *o, const occ_probe_run *r) {
@@ -230,11 +229,11 @@ static bool json_failed(cJSON *o, unsigned failed) {
   return true;
 }
 
-cJSON *occ_json_verify(const occ_gpu *gpu, const occ_verify *v) {
+cJSON *occ_json_verify(int ordinal, const occ_verify *v) {
   cJSON *o = cJSON_CreateObject();
   if (!o) return NULL;
   const occ_probe_run *r = &v->run;
-  cJSON_AddNumberToObject(o, "device_index", occ_gpu_ordinal(gpu));
+  cJSON_AddNumberToObject(o, "device_index", ordinal);
   cJSON_AddNumberToObject(o, "predicted_blocks_per_sm",
                           v->prediction.active_blocks_per_sm);
   cJSON_AddNumberToObject(o, "predicted_occupancy", v->prediction.occupancy);
@@ -277,11 +276,10 @@ void occ_print_sweep_case(FILE *out, int index, const occ_verify *v) {
           v->agree ? "" : "  DISAGREE");
 }
 
-void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
-                             uint64_t seed, const occ_sweep_summary *s) {
-  const occ_device *d = occ_gpu_device(gpu);
+void occ_print_sweep_summary(FILE *out, const occ_device *device, int ordinal,
+                             int n, uint64_t seed, const occ_sweep_summary *s) {
   fprintf(out, "sweep: %d random configurations (seed %" PRIu64 ") on device "
-          "%d, %s\n", n, seed, occ_gpu_ordinal(gpu), d->name);
+          "%d, %s\n", n, seed, ordinal, device->name);
   fprintf(out, "  all checks agree      %d/%d\n", s->agree, s->cases);
   for (int i = 0; i < OCC_CHECK_COUNT; i++)
     fprintf(out, "  %-21s %d/%d\n", occ_checks[i].summary, s->checks[i],
@@ -304,10 +302,10 @@ void occ_print_sweep_summary(FILE *out, const occ_gpu *gpu, int n,
           s->counter_ms * per, s->coop_ms * per, s->total_ms / 1e3);
 }
 
-cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v) {
+cJSON *occ_json_sweep_case(int ordinal, int index, const occ_verify *v) {
   cJSON *c = cJSON_CreateObject();
   cJSON *kernel = occ_json_kernel(&v->requested, NULL, NULL);
-  cJSON *verify = occ_json_verify(gpu, v);
+  cJSON *verify = occ_json_verify(ordinal, v);
   if (!c || !kernel || !verify) {
     cJSON_Delete(c), cJSON_Delete(kernel), cJSON_Delete(verify);
     return NULL;
@@ -318,16 +316,16 @@ cJSON *occ_json_sweep_case(const occ_gpu *gpu, int index, const occ_verify *v) {
   return c;
 }
 
-cJSON *occ_json_sweep(const occ_gpu *gpu, const occ_sweep_summary *s,
+cJSON *occ_json_sweep(const occ_device *device, const occ_sweep_summary *s,
                       uint64_t seed) {
   cJSON *root = occ_json_root();
-  cJSON *device = occ_json_device(occ_gpu_device(gpu));
+  cJSON *dev = occ_json_device(device);
   cJSON *summary = occ_json_sweep_summary(s, seed);
-  if (!root || !device || !summary) {
-    cJSON_Delete(root), cJSON_Delete(device), cJSON_Delete(summary);
+  if (!root || !dev || !summary) {
+    cJSON_Delete(root), cJSON_Delete(dev), cJSON_Delete(summary);
     return NULL;
   }
-  cJSON_AddItemToObject(root, "device", device);
+  cJSON_AddItemToObject(root, "device", dev);
   cJSON_AddItemToObject(root, "summary", summary);
   return root;
 }

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 
 static void put(int fd, const occ_launch_record *r) {
   char block[OCC_RECORD_BYTES] = {0};

@@ -1,7 +1,7 @@
 /* forge.c - forged launch records for `occcalc run`'s tests: a program
  * that writes what it is told into $OCCCALC_RUN_OUT (or -o FILE) as the
  * injection library would, or as a hostile program could. The records are
- * built with the library's own layout (live/inject_record.h), so a case
+ * built with the library's own layout (model/launch_record.h), so a case
  * names fields, not offsets.
  *
  * Usage: forge [-o FILE] WORD...  Words, in order:
@@ -40,7 +40,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 
 #define EPOCH_NS 1795279669160074501ull
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "live/inject_record.h"
+#include "model/launch_record.h"
 
 int main(int argc, char **argv) {
   const char *path = getenv(OCC_ENV_OUT);

@@ -1,4 +1,4 @@
-/* inject_record.h - what the injection library (libocc_inject.so, loaded
+/* launch_record.h - what the injection library (libocc_inject.so, loaded
  * into a program by the CUDA driver) tells `occcalc run`: fixed-size binary
  * records appended to the file named by OCCCALC_RUN_OUT.
  *
@@ -6,9 +6,11 @@
  * file opened with O_APPEND, so the records of several threads and of child
  * processes never interleave. The reader joins a launch and its counters by
  * (pid, correlation id). Plain C types only: no CUDA header is needed to
- * read a record. */
-#ifndef OCC_INJECT_RECORD_H
-#define OCC_INJECT_RECORD_H
+ * read a record. In the model layer, below both: the injection library
+ * (inject/) writes it, the reader (live/records.c) and run's writers
+ * (render/run_out.c) read it. */
+#ifndef OCC_LAUNCH_RECORD_H
+#define OCC_LAUNCH_RECORD_H
 
 #include <stdint.h>
 #include <string.h>
