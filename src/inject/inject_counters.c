@@ -433,9 +433,10 @@ static CUstream launch_stream(CUpti_CallbackId id, const void *params) {
  * such for the _ptsz calls (whose NULL means it). */
 static CUstream run_stream(CUpti_CallbackId id, const void *params) {
   CUstream stream = launch_stream(id, params);
-  bool per_thread = id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
-                    id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
-                    id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
+  bool per_thread =
+      id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz ||
+      id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz ||
+      id == CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz;
   return !stream && per_thread ? CU_STREAM_PER_THREAD : stream;
 }
 

@@ -231,21 +231,14 @@ static void add_dims(cJSON *obj, const char *key, const int32_t d[3]) {
   cJSON_AddItemToObject(obj, key, cJSON_CreateIntArray(v, 3));
 }
 
-static void add_number_or_null(cJSON *obj, const char *key, double v,
-                               bool known) {
-  if (known)
-    cJSON_AddNumberToObject(obj, key, v);
-  else
-    cJSON_AddNullToObject(obj, key);
-}
-
 /* "metrics": each name's value, null where known[i] is false. */
 static void add_metrics(cJSON *obj, const double *values,
                         const bool *known, const char *const *names,
                         int count) {
   cJSON *m = cJSON_AddObjectToObject(obj, "metrics");
   for (int i = 0; m && i < count; i++)
-    add_number_or_null(m, names[i], known[i] ? values[i] : 0, known[i]);
+    occ_json_add_number_or_null(m, names[i], known[i] ? values[i] : 0,
+                                known[i]);
 }
 
 /* The attributes read at launch (inject_attrs.c), each null unread. The
@@ -255,10 +248,11 @@ static void add_at_launch(cJSON *o, const occ_launch_record *l) {
   static const char *const policies[] = {"default", "spread",
                                          "load_balancing"};
   int known = l->at_launch_known;
-  add_number_or_null(o, "carveout_pct", l->carveout_preferred_pct,
+  occ_json_add_number_or_null(o, "carveout_pct", l->carveout_preferred_pct,
                      (known & OCC_AT_LAUNCH_CARVEOUT) &&
                          l->carveout_preferred_pct >= 0);
-  add_number_or_null(o, "max_dynamic_smem_bytes", l->max_dynamic_smem_bytes,
+  occ_json_add_number_or_null(o, "max_dynamic_smem_bytes",
+                              l->max_dynamic_smem_bytes,
                      known & OCC_AT_LAUNCH_MAX_DYNAMIC_SMEM);
   if (known & OCC_AT_LAUNCH_NON_PORTABLE)
     cJSON_AddBoolToObject(o, "cluster_non_portable", l->cluster_non_portable);
@@ -289,20 +283,21 @@ static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
   add_dims(o, "cluster", l->cluster);
   cJSON_AddNumberToObject(o, "local_bytes_per_thread",
                           l->local_bytes_per_thread);
-  add_number_or_null(o, "smem_executed_bytes", l->smem_executed_bytes,
+  occ_json_add_number_or_null(o, "smem_executed_bytes", l->smem_executed_bytes,
                      l->smem_executed_bytes > 0);
   cJSON_AddStringToObject(o, "launch_type", launch_type_name(l->launch_type));
   add_at_launch(o, l);
-  add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
+  occ_json_add_number_or_null(o, "graph_id", l->graph_id, l->graph_id != 0);
   if (l->start_ns) occ_json_add_int(o, "start_ns", (int64_t)l->start_ns);
   else cJSON_AddNullToObject(o, "start_ns");
   if (l->end_ns) occ_json_add_int(o, "end_ns", (int64_t)l->end_ns);
   else cJSON_AddNullToObject(o, "end_ns");
   /* From the times, else from the counters' record; else not known. */
-  add_number_or_null(o, "duration_us", occ_launch_duration_us(l, counters),
+  occ_json_add_number_or_null(o, "duration_us",
+                              occ_launch_duration_us(l, counters),
                      l->end_ns > l->start_ns ||
                          (counters && counters->value_count > 1));
-  add_number_or_null(o, "achieved_occupancy",
+  occ_json_add_number_or_null(o, "achieved_occupancy",
                      counters ? counters->values[0] / 100 : 0, counters);
   /* The launch's metrics: those its counters record holds. */
   bool known[OCC_RECORD_METRICS_MAX] = {false};
@@ -422,7 +417,7 @@ static void row_fields_json(cJSON *o, const occ_run_row *row) {
     if (known && row_fields[i].kind == FIELD_FLAG)
       cJSON_AddBoolToObject(o, row_fields[i].key, v != 0);
     else
-      add_number_or_null(o, row_fields[i].key, v, known);
+      occ_json_add_number_or_null(o, row_fields[i].key, v, known);
   }
 }
 
@@ -479,24 +474,24 @@ static cJSON *cost_json(const occ_run_cost *c) {
   if (!o) return NULL;
   bool known = c->process_count > 0;
   cJSON_AddBoolToObject(o, "enabled", c->counters);
-  add_number_or_null(o, "launches_per_configuration",
+  occ_json_add_number_or_null(o, "launches_per_configuration",
                      (double)c->launches_per_configuration,
                      c->counters && c->launches_per_configuration > 0);
   if (c->counters)
     cJSON_AddStringToObject(o, "cache_control", c->flush ? "all" : "none");
   else
     cJSON_AddNullToObject(o, "cache_control");
-  add_number_or_null(o, "profiled_launch_count", c->profiled,
+  occ_json_add_number_or_null(o, "profiled_launch_count", c->profiled,
                      known && c->counters);
-  add_number_or_null(o, "flushed_launch_count", c->flushed,
+  occ_json_add_number_or_null(o, "flushed_launch_count", c->flushed,
                      known && c->counters);
   if (c->flush_failed_why)
     cJSON_AddStringToObject(o, "flush_failed_reason", c->flush_failed_why);
   else
     cJSON_AddNullToObject(o, "flush_failed_reason");
   cJSON_AddNumberToObject(o, "process_count", (double)c->process_count);
-  add_number_or_null(o, "overhead_s", c->seconds, known);
-  add_number_or_null(o, "profiler_start_s", c->profiler_seconds,
+  occ_json_add_number_or_null(o, "overhead_s", c->seconds, known);
+  occ_json_add_number_or_null(o, "profiler_start_s", c->profiler_seconds,
                      known && c->counters);
   return o;
 }

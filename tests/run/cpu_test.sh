@@ -112,7 +112,7 @@ grep -v '^occcalc: ' "$tmp/err" | awk 'length > 80 { bad = 1 } END { exit bad }'
 
 expect 0 --json --metrics m1 -- build/fake_launches
 check() {
-  jq -e "$1" "$tmp/out" >/dev/null 2>&1 || no "json: $1"
+  [ -s "$tmp/out" ] && jq -e "$1" "$tmp/out" >/dev/null 2>&1 || no "json: $1"
 }
 check '.schema == 3 and .exit_status == 0 and .launch_count == 4'
 check '.rows | length == 2'
@@ -161,7 +161,7 @@ expect 0 --kernel nothing-matches -- build/fake_launches
 grep -q "launched no CUDA kernel that --kernel or --device selects" "$tmp/err" ||
   no "--kernel matching nothing"
 expect 0 --output "$tmp/report.json" --json -- build/fake_launches
-jq -e '.rows | length == 2' "$tmp/report.json" >/dev/null 2>&1 || no "--output"
+[ -s "$tmp/report.json" ] && jq -e '.rows | length == 2' "$tmp/report.json" >/dev/null 2>&1 || no "--output"
 
 [ $fail -eq 0 ] && echo "run: the launcher, the library and the report's path agree"
 exit $fail

@@ -78,12 +78,12 @@ grep -q "^occcalc: note: 1 kernel name shown mangled: longer than 65536 bytes de
 measure "$OCC" run --json -- "$named" "$name" 32
 [ "$st" -eq 0 ] || no "bomb run: status $st"
 within run
-jq -e --arg n "$name" '.rows[0].kernel.name == $n' "$tmp/out" >/dev/null 2>&1 ||
+[ -s "$tmp/out" ] && jq -e --arg n "$name" '.rows[0].kernel.name == $n' "$tmp/out" >/dev/null 2>&1 ||
   no "bomb run --json: not the mangled name"
 grep -q "shown mangled" "$tmp/err" || no "bomb run: no note ($(err1))"
 # A real template name still demangles.
 st "$OCC" run --json -- "$named" _Z6reduceILi256EEvPKfPfi 32
-jq -e '.rows[0].kernel.name == "reduce<256>(float const*, float*, int)"' "$tmp/out" >/dev/null 2>&1 ||
+[ -s "$tmp/out" ] && jq -e '.rows[0].kernel.name == "reduce<256>(float const*, float*, int)"' "$tmp/out" >/dev/null 2>&1 ||
   no "run: a template kernel no longer demangles"
 
 # --- the program's stdout never enters the report's stream ---
@@ -93,7 +93,7 @@ for fmt in json jsonl csv; do
   grep -q "hello" "$tmp/out" && no "--$fmt: the program's stdout is inside the report"
   grep -q "^hello from the program$" "$tmp/err" || no "--$fmt: the program's stdout is lost"
   case $fmt in
-  json) jq -e '.launch_count == 4' "$tmp/out" >/dev/null 2>&1 || no "--json does not parse" ;;
+  json) [ -s "$tmp/out" ] && jq -e '.launch_count == 4' "$tmp/out" >/dev/null 2>&1 || no "--json does not parse" ;;
   jsonl) jq -e -s 'length == 4' "$tmp/out" >/dev/null 2>&1 || no "--jsonl does not parse" ;;
   csv) head -1 "$tmp/out" | grep -q '^kernel,' || no "--csv: the first line is not the header" ;;
   esac
@@ -107,10 +107,10 @@ out=$("$OCC" run -- sh -c 'echo mine; exec "$0" 0' "$fake" 2>/dev/null)
   no "stdin closed: the program's stdin is not /dev/null"
 "$OCC" run --json --output "$tmp/closed1.json" -- \
   sh -c 'echo stray; exec "$0" 0' "$fake" >&- 2>/dev/null
-jq -e '.launch_count == 4' "$tmp/closed1.json" >/dev/null 2>&1 ||
+[ -s "$tmp/closed1.json" ] && jq -e '.launch_count == 4' "$tmp/closed1.json" >/dev/null 2>&1 ||
   no "stdout closed: the program's output went into the records"
 "$OCC" run --json -- sh -c 'echo stray >&2; exec "$0" 0' "$fake" 2>&- >"$tmp/out"
-jq -e '.launch_count == 4' "$tmp/out" >/dev/null 2>&1 ||
+[ -s "$tmp/out" ] && jq -e '.launch_count == 4' "$tmp/out" >/dev/null 2>&1 ||
   no "stderr closed: the program's errors went into the records"
 # ... nor inherited by the program at all (close-on-exec).
 st "$OCC" run -- sh -c 'ls -l /proc/$$/fd/ | grep -q occcalc-run- && exit 9; exit 0'
@@ -120,7 +120,7 @@ st "$OCC" run -- sh -c 'ls -l /proc/$$/fd/ | grep -q occcalc-run- && exit 9; exi
 mkdir "$tmp/rel"
 (cd "$tmp" && TMPDIR=rel "$OCC" run --json -- sh -c 'cd / && exec "$0" 0' "$fake" \
   >"$tmp/out" 2>"$tmp/err")
-jq -e '.launch_count == 4' "$tmp/out" >/dev/null 2>&1 ||
+[ -s "$tmp/out" ] && jq -e '.launch_count == 4' "$tmp/out" >/dev/null 2>&1 ||
   no "relative TMPDIR: records lost after chdir ($(err1))"
 
 # --- SIGTERM and SIGHUP: forwarded, waited for, cleaned up, re-raised ---
@@ -160,7 +160,7 @@ child=$(cat "$tmp/pidPIPE" 2>/dev/null)
 pids="$pids $child"
 [ "$(cat "$tmp/pipe-status")" = 141 ] || no "EPIPE: status $(cat "$tmp/pipe-status")"
 [ ! -s "$tmp/pipe-err" ] || no "EPIPE: not quiet: $(head -c 200 "$tmp/pipe-err")"
-jq -e . "$tmp/pipe-out" >/dev/null 2>&1 || no "EPIPE: the first line does not parse"
+[ -s "$tmp/pipe-out" ] && jq -e . "$tmp/pipe-out" >/dev/null 2>&1 || no "EPIPE: the first line does not parse"
 sleep 0.3
 [ -n "$child" ] && kill -0 "$child" 2>/dev/null && no "EPIPE: the program is left running"
 left=$(ls "$d")

@@ -20,7 +20,7 @@ set -- "$tmp"/r.3."$host".*.%.json
 pid=${1#"$tmp/r.3.$host."}
 pid=${pid%.%.json}
 case $pid in *[!0-9]* | '') no "%p gave '$pid', not a process id" ;; esac
-jq -e '.launch_count == 1' "$1" >/dev/null 2>&1 || no "the report in $1"
+[ -s "$1" ] && jq -e '.launch_count == 1' "$1" >/dev/null 2>&1 || no "the report in $1"
 
 for bad in "r.%q{OCC_SURELY_UNSET_VAR}.json:OCC_SURELY_UNSET_VAR is not set" \
     "r.%x.json:'%x' is not a pattern" "r.%:'%' is not a pattern" \

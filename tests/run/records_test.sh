@@ -34,7 +34,7 @@ occ() {
 }
 # json FILTER: the JSON document in $tmp/out passes FILTER.
 json() {
-  jq -e "$1" "$tmp/out" >/dev/null 2>&1 || no "$what: json: $1 ($(head -c 200 "$tmp/out"))"
+  [ -s "$tmp/out" ] && jq -e "$1" "$tmp/out" >/dev/null 2>&1 || no "$what: json: $1 ($(head -c 200 "$tmp/out"))"
 }
 
 # --- 1. Strings without their NUL: refused, and nothing past the field
