@@ -55,6 +55,12 @@ build/run_graphs: tests/run/graphs.cu
 test-gpu-run-graphs: occcalc $(INJECT_LIB) build/run_graphs
 	sh tests/run/graphs.sh build/run_graphs
 
+# A PyTorch program beside ncu with each cache policy (tests/run/
+# torch_cache.sh; skipped without PyTorch).
+GPU_BENCH_TARGETS += bench-gpu-run-torch-cache
+bench-gpu-run-torch-cache: occcalc $(INJECT_LIB)
+	sh tests/run/torch_cache.sh
+
 GPU_BENCH_TARGETS += bench-gpu-run-small
 bench-gpu-run-small: occcalc $(INJECT_LIB) build/run_graphs
 	BENCH_PROG="build/run_graphs 3" sh tests/run/bench.sh
