@@ -483,6 +483,48 @@ Test(inject_counters, a_process_that_never_had_the_turn_says_so) {
                 written[i].why);
 }
 
+/* The program's first context starts the profiler on a thread of its
+ * own; until a launch is measured, another process that wants the turn
+ * gets it at once. */
+static void context_created(void) {
+  CUpti_ResourceData r = {.context = context};
+  callback(NULL, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_CREATED,
+           &r);
+}
+
+static void wait_for(bool (*done)(void)) {
+  for (int i = 0; i < 200 && !done(); i++) {
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+  }
+}
+
+static bool profiler_open(void) { return gpu.open; }
+static bool turn_given(void) { return turns.gives > 0; }
+
+Test(inject_counters, the_first_context_starts_the_profiler_early,
+     .timeout = 10) {
+  start(NULL);
+  context_created();
+  wait_for(profiler_open);
+  cr_assert(gpu.open && gpu.started, "not started from the context");
+  uint32_t a = launch(0xa, 64, 128);
+  occ_inject_counters_finish();
+  expect_measured(&a, 1);
+  cr_expect_eq(gpu.opens, 1, "opened again at the launch");
+}
+
+Test(inject_counters, an_idle_early_holder_yields_at_once, .timeout = 10) {
+  start(NULL);
+  context_created();
+  wait_for(profiler_open);
+  cr_assert(gpu.open, "not started from the context");
+  turns.wanted = true; /* another process wants the GPU, none launched */
+  wait_for(turn_given);
+  cr_expect_eq(turns.gives, 1, "an idle holder kept the turn");
+  cr_expect_not(gpu.open, "the profiler still open");
+}
+
 Test(inject_counters, a_wanted_turn_is_yielded_after_the_slice, .timeout = 10) {
   start(NULL);
   turns.wanted = true;

@@ -109,6 +109,7 @@ static bool holding;
 static struct timespec held_since;
 static launch_config *counted; /* the configuration to_measure counted */
 static bool turn_missed, turn_held; /* ever, in this process */
+static bool measured_since_open; /* a launch measured by this profiler */
 /* What the library cost the process (the summary record), under lock. */
 static double seconds_in, profiler_seconds;
 static uint64_t profiled, flushed;
@@ -267,6 +268,7 @@ static void open_profiler(CUcontext ctx) {
   active_ctx = ctx;
   active_device = (int)device;
   running = true;
+  measured_since_open = false;
 }
 
 /* The driver's functions the flush calls, from the program's driver. */
@@ -350,6 +352,7 @@ static void launch_enter(CUcontext ctx, bool measure) {
   else if (pending_count >= HARVEST_AT)
     harvest(true);
   measuring = prof && running && !refused;
+  measured_since_open |= measuring;
   /* Not measured for want of the turn: it does not use up one of its
    * configuration's --counter-launches. */
   if (!measuring && !refused && counted) counted->measured--;
@@ -581,7 +584,22 @@ static void *start_early(void *ctx) {
   pthread_mutex_lock(&lock);
   if (!prof && !refused) open_profiler(ctx);
   pthread_mutex_unlock(&lock);
-  return NULL;
+  /* Held for no launch yet, the GPU's turn goes at once to another
+   * process of the run that wants it: a process that makes a context and
+   * never launches would otherwise hold the counters to its end. Once a
+   * launch is measured, launch_enter's slices apply. */
+  for (;;) {
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    pthread_mutex_lock(&lock);
+    bool done = !prof || !holding || measured_since_open;
+    if (!done && occ_turns_wanted(turns_fd, turn_key)) {
+      close_profiler();
+      done = true;
+    }
+    pthread_mutex_unlock(&lock);
+    if (done) return NULL;
+  }
 }
 
 static void context_created(CUcontext ctx) {

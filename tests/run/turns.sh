@@ -27,3 +27,19 @@ print('turns: %d processes; measured launches of each: %s; note: %s' %
                                 for p in sorted(launches)), run.get('note')))
 sys.exit(0 if len(launches) == 2 and all(measured[p] > 0 for p in launches) else 1)
 PY
+[ $? -eq 0 ] || exit 1
+# A process that makes its context and launches nothing (the profiler
+# starts from a context) does not keep the counters from one that
+# launches: it yields the turn as soon as it is wanted.
+"$OCC" run --json --output "$tmp/idle.json" -- \
+  sh -c "$prog 5 idle & sleep 1; $prog 2; wait" 2>"$tmp/idle.err" ||
+  { echo "turns: occcalc run (idle) failed: $(head -c 300 "$tmp/idle.err")"; exit 1; }
+python3 - "$tmp/idle.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+launches = sum(r['launch_count'] for r in run['rows'])
+measured = sum(r['counter_launch_count'] for r in run['rows'])
+print('turns: beside a process with a context and no launch: %d of %d launches '
+      'measured; note: %s' % (measured, launches, run.get('note')))
+sys.exit(0 if measured > 0 else 1)
+PY
