@@ -47,6 +47,7 @@
  * launch on another context ends the session of the last one), as
  * CUPTI's own profiling_injection sample does. */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -603,10 +604,11 @@ static void *start_early(void *ctx) {
 }
 
 static void context_created(CUcontext ctx) {
-  static bool once;
+  /* Contexts may be made on several threads at once: one start. */
+  static atomic_flag started = ATOMIC_FLAG_INIT;
   const char *early = getenv("OCCCALC_RUN_EARLY_START");
-  if (once || (early && strcmp(early, "0") == 0)) return;
-  once = true;
+  if ((early && strcmp(early, "0") == 0) || atomic_flag_test_and_set(&started))
+    return;
   pthread_t thread;
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0) return;
