@@ -35,6 +35,8 @@ static struct {
   int opens, starts, stops;
   int graphs_profiled;       /* graph launches made while started */
   int metric_count;          /* what the last open asked for */
+  bool prepared_enabled;     /* the early start's session is the open one */
+  int prepare_ms;            /* how long building the configuration takes */
   char last_metric[32];
 } gpu;
 
@@ -58,6 +60,34 @@ occ_prof *occ_prof_open(void *cu_context, int ordinal,
   gpu.max_ranges = max_ranges;
   gpu.opens++;
   return &the_prof;
+}
+
+/* The early start's two steps: built ahead (no hardware), enabled on a
+ * context (the profiler then open, as occ_prof_open leaves it). */
+static occ_prof the_prepared;
+occ_prof *occ_prof_prepare(int ordinal, const char *const *metrics,
+                           int metric_count, bool auto_ranges,
+                           size_t max_ranges, char *why, size_t why_size) {
+  (void)ordinal, (void)why, (void)why_size;
+  gpu.metric_count = metric_count;
+  if (metric_count > 0)
+    snprintf(gpu.last_metric, sizeof gpu.last_metric, "%s",
+             metrics[metric_count - 1]);
+  cr_assert(auto_ranges, "the library profiles in auto range mode");
+  gpu.max_ranges = max_ranges;
+  struct timespec t = {gpu.prepare_ms / 1000, gpu.prepare_ms % 1000 * 1000000L};
+  nanosleep(&t, NULL);
+  return &the_prepared;
+}
+
+int occ_prof_enable(occ_prof *c, void *cu_context, char *why,
+                    size_t why_size) {
+  (void)cu_context, (void)why, (void)why_size;
+  cr_assert(c == &the_prepared, "enabled what was not prepared");
+  cr_assert(!gpu.open, "one profiler at a time");
+  gpu.open = gpu.prepared_enabled = true;
+  gpu.opens++;
+  return 0;
 }
 
 int occ_prof_reset(occ_prof *c, char *why, size_t why_size) {
@@ -102,7 +132,9 @@ int occ_prof_values(occ_prof *c, size_t index, double *values,
 void occ_prof_close(occ_prof *c) {
   if (!c) return;
   cr_assert(!gpu.started, "closed while started");
+  if (c == &the_prepared && !gpu.prepared_enabled) return; /* built only */
   gpu.open = false;
+  if (c == &the_prepared) gpu.prepared_enabled = false;
 }
 
 /* Kernel replay: the range is complete when the launch call returns. */
@@ -415,6 +447,26 @@ Test(inject_counters, closed_while_the_program_forks) {
   uint32_t ids[] = {a1, a2};
   expect_measured(ids, 2);
   cr_expect_eq(gpu.opens, 2);
+}
+
+/* A child forked while the early start builds the configuration has no
+ * such thread: its first launch must not wait for it. */
+Test(inject_counters, a_child_forked_while_preparing_does_not_wait,
+     .timeout = 10) {
+  gpu.prepare_ms = 500;
+  start(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    alarm(3);
+    launch(0xa, 8, 64);
+    _exit(gpu.open ? 0 : 2);
+  }
+  int status = -1;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            "the child's launch %s",
+            WIFSIGNALED(status) ? "waited for a thread it does not have"
+                                : "was not measured");
 }
 
 Test(inject_counters, a_new_context_gets_its_own_session) {

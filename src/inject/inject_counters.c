@@ -47,7 +47,6 @@
  * launch on another context ends the session of the last one), as
  * CUPTI's own profiling_injection sample does. */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -111,6 +110,13 @@ static struct timespec held_since;
 static launch_config *counted; /* the configuration to_measure counted */
 static bool turn_missed, turn_held; /* ever, in this process */
 static bool measured_since_open; /* a launch measured by this profiler */
+/* The early start (start_early): the configuration built for device 0
+ * before any context, and the program's first context once made. */
+static occ_prof *prepared;
+static bool preparing; /* the thread is building it: a launch waits */
+static CUcontext first_context;
+static pthread_cond_t context_made = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t prepare_done = PTHREAD_COND_INITIALIZER;
 /* What the library cost the process (the summary record), under lock. */
 static double seconds_in, profiler_seconds;
 static uint64_t profiled, flushed;
@@ -254,8 +260,20 @@ static void open_profiler(CUcontext ctx) {
   occ_inject_cupti.cuptiGetDeviceId(ctx, &device);
   if (!take_turn((int)device)) return;
   double start = occ_inject_now();
-  prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
-                       MAX_PENDING, why, sizeof why);
+  /* Started earlier than anything here could be: waiting is shorter. */
+  while (preparing) pthread_cond_wait(&prepare_done, &lock);
+  if (prepared && device == 0) {
+    prof = prepared;
+    if (occ_prof_enable(prof, ctx, why, sizeof why) != 0) {
+      occ_prof_close(prof);
+      prof = NULL;
+    }
+  } else {
+    prof = occ_prof_open(ctx, (int)device, metrics, metric_count, true,
+                         MAX_PENDING, why, sizeof why);
+    occ_prof_close(prepared);
+  }
+  prepared = NULL;
   bool started = prof && occ_prof_start(prof, why, sizeof why) == 0;
   profiler_seconds += occ_inject_now() - start;
   if (!started) {
@@ -574,16 +592,29 @@ static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
   pthread_mutex_unlock(&lock);
 }
 
-/* The profiler is started beside the program, from its first context's
- * creation: starting it takes about 0.35 s on an H100 (0.1 s to build
- * the configuration, 0.25 s in cuptiRangeProfilerStart), and a program
- * spends a part of that between its context and its first kernel
- * (allocating, copying, loading modules). Its first launch waits for the
- * rest. OCCCALC_RUN_EARLY_START=0 starts it at the first launch to be
+/* The profiler is started beside the program: starting it takes about
+ * 0.35 s on an H100 (0.1 s to build its configuration, 0.25 s in
+ * cuptiRangeProfilerStart), and a program spends part of that making its
+ * context and setting up before its first kernel. So from the library's
+ * start (the program's cuInit) a thread of its own builds the
+ * configuration for device 0, then waits for the program's first context
+ * to enable and start it there; the first profiled launch waits only for
+ * the rest. OCCCALC_RUN_EARLY_START=0 starts it at the first launch to be
  * measured instead (make bench-gpu-run-small compares the two). */
-static void *start_early(void *ctx) {
+static void *start_early(void *unused) {
+  (void)unused;
+  char why[OCC_RECORD_WHY_MAX];
+  double start = occ_inject_now();
+  /* A failure here only loses the head start: open_profiler builds it. */
+  occ_prof *p = occ_prof_prepare(0, metrics, metric_count, true,
+                                 MAX_PENDING, why, sizeof why);
   pthread_mutex_lock(&lock);
-  if (!prof && !refused) open_profiler(ctx);
+  profiler_seconds += occ_inject_now() - start;
+  prepared = p;
+  preparing = false;
+  pthread_cond_broadcast(&prepare_done);
+  while (!first_context) pthread_cond_wait(&context_made, &lock);
+  if (!prof && !refused) open_profiler(first_context);
   pthread_mutex_unlock(&lock);
   /* Held for no launch yet, the GPU's turn goes at once to another
    * process of the run that wants it: a process that makes a context and
@@ -603,19 +634,30 @@ static void *start_early(void *ctx) {
   }
 }
 
-static void context_created(CUcontext ctx) {
-  /* Contexts may be made on several threads at once: one start. */
-  static atomic_flag started = ATOMIC_FLAG_INIT;
+static void start_early_thread(void) {
   const char *early = getenv("OCCCALC_RUN_EARLY_START");
-  if ((early && strcmp(early, "0") == 0) || atomic_flag_test_and_set(&started))
-    return;
+  if (early && strcmp(early, "0") == 0) return;
   pthread_t thread;
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0) return;
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  /* If no thread can be made, the first launch to be measured starts it. */
-  (void)pthread_create(&thread, &attr, start_early, ctx);
+  /* If no thread can be made, the first launch to be measured starts it.
+   * Set before the thread runs: it clears it. */
+  preparing = true;
+  if (pthread_create(&thread, &attr, start_early, NULL) != 0)
+    preparing = false;
   pthread_attr_destroy(&attr);
+}
+
+/* The program's first context: where the early start enables the
+ * profiler. */
+static void context_created(CUcontext ctx) {
+  pthread_mutex_lock(&lock);
+  if (!first_context) {
+    first_context = ctx;
+    pthread_cond_signal(&context_made);
+  }
+  pthread_mutex_unlock(&lock);
 }
 
 static void CUPTIAPI on_callback(void *user, CUpti_CallbackDomain domain,
@@ -674,15 +716,24 @@ static void before_fork(void) {
   pthread_mutex_unlock(&lock);
 }
 
+/* The child has no early-start thread: nothing of it to wait for or use
+ * (its CUPTI objects are the parent's). */
+static void in_child(void) {
+  preparing = false;
+  prepared = NULL;
+  first_context = NULL;
+}
+
 int occ_inject_counters_start(bool profile, const char *list,
                               const char *launches) {
   profiling = profile;
   if (profile && parse_metrics(list) != 0) return -1;
-  if (profile) pthread_atfork(before_fork, NULL, NULL);
+  if (profile) pthread_atfork(before_fork, NULL, in_child);
   if (profile) turns_fd = occ_turns_open(getenv(OCC_ENV_OUT));
   if (launches && *launches) launches_measured = strtoull(launches, NULL, 10);
   const char *cache = getenv(OCC_ENV_CACHE_CONTROL);
   flush_caches = profile && cache && strcmp(cache, "all") == 0;
+  if (profile) start_early_thread();
   CUpti_SubscriberHandle sub;
   CUpti_CallbackId contexts[] = {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
                                  CUPTI_CBID_RESOURCE_CONTEXT_CREATED};

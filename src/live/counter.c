@@ -180,10 +180,9 @@ static int enable(occ_prof *c, void *context, char *why, size_t why_size) {
   return 0;
 }
 
-occ_prof *occ_prof_open(void *cu_context, int ordinal,
-                        const char *const *metrics, int metric_count,
-                        bool auto_ranges, size_t max_ranges, char *why,
-                        size_t why_size) {
+occ_prof *occ_prof_prepare(int ordinal, const char *const *metrics,
+                           int metric_count, bool auto_ranges,
+                           size_t max_ranges, char *why, size_t why_size) {
   occ_prof *c = calloc(1, sizeof *c);
   if (!c) {
     snprintf(why, why_size, "out of memory");
@@ -193,8 +192,25 @@ occ_prof *occ_prof_open(void *cu_context, int ordinal,
   c->metric_count = metric_count;
   c->auto_ranges = auto_ranges;
   c->max_ranges = max_ranges;
-  if (load(c, why, why_size) || host_config(c, ordinal, why, why_size) ||
-      enable(c, cu_context, why, why_size)) {
+  if (load(c, why, why_size) || host_config(c, ordinal, why, why_size)) {
+    occ_prof_close(c);
+    return NULL;
+  }
+  return c;
+}
+
+int occ_prof_enable(occ_prof *c, void *cu_context, char *why,
+                    size_t why_size) {
+  return enable(c, cu_context, why, why_size);
+}
+
+occ_prof *occ_prof_open(void *cu_context, int ordinal,
+                        const char *const *metrics, int metric_count,
+                        bool auto_ranges, size_t max_ranges, char *why,
+                        size_t why_size) {
+  occ_prof *c = occ_prof_prepare(ordinal, metrics, metric_count, auto_ranges,
+                                 max_ranges, why, why_size);
+  if (c && occ_prof_enable(c, cu_context, why, why_size) != 0) {
     occ_prof_close(c);
     return NULL;
   }

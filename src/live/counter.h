@@ -37,6 +37,17 @@ occ_prof *occ_prof_open(void *cu_context, int ordinal,
                         bool auto_ranges, size_t max_ranges, char *why,
                         size_t why_size);
 
+/* occ_prof_open in two steps, for a caller that builds the configuration
+ * before the context exists: occ_prof_prepare loads CUPTI and builds the
+ * host configuration for device ordinal (no context needed; about 0.1 s
+ * on an H100), occ_prof_enable enables it on cu_context. A prepared
+ * session not enabled is freed with occ_prof_close. */
+occ_prof *occ_prof_prepare(int ordinal, const char *const *metrics,
+                           int metric_count, bool auto_ranges,
+                           size_t max_ranges, char *why, size_t why_size);
+int occ_prof_enable(occ_prof *prof, void *cu_context, char *why,
+                    size_t why_size);
+
 /* Starts a session: ranges from here on are collected. */
 int occ_prof_start(occ_prof *prof, char *why, size_t why_size);
 
