@@ -96,9 +96,13 @@ static void write_text(FILE *out, const cJSON *doc) {
   const cJSON *launches = get(doc, "launch_count");
   int reports = cJSON_GetArraySize(merged), configs = cJSON_GetArraySize(rows);
   double count = cJSON_IsNumber(launches) ? launches->valuedouble : 0.0;
-  fprintf(out, "%d report%s merged, %.0f launch%s, %d configuration%s\n\n",
+  fprintf(out, "%d report%s merged, %.0f launch%s, %d configuration%s\n",
           reports, reports == 1 ? "" : "s", count, count == 1 ? "" : "es",
           configs, configs == 1 ? "" : "s");
+  const cJSON *cost = get(doc, "overhead_s");
+  if (cJSON_IsNumber(cost))
+    fprintf(out, "occcalc's time in the programs: %.2f s\n", cost->valuedouble);
+  fputc('\n', out);
   /* 36 + 1 + 8 + 1 + 5 + 1 + 7 + 1 + 8 + 1 + 11 = 80 columns. */
   fprintf(out, "%-36s %8s %5s %7s %8s %11s\n", "kernel", "launches", "ranks",
           "theor.", "achieved", "time (us)");

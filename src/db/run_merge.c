@@ -133,6 +133,19 @@ static int check_report(const cJSON *doc, char *why, size_t size) {
                "(a --jsonl stream or another command's JSON?)");
   if (!is_count(cJSON_GetObjectItemCaseSensitive(doc, "launch_count"), 1e15))
     return bad(why, size, "launch_count is missing or out of range");
+  /* What the library cost the rank (run's "counters"): absent in reports
+   * written before it existed. */
+  const cJSON *counters = cJSON_GetObjectItemCaseSensitive(doc, "counters");
+  if (counters && !cJSON_IsObject(counters))
+    return bad(why, size, "counters is not an object");
+  if (counters &&
+      (!number_or_null(cJSON_GetObjectItemCaseSensitive(counters, "overhead_s"),
+                       0, 3.2e7) ||
+       !number_or_null(cJSON_GetObjectItemCaseSensitive(counters,
+                                                        "profiled_launch_count"),
+                       0, 1e15)))
+    return bad(why, size, "counters.overhead_s or .profiled_launch_count is "
+               "not a number in range or null");
   int index = 0;
   for (const cJSON *row = rows->child; row; row = row->next, index++)
     if (check_row(row, index, why, size) != 0)
@@ -376,12 +389,29 @@ static void finish_row(merged *r) {
   replace(r->row, "metrics", metrics);
 }
 
-static cJSON *reports_json(const occ_run_merge *m, double *launches) {
+/* A figure of the report's "counters" (checked), and whether it has it. */
+static bool counter_figure(const cJSON *doc, const char *key, double *value) {
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+      cJSON_GetObjectItemCaseSensitive(doc, "counters"), key);
+  *value = cJSON_IsNumber(v) ? v->valuedouble : 0;
+  return cJSON_IsNumber(v);
+}
+
+/* The reports, each with its program, status, launches and what occcalc
+ * cost it; their sums into *launches and *cost (cost_known: whether any
+ * report said). */
+static cJSON *reports_json(const occ_run_merge *m, double *launches,
+                           double *cost, bool *cost_known) {
   cJSON *list = cJSON_CreateArray();
   for (size_t i = 0; list && i < m->count; i++) {
     const cJSON *doc = m->reports[i].doc;
     const cJSON *program = cJSON_GetObjectItemCaseSensitive(doc, "program");
     const cJSON *status = cJSON_GetObjectItemCaseSensitive(doc, "exit_status");
+    double overhead, profiled;
+    bool has_overhead = counter_figure(doc, "overhead_s", &overhead);
+    bool has_profiled = counter_figure(doc, "profiled_launch_count", &profiled);
+    *cost += overhead;
+    *cost_known |= has_overhead;
     cJSON *o = cJSON_CreateObject();
     *launches += number(doc, "launch_count");
     if (!o || !cJSON_AddItemToArray(list, o) ||
@@ -394,7 +424,11 @@ static cJSON *reports_json(const occ_run_merge *m, double *launches) {
                                null_or_number(number(doc, "exit_status"),
                                               cJSON_IsNumber(status))) ||
         !cJSON_AddNumberToObject(o, "launch_count",
-                                 number(doc, "launch_count"))) {
+                                 number(doc, "launch_count")) ||
+        !cJSON_AddItemToObject(o, "profiled_launch_count",
+                               null_or_number(profiled, has_profiled)) ||
+        !cJSON_AddItemToObject(o, "overhead_s",
+                               null_or_number(overhead, has_overhead))) {
       cJSON_Delete(list);
       return NULL;
     }
@@ -414,13 +448,16 @@ cJSON *occ_run_merge_result(const occ_run_merge *m) {
       rc = r ? add_row(r, &m->reports[i], row) : -1;
     }
   }
-  double launches = 0;
+  double launches = 0, cost = 0;
+  bool cost_known = false;
   cJSON *doc = rc == 0 ? cJSON_CreateObject() : NULL;
-  cJSON *list = doc ? reports_json(m, &launches) : NULL;
+  cJSON *list = doc ? reports_json(m, &launches, &cost, &cost_known) : NULL;
   cJSON *rows = list ? cJSON_CreateArray() : NULL;
   if (!rows || !cJSON_AddNumberToObject(doc, "schema", OCC_RUN_MERGE_SCHEMA) ||
       !cJSON_AddItemToObject(doc, "merged_reports", list) ||
       !cJSON_AddNumberToObject(doc, "launch_count", launches) ||
+      !cJSON_AddItemToObject(doc, "overhead_s",
+                             null_or_number(cost, cost_known)) ||
       !cJSON_AddItemToObject(doc, "rows", rows)) {
     cJSON_Delete(rows);
     cJSON_Delete(list);

@@ -30,7 +30,10 @@ int occ_run_merge_add(occ_run_merge *merge, const char *label, const char *text,
 
 /* The merged report, a new document the caller frees with cJSON_Delete:
  *   "schema", "merged_reports" (each report's file, program, exit
- *   status, launch count), "launch_count" (the sum) and "rows": each
+ *   status, launch count, and from its "counters" the launches profiled
+ *   and occcalc's time in its processes, null where it does not say),
+ *   "launch_count" (the sum), "overhead_s" (the sum over the reports
+ *   that say, null when none does) and "rows": each
  *   configuration (the kernel object, its mangled_name included, grid,
  *   cluster, launch type, the SM's configuration, theoretical occupancy)
  *   once, in the order first met, without the rank's own device_ordinal

@@ -4,7 +4,8 @@
 # launch records) into one report: rows summed across the ranks, with the
 # per-rank breakdown in JSON, in text, JSON and CSV; a bad file (missing,
 # empty, truncated, another schema, a --jsonl stream, no rows, two
-# documents, a directory, a device) is one line naming the file and why, status 2, nothing on
+# documents, a directory, a device, a counters object of the wrong shape)
+# is one line naming the file and why, status 2, nothing on
 # stdout; options that cannot apply to report are usage errors.
 set -u
 OCC=$(cd "$(dirname "${OCCCALC:-./occcalc}")" && pwd)/$(basename "${OCCCALC:-./occcalc}")
@@ -18,8 +19,10 @@ cd "$tmp" || exit 1
 # Rank 0: three launches of kernel(), one measured at 50 %. Rank 1 on
 # device 1: one launch of kernel() measured at 80 %, and other(), only
 # there, unmeasured.
+# Rank 0's process ran its exit handlers (its summary: 0.5 s, 1 launch
+# profiled); rank 1's did not (its cost unknown).
 R=0 "$OCC" run --json --output 'rank%q{R}.json' -- "$FORGE" launch times=3 \
-  counters >/dev/null 2>&1 || no "rank 0: run status $?"
+  counters summary values=0.5,0.25,1,0 >/dev/null 2>&1 || no "rank 0: run status $?"
 R=1 "$OCC" run --json --output 'rank%q{R}.json' -- "$FORGE" launch device=1 \
   counters values=80,20000 launch name=_Z5otherv grid=64 >/dev/null 2>&1 ||
   no "rank 1: run status $?"
@@ -57,6 +60,11 @@ jq -e --slurpfile w want.json '
   row("other()").achieved_occupancy == null and
   (row("other()").ranks | map(.report)) == ["rank1.json"]' merged.json \
   >/dev/null || no "--json: the merged report: $(jq -c '.rows | map([.kernel.name, .launch_count, .achieved_occupancy, (.ranks | length)])' merged.json)"
+# What occcalc cost each rank, as its report says, and the sum of those
+# that say.
+jq -e '.overhead_s == 0.5 and
+  (.merged_reports | map([.overhead_s, .profiled_launch_count])) == [[0.5, 1], [null, null]]' \
+  merged.json >/dev/null || no "--json: the ranks' cost: $(jq -c '[.overhead_s, .merged_reports]' merged.json)"
 
 "$OCC" report rank0.json rank1.json >text 2>err || no "text: status $?"
 wide=$(awk 'length > 80' text)
@@ -64,6 +72,8 @@ wide=$(awk 'length > 80' text)
 n=$(jq .launch_count want.json)
 grep -q "^2 reports merged, $n launches, 2 configurations$" text ||
   no "text: header: $(head -1 text)"
+grep -q "^occcalc's time in the programs: 0.50 s$" text ||
+  no "text: the cost line: $(sed -n 2p text)"
 pct=$(jq -r '.k_achieved * 100 | . * 10 | round / 10 | tostring | if test("\\.") then . else . + ".0" end' want.json)
 grep -Eq "^kernel\(\) +$(jq .k_launches want.json) +2 +[0-9.]+% +$pct% +[0-9.]+$" text ||
   no "text: kernel()'s line (achieved $pct%): $(grep '^kernel' text)"
@@ -84,11 +94,14 @@ jq '.schema = 2' rank0.json >schema2.json
 "$OCC" run --jsonl -- "$FORGE" launch >stream.jsonl 2>/dev/null
 jq 'del(.rows)' rank0.json >norows.json
 cat rank0.json rank1.json >two.json
+jq '.counters = 3' rank0.json >counters.json
+jq '.counters.overhead_s = "fast"' rank0.json >overhead.json
 mkdir dir.json
 for bad in "empty.json:empty" "truncated.json:not JSON" "schema2.json:schema" \
     "stream.jsonl:" "norows.json:no rows" "two.json:not one JSON document" \
     "missing.json:cannot open" "dir.json:not a regular file" \
-    "/dev/zero:not a regular file"; do
+    "/dev/zero:not a regular file" "counters.json:counters is not an object" \
+    "overhead.json:counters.overhead_s"; do
   file=${bad%%:*}
   why=${bad#*:}
   "$OCC" report rank0.json "$file" rank1.json >out 2>err
@@ -110,5 +123,5 @@ for args in "" "--jsonl rank0.json" "--json --csv rank0.json" \
     no "'report $args': message: $(cat err)"
 done
 
-[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv); 9 bad files and 6 bad command lines refused"
+[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv, the ranks' cost); 11 bad files and 6 bad command lines refused"
 exit $fail
