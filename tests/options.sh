@@ -16,7 +16,7 @@ if ! cmp -s "$tmp/help" "$tmp/man"; then
   fail=1
 fi
 # Each option's value is named alike in both ("--svg PATH", ".BI \-\-svg " PATH"").
-./occcalc --help | sed -n 's/^  \(--[a-z-]*\) \([^ ][^ ]*\) .*/\1 \2/p' | sort -u >"$tmp/help_args"
+./occcalc --help | sed -n 's/^  \(--[a-z-]*\) \([^ ][^ ]*\)\( .*\)\{0,1\}$/\1 \2/p' | sort -u >"$tmp/help_args"
 sed -n '/^\.SH OPTIONS/,/^\.SH /p' man/occcalc.1 |
   sed -n 's/^\.BI \(\\-\\-[a-z\\-]*\) " \([^"]*\)"$/\1 \2/p' | sed 's/\\-/-/g' |
   sort -u >"$tmp/man_args"

@@ -755,7 +755,11 @@ void occ_cli_print_help(FILE *out) {
     char left[40];
     snprintf(left, sizeof left, "--%s%s%s", o->name, o->arg ? " " : "",
              o->arg ? o->arg : "");
-    fprintf(out, "  %-22s %s\n", left, o->help);
+    /* A name too long for the column gets a line of its own. */
+    if (strlen(left) > 22)
+      fprintf(out, "  %s\n  %-22s %s\n", left, "", o->help);
+    else
+      fprintf(out, "  %-22s %s\n", left, o->help);
   }
   fputs("\n"
         "Without --gpu, --arch or --cc the device is $OCCCALC_GPU, else the\n"
