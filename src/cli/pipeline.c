@@ -214,7 +214,6 @@ static int write_text(occ_pipeline *p, const occ_item *item) {
                             item->choice ? item->kernel.block[0] : 0,
                             item->choice);
   (cli->explain ? occ_print_explain : occ_print_report)(p->out, &rep);
-  if (!cli->explain) occ_print_cluster(p->out, &rep);
   if (cli->ncu) occ_print_ncu(p->out, &rep);
   print_live(p, item);
   int rc = item->charts ? text_charts(p, item) : OCC_EXIT_OK;

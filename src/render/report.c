@@ -133,6 +133,7 @@ void occ_print_report(FILE *out, const occ_report *rep) {
   print_limits(out, rep->result);
   print_occupancy(out, rep);
   if (rep->waves) print_waves(out, rep->waves, rep->device);
+  occ_print_cluster(out, rep);
 }
 
 void occ_print_ncu(FILE *out, const occ_report *rep) {

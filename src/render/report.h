@@ -37,7 +37,8 @@ typedef struct occ_report {
   const occ_cluster_waves *cluster_waves;
 } occ_report;
 
-/* Writes the compact human report (fits 80 columns). */
+/* Writes the compact human report (fits 80 columns), with its "Thread
+ * block clusters" section for a cluster launch. */
 void occ_print_report(FILE *out, const occ_report *report);
 
 /* Writes the derivation step by step with this case's numbers. */
