@@ -41,6 +41,7 @@ typedef struct run_state {
   const occ_gpudb *db;
   int device_filter;             /* -1: every device */
   int64_t counter_launches;      /* profiled of each configuration; 0: all */
+  bool flush_caches;             /* --cache-control all */
   const char *metric_names[OCC_RECORD_METRICS_MAX];
   int metric_count;
   char metric_text[METRICS_TEXT_MAX];
@@ -196,7 +197,9 @@ static int check_options(run_state *s) {
       return occ_cli_usage_error(stderr, "--counter-launches: %s, or 'all'",
                                  why);
   }
-  if (cli->cache_control && strcmp(cli->cache_control, "all") != 0 &&
+  s->flush_caches =
+      cli->cache_control && strcmp(cli->cache_control, "all") == 0;
+  if (cli->cache_control && !s->flush_caches &&
       strcmp(cli->cache_control, "none") != 0) {
     char value[80];
     return occ_cli_usage_error(stderr, "--cache-control: '%s' is not all or "
@@ -267,8 +270,7 @@ static int index_records(run_state *s) {
   s->cost = (occ_run_cost){
       .counters = !s->cli->no_counters,
       .launches_per_configuration = s->counter_launches,
-      .flush = s->cli->cache_control &&
-               strcmp(s->cli->cache_control, "all") == 0};
+      .flush = s->flush_caches};
   for (size_t i = 0; rc == 0 && i < log->count; i++) {
     const occ_launch_record *r = &log->at[i];
     uint64_t pid = (uint32_t)r->pid;
@@ -767,8 +769,7 @@ static int launch(run_state *s, const char *inject) {
                        .counters = !cli->no_counters,
                        .metrics = cli->metrics,
                        .counter_launches = s->counter_launches,
-                       .flush_caches = cli->cache_control &&
-                                       strcmp(cli->cache_control, "all") == 0,
+                       .flush_caches = s->flush_caches,
                        .stream = cli->jsonl ? stream_jsonl : NULL,
                        .context = s,
                        /* The report's stream parses (jq): the program's

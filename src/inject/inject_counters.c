@@ -292,29 +292,19 @@ static void open_profiler(CUcontext ctx) {
 
 /* The driver's functions the flush calls, from the program's driver. */
 typedef struct flush_api {
-  CUresult (*ctx_get_device)(CUdevice *);
-  CUresult (*attribute)(int *, CUdevice_attribute, CUdevice);
   CUresult (*alloc)(CUdeviceptr *, size_t);
   CUresult (*memset)(CUdeviceptr, unsigned char, size_t, CUstream);
 } flush_api;
 
-static bool flush_api_of(flush_api *api) {
-  *(void **)&api->ctx_get_device = occ_inject_driver_symbol("cuCtxGetDevice");
-  *(void **)&api->attribute = occ_inject_driver_symbol("cuDeviceGetAttribute");
-  *(void **)&api->alloc = occ_inject_driver_symbol("cuMemAlloc_v2");
-  *(void **)&api->memset = occ_inject_driver_symbol("cuMemsetD8Async");
-  return api->ctx_get_device && api->attribute && api->alloc && api->memset;
-}
-
-/* The buffer of ctx (the current context, the launch's), allocated at its
- * first profiled launch: twice the L2, so that writing it evicts all. */
+/* The buffer of ctx (the current context, the launch's, on the
+ * profiler's device), allocated at its first profiled launch: twice the
+ * L2, so that writing it evicts all. */
 static bool flush_buffer_of(CUcontext ctx, const flush_api *api) {
   if (flush_ctx == ctx && flush_buffer) return true;
-  CUdevice dev;
+  static const CUdevice_attribute l2_size = CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE;
   int l2 = 0;
-  if (api->ctx_get_device(&dev) != CUDA_SUCCESS ||
-      api->attribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev) !=
-          CUDA_SUCCESS || l2 <= 0) {
+  if (!occ_inject_device_attributes(active_device, &l2_size, &l2, 1) ||
+      l2 <= 0) {
     snprintf(flush_why, sizeof flush_why, "the GPU's L2 size is unknown");
     return false;
   }
@@ -335,9 +325,13 @@ static bool flush_buffer_of(CUcontext ctx, const flush_api *api) {
  * profiled kernel (after it in the stream) starts with nothing cached. */
 static void flush_before(CUcontext ctx, CUstream stream) {
   static flush_api api;
-  static bool looked, usable;
-  if (!looked) usable = flush_api_of(&api), looked = true;
-  if (!usable) {
+  static bool looked;
+  if (!looked) {
+    *(void **)&api.alloc = occ_inject_driver_symbol("cuMemAlloc_v2");
+    *(void **)&api.memset = occ_inject_driver_symbol("cuMemsetD8Async");
+    looked = true;
+  }
+  if (!api.alloc || !api.memset) {
     snprintf(flush_why, sizeof flush_why, "the driver has no cuMemsetD8Async");
     return;
   }

@@ -133,26 +133,25 @@ grep -q "^occcalc: note: the records' file holds data past 1024 MiB, not read$" 
 
 # --- 4. Linear time and bounded memory: 40,000 configurations, and
 # --jsonl over 200,000 launches (each launch once looked up).
-what="40000 configurations"
-/usr/bin/time -f '%e %M' -o "$tmp/time" timeout 60 "$OCC" run --csv -- \
-  "$FORGE" launch distinct=40000 >"$tmp/out" 2>"$tmp/err"
-# (time's last line: a failed command's status comes first)
-read -r secs kb <<EOF
+# timed ARGS...: occcalc run ARGS into $tmp/out, its seconds and peak KB
+# into secs and kb (99 s and 999999999 KB when time could not say).
+timed() {
+  /usr/bin/time -f '%e %M' -o "$tmp/time" timeout 60 "$OCC" run "$@" \
+    >"$tmp/out" 2>"$tmp/err"
+  # (time's last line: a failed command's status comes first)
+  read -r secs kb <<EOF
 $(tail -1 "$tmp/time" 2>/dev/null)
 EOF
-case "$secs$kb" in *[!0-9.]* | "") secs=99 kb=999999999 ;; esac
+  case "$secs$kb" in *[!0-9.]* | "") secs=99 kb=999999999 ;; esac
+}
+what="40000 configurations"
+timed --csv -- "$FORGE" launch distinct=40000
 [ "$(wc -l <"$tmp/out")" -eq 40001 ] || no "$what: $(wc -l <"$tmp/out") lines"
 awk -v s="$secs" -v k="$kb" -v san="$sanitized" \
   'BEGIN { exit !(s < 10 && (k < 300000 || san == "true")) }' ||
   no "$what: $secs s, $kb KB (expected under 10 s and 300 MB)"
 what="--jsonl over 200000 launches"
-/usr/bin/time -f '%e %M' -o "$tmp/time" timeout 60 "$OCC" run --jsonl -- \
-  "$FORGE" launch times=200000 >"$tmp/out" 2>"$tmp/err"
-# (time's last line: a failed command's status comes first)
-read -r secs kb <<EOF
-$(tail -1 "$tmp/time" 2>/dev/null)
-EOF
-case "$secs$kb" in *[!0-9.]* | "") secs=99 kb=999999999 ;; esac
+timed --jsonl -- "$FORGE" launch times=200000
 [ "$(wc -l <"$tmp/out")" -eq 200000 ] || no "$what: $(wc -l <"$tmp/out") lines"
 awk -v s="$secs" 'BEGIN { exit !(s < 15) }' || no "$what: $secs s"
 
