@@ -61,6 +61,12 @@ GPU_BENCH_TARGETS += bench-gpu-run-torch-cache
 bench-gpu-run-torch-cache: occcalc $(INJECT_LIB)
 	sh tests/run/torch_cache.sh
 
+# The same program's launch statistics beside ncu's, launch by launch
+# (tests/run/torch_stats.sh; skipped without PyTorch).
+GPU_BENCH_TARGETS += bench-gpu-run-torch-stats
+bench-gpu-run-torch-stats: occcalc $(INJECT_LIB)
+	sh tests/run/torch_stats.sh
+
 GPU_BENCH_TARGETS += bench-gpu-run-small
 bench-gpu-run-small: occcalc $(INJECT_LIB) build/run_graphs
 	BENCH_PROG="build/run_graphs 3" sh tests/run/bench.sh
