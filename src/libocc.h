@@ -47,6 +47,7 @@
 #include "render/cluster_verify_out.h"
 #include "render/ncu_rows.h"
 #include "render/ptxas_out.h"
+#include "render/render.h"
 #include "render/report.h"
 #include "render/run_out.h"
 #include "render/suggest_out.h"

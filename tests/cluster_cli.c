@@ -139,7 +139,8 @@ Test(run_cluster_row, occupancy_and_cause_by_the_cluster_rule,
   occ_item item = {.device = &d};
   item.kernel = test_kernel(32, 0, 0, 128, OCC_CARVEOUT_DEFAULT);
   occ_model_request request = {.grid_blocks = 1056 * 3};
-  cr_assert_eq(occ_model_compute(&item, &request), OCC_OK);
+  occ_model_section failed;
+  cr_assert_eq(occ_model_build(&item, &request, &failed), OCC_OK);
   cr_expect_eq(occ_model_occupancy(&item), item.result.occupancy); /* none */
   occ_cluster cluster;
   cr_assert(occ_model_cluster_of_dims((const int[3]){2, 1, 1}, &cluster));

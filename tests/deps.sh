@@ -2,8 +2,8 @@
 # deps.sh build|test: makes sure the Debian packages occcalc needs are
 # installed: "build" what `make` needs (cJSON; the CUDA toolkit is at
 # $CUDA), "test" what only the suite needs as well (Criterion, jq, GNU
-# time, xmllint, valgrind for the instruction count, clang for the
-# fuzzers, llvm-19 and clang-19 for the AMD tests). The Makefile runs it before anything compiles. As root it installs what is
+# time, xmllint, valgrind for the instruction count, gdb for the walk
+# between layers (tests/walk/), clang for the fuzzers, llvm-19 and clang-19 for the AMD tests). The Makefile runs it before anything compiles. As root it installs what is
 # missing with apt-get; otherwise it names the packages and fails.
 set -eu
 missing=""
@@ -14,6 +14,7 @@ if [ "${1:-build}" = test ]; then
   [ -x /usr/bin/time ] || missing="$missing time"
   command -v xmllint >/dev/null 2>&1 || missing="$missing libxml2-utils"
   command -v valgrind >/dev/null 2>&1 || missing="$missing valgrind"
+  command -v gdb >/dev/null 2>&1 || missing="$missing gdb"
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   # llc-19 and clang-19: the AMD differential test (tests/amd.mk) and the
   # AMD remark logs (tests/data/amd/).

@@ -5,6 +5,7 @@
  * occupancy is the calculator's (H100, 48 registers, 4 KiB, 128 threads:
  * 0.625). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "libocc.h"
 
@@ -23,9 +24,7 @@ int main(void) {
   item.kernel.smem_static_bytes = 4096;
   occ_model_request request = {.grid_blocks = 1000, .explain = true};
   occ_model_section failed;
-  if (occ_model_compute(&item, &request) != OCC_OK ||
-      occ_model_sections(&item, &request, &failed) != OCC_OK)
-    return 1;
+  if (occ_model_build(&item, &request, &failed) != OCC_OK) return 1;
   occ_report rep = {item.device, &item.kernel, item.name, &item.result,
                     &item.waves, item.has_ncu ? &item.ncu : NULL,
                     item.explanation->steps, item.explanation->count, NULL,
@@ -37,7 +36,7 @@ int main(void) {
            OCC_JSON_SCHEMA == 3 && cJSON_IsNumber(occ) &&
            occ->valuedouble == 0.625 && item.explanation->count > 10;
   cJSON_Delete(doc);
-  occ_model_release(&item);
+  free(item.sections);
   occ_gpudb_free(db);
   printf("lib_test: %s\n", ok ? "libocc.h and libocc.a alone compute and "
                                 "render a configuration" : "FAILED");

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli/exit.h"
+#include "core/exit.h"
 #include "core/cluster.h"
 #include "core/occ.h"
 

@@ -115,8 +115,10 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
   if (rc == OCC_EXIT_OK) rc = occ_pipeline_block(p, d, &run->item.kernel);
   if (rc == OCC_EXIT_OK && cli->module) rc = run_module(cli, run, what);
   if (rc != OCC_EXIT_OK) return rc;
-  occ_status st = occ_pipeline_compute(p, &run->item);
-  if (st != OCC_OK) return occ_pipeline_compute_error(p, &run->item, st);
+  occ_model_section failed;
+  occ_status st = occ_pipeline_build(p, &run->item, &failed);
+  if (st != OCC_OK)
+    return occ_pipeline_build_error(p, &run->item, st, failed);
   /* The module's verdict, decided here once for the writers and the
    * exit status. */
   if (run->module_checked)
@@ -151,6 +153,7 @@ static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,
   occ_cli_kernel(cli, &run.item.kernel);
   int rc = compute(cli, p, &run, what);
   if (rc == OCC_EXIT_OK) rc = occ_pipeline_write(p, &run.item);
+  free(run.item.sections);
   if (rc == OCC_EXIT_OK) rc = status_of(&run);
   occ_gpu_close(run.gpu);
   occ_demangler_free(&run.demangler);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/exit.h"
+#include "core/exit.h"
 
 #include "cli/occcalc.h"
 

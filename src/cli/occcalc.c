@@ -52,12 +52,15 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
   occ_item item = {.device = &device};
   occ_cli_kernel(cli, &item.kernel);
   if ((rc = occ_pipeline_block(&p, &device, &item.kernel)) != OCC_EXIT_OK) return rc;
-  occ_status status = occ_pipeline_compute(&p, &item);
-  if (status != OCC_OK) return occ_pipeline_compute_error(&p, &item, status);
+  occ_model_section failed;
+  occ_status status = occ_pipeline_build(&p, &item, &failed);
+  if (status != OCC_OK)
+    return occ_pipeline_build_error(&p, &item, status, failed);
   if (note)
     occ_msg(stderr, "note: no --gpu, --arch or --cc given; using %s (%s)",
             device.name, note);
   rc = occ_pipeline_write(&p, &item);
+  free(item.sections);
   int gate = occ_pipeline_finish(&p);
   return rc != OCC_EXIT_OK ? rc : gate;
 }

@@ -14,29 +14,15 @@
 #include "core/occ.h"
 #include "model/verify.h"
 #include "model/model.h"
+#include "render/render.h"
 #include "ptxas/ptxas.h"
-
-typedef enum occ_writer {
-  OCC_WRITE_TEXT,  /* the report (or explanation) of each configuration */
-  OCC_WRITE_TABLE, /* --ptxas: a row per kernel */
-  OCC_WRITE_JSON,
-  OCC_WRITE_JSONL,
-  OCC_WRITE_CSV,   /* the charts' points */
-  OCC_WRITE_SVG    /* --svg -: the charts alone on stdout */
-} occ_writer;
 
 typedef struct occ_pipeline {
   const occ_cli *cli;
   occ_model_request request; /* the sections the options ask for */
-  FILE *out, *err;
-  occ_writer writer;
-  bool many;             /* several configurations: a JSON array, an SVG
-                            directory, a kernel column in CSV */
-  const occ_device *fixed_device; /* the table's "on DEVICE" line */
-  int name_width;        /* table: 0 = never cut names */
-  bool flush_each;       /* JSONL into a pipe or terminal */
-  long written, below_gate;
-  bool any_chosen_block, any_ties, any_local;
+  FILE *err;
+  occ_render render;     /* the writer the options chose */
+  long below_gate;
 } occ_pipeline;
 
 /* Starts a run: picks the writer from the options and checks that an
@@ -56,22 +42,22 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *device);
 int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
                        occ_kernel *kernel);
 
-/* Computes item->result and, with --grid, item->waves (occ_model_compute).
- * Returns the core's status; nothing is printed. */
-occ_status occ_pipeline_compute(const occ_pipeline *p, occ_item *item);
-
-/* Reports why occ_pipeline_compute failed, in one line naming the device
- * and, for its properties, the field out of range. Returns
- * OCC_EXIT_USAGE. */
-int occ_pipeline_compute_error(const occ_pipeline *p, const occ_item *item,
-                               occ_status status);
-
-/* Computes the sections the options ask for into item (the model,
- * src/model/), hands it to the writer, which only reads it, applies the
- * gate and releases the sections. Returns an exit status (OCC_EXIT_OK, or
+/* Builds item: its result, waves and the sections the options ask for
+ * (occ_model_build), into item->sections, which the caller frees with
+ * free() once item is written. Returns OCC_OK, or the status with *failed
+ * naming the section (OCC_SECTION_NONE: the configuration itself); nothing
+ * is printed. */
+occ_status occ_pipeline_build(const occ_pipeline *p, occ_item *item,
+                              occ_model_section *failed);
+/* Reports why occ_pipeline_build failed, in one line naming the section,
+ * or the device and, for its properties, the field out of range. Returns
+ * OCC_EXIT_USAGE, or OCC_EXIT_FAILURE when memory ran out. */
+int occ_pipeline_build_error(const occ_pipeline *p, const occ_item *item,
+                             occ_status status, occ_model_section failed);
+/* Hands the built item to the renderer (render/render.h), which only
+ * reads it, and applies the gate. Returns an exit status (OCC_EXIT_OK, or
  * the failure already reported on err). */
 int occ_pipeline_write(occ_pipeline *p, occ_item *item);
-
 /* Ends the documents: the JSON array, the table's notes. */
 void occ_pipeline_end(occ_pipeline *p);
 

@@ -227,12 +227,17 @@ static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   make_kernel(r, k, device, &item.kernel);
   occ_status status = choose_block(r, device, &item.kernel, &choice);
   if (r->rc) return r->rc;
-  if (status == OCC_OK) status = occ_pipeline_compute(&r->pipeline, &item);
+  occ_model_section failed = OCC_SECTION_NONE;
+  if (status == OCC_OK) status = occ_pipeline_build(&r->pipeline, &item, &failed);
+  if (status != OCC_OK && failed != OCC_SECTION_NONE)
+    return r->rc = occ_pipeline_build_error(&r->pipeline, &item, status, failed);
   if (status != OCC_OK) {
     note_rejected(r, readable, status);
     return 0;
   }
-  return r->rc = occ_pipeline_write(&r->pipeline, &item);
+  r->rc = occ_pipeline_write(&r->pipeline, &item);
+  free(item.sections);
+  return r->rc;
 }
 
 static const char *input_name(const occ_cli *cli) {
@@ -273,7 +278,7 @@ static void print_notes(run *r, const occ_ptxas_stats *s) {
     occ_msg(r->err, "note: every kernel computed on %s (from OCCCALC_GPU)",
             occ_text_safe(r->fixed_device.name, name, sizeof name));
   }
-  if (r->default_note && r->pipeline.written)
+  if (r->default_note && r->pipeline.render.written)
     occ_msg(r->err, "note: the report names no target; using %s (%s)",
             r->default_device.name, r->default_note);
 }
@@ -305,7 +310,7 @@ static int conclude(run *r, const occ_ptxas_stats *s) {
   if (r->selected == 0)
     return occ_cli_usage_error(r->err, "--kernel: no kernel matches '%s' (%ld read)",
                                r->cli->kernel_name, s->kernels);
-  if (r->pipeline.written == 0) {
+  if (r->pipeline.render.written == 0) {
     occ_msg(r->err, "%s: no kernel could be computed (%s)", input_name(r->cli),
             why_none(r, why, sizeof why));
     return OCC_EXIT_USAGE;
@@ -354,7 +359,7 @@ int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
     const char *note;
     r->fixed = true;
     r->fixed_by = cli->gpu ? "--gpu" : cli->arch ? "--arch/--cc" : "OCCCALC_GPU";
-    r->pipeline.fixed_device = &r->fixed_device;
+    r->pipeline.render.fixed_device = &r->fixed_device;
     rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
     if (rc == OCC_EXIT_OK) rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);
   }

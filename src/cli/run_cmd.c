@@ -454,17 +454,21 @@ static int compute_row(run_state *s, occ_run_row *row,
   /* At most 2^31 x 2^16 x 2^16 (records.c): no overflow. */
   occ_model_request request = {
       .grid_blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2]};
-  if (item->device && occ_model_compute(item, &request) != OCC_OK)
-    item->device = NULL;
   /* A cluster launch: the cluster rule beside the API's (a device that
    * refuses the shape keeps the API's alone). */
   occ_cluster cluster;
-  if (item->device && occ_model_cluster_of_dims(l->cluster, &cluster)) {
-    const char *why = attach_cluster_layout(s, l);
-    if (occ_model_cluster(item, &cluster, request.grid_blocks) == OCC_OK &&
-        !item->cluster_result.layout_known && why)
-      item->cluster_result.unknown_reason = why;
+  bool clustered = item->device && occ_model_cluster_of_dims(l->cluster, &cluster);
+  const char *why = clustered ? attach_cluster_layout(s, l) : NULL;
+  request.cluster = clustered ? &cluster : NULL;
+  occ_model_section failed;
+  if (item->device && occ_model_build(item, &request, &failed) != OCC_OK) {
+    request.cluster = NULL;
+    if (!clustered || occ_model_build(item, &request, &failed) != OCC_OK)
+      item->device = NULL;
   }
+  if (item->device && item->has_cluster &&
+      !item->cluster_result.layout_known && why)
+    item->cluster_result.unknown_reason = why;
   measure_row(s, row, refusal);
   occ_measure_derive(item, &row->measure);
   return 0;

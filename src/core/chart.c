@@ -4,39 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[OCC_CHART_KIND_COUNT] = {"block", "regs",
-                                                             "smem"};
-static const char *const x_labels[OCC_CHART_KIND_COUNT] = {
-    "threads per block", "registers per thread",
-    "shared memory per block (K = 1024 bytes)"};
-static const char *const x_names[OCC_CHART_KIND_COUNT] = {
-    "threads per block", "registers per thread", "shared memory per block"};
-static const char *const x_units[OCC_CHART_KIND_COUNT] = {"threads", "regs",
-                                                          "B"};
-
-const char *occ_chart_x_name(occ_chart_kind kind) { return x_names[kind]; }
-const char *occ_chart_x_unit(occ_chart_kind kind) { return x_units[kind]; }
-
-size_t occ_chart_x_ticks(const occ_chart *c, int64_t *ticks, size_t max) {
-  if (c->count == 0 || max < 2) return 0;
-  int64_t first = c->points[0].x, last = c->points[c->count - 1].x;
-  int64_t step = 1;
-  while (step * 5 < last - first) step *= 2;
-  size_t n = 0;
-  ticks[n++] = first;
-  for (int64_t v = (first / step + 1) * step; v < last && n + 1 < max; v += step)
-    if (v - first >= step / 2) ticks[n++] = v;
-  if (last - ticks[n - 1] < step / 2 && n > 1) n--;
-  ticks[n++] = last;
-  return n;
-}
-
-const char *occ_chart_kind_name(int kind) {
-  return kind >= 0 && kind < OCC_CHART_KIND_COUNT ? kind_names[kind] : NULL;
-}
-
-const char *occ_chart_x_label(occ_chart_kind kind) { return x_labels[kind]; }
-
 /* The range of x a kind sweeps: first, last and step. */
 static void chart_range(const occ_sweep *s, occ_chart_kind kind,
                         int block_step, int64_t *first, int64_t *last,

@@ -22,11 +22,22 @@ typedef enum occ_chart_kind {
 
 #define OCC_CHART_KIND_COUNT 3
 
-/* "block", "regs", "smem" (the --chart values); NULL past the end. */
-const char *occ_chart_kind_name(int kind);
+/* "block", "regs", "smem" (the --chart values); NULL past the end. (The
+ * kinds' words are inline data, read by the option parser and the
+ * renderers without a call into the calculator.) */
+static inline const char *occ_chart_kind_name(int kind) {
+  static const char *const names[OCC_CHART_KIND_COUNT] = {"block", "regs",
+                                                          "smem"};
+  return kind >= 0 && kind < OCC_CHART_KIND_COUNT ? names[kind] : NULL;
+}
 
 /* The axis label of a kind: "threads per block", ... */
-const char *occ_chart_x_label(occ_chart_kind kind);
+static inline const char *occ_chart_x_label(occ_chart_kind kind) {
+  static const char *const labels[OCC_CHART_KIND_COUNT] = {
+      "threads per block", "registers per thread",
+      "shared memory per block (K = 1024 bytes)"};
+  return labels[kind];
+}
 
 typedef struct occ_chart_point {
   int64_t x;
@@ -69,15 +80,18 @@ void occ_chart_free(occ_chart *chart);
 
 /* The short name of a kind's input for titles: "threads per block",
  * "registers per thread", "shared memory per block". */
-const char *occ_chart_x_name(occ_chart_kind kind);
+static inline const char *occ_chart_x_name(occ_chart_kind kind) {
+  static const char *const names[OCC_CHART_KIND_COUNT] = {
+      "threads per block", "registers per thread", "shared memory per block"};
+  return names[kind];
+}
 
 /* The x unit the writers print after a value: "threads", "regs", "B". */
-const char *occ_chart_x_unit(occ_chart_kind kind);
-
-/* Tick values for the x axis: the first x, then multiples of a power of
- * two step chosen for 4-6 ticks, then the last x (dropped when too close
- * to the one before). Writes at most max values; returns how many. */
-size_t occ_chart_x_ticks(const occ_chart *chart, int64_t *ticks, size_t max);
+static inline const char *occ_chart_x_unit(occ_chart_kind kind) {
+  static const char *const units[OCC_CHART_KIND_COUNT] = {"threads", "regs",
+                                                          "B"};
+  return units[kind];
+}
 
 
 

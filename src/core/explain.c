@@ -6,25 +6,6 @@
 
 #include <string.h>
 
-static const char *const op_names[] = {
-    "value",     "sum",          "mul",        "mul_sub",     "sub",  "ceil_div",
-    "floor_div", "div",          "round_up",   "mul_round_up", "percent_of",
-    "smem_config", "min",        "exceeds",    "no_limit",    "note"};
-
-const char *occ_explain_op_name(occ_explain_op op) {
-  return (size_t)op < sizeof op_names / sizeof op_names[0] ? op_names[op] : "?";
-}
-
-static const char *const section_titles[] = {
-    "Warps per block", "Warp limit", "Block limit", "Registers", "Shared memory",
-    "Barriers", "Active blocks", "Occupancy", "Waves",
-    "Thread block clusters"};
-
-const char *occ_explain_section_title(int section) {
-  int n = (int)(sizeof section_titles / sizeof section_titles[0]);
-  return section >= 1 && section <= n ? section_titles[section - 1] : NULL;
-}
-
 /* Appends steps while there is room and counts them all. */
 typedef struct builder {
   const occ_device *d;

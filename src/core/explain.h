@@ -40,11 +40,27 @@ typedef enum occ_explain_op {
   OCC_OP_NOTE          /* prose only: no operands, no result */
 } occ_explain_op;
 
-/* Returns the operation's name ("ceil_div", "round_up", ...). */
-const char *occ_explain_op_name(occ_explain_op op);
+/* Returns the operation's name ("ceil_div", "round_up", ...). (The
+ * names and titles are inline data: the renderers read them without a
+ * call into the calculator.) */
+static inline const char *occ_explain_op_name(occ_explain_op op) {
+  static const char *const names[] = {
+      "value",     "sum",       "mul",         "mul_sub",      "sub",
+      "ceil_div",  "floor_div", "div",         "round_up",     "mul_round_up",
+      "percent_of", "smem_config", "min",      "exceeds",      "no_limit",
+      "note"};
+  return (size_t)op < sizeof names / sizeof names[0] ? names[op] : "?";
+}
 
 /* Returns the title of section 1..10 ("Warps per block", ...), or NULL. */
-const char *occ_explain_section_title(int section);
+static inline const char *occ_explain_section_title(int section) {
+  static const char *const titles[] = {
+      "Warps per block", "Warp limit", "Block limit", "Registers",
+      "Shared memory", "Barriers", "Active blocks", "Occupancy", "Waves",
+      "Thread block clusters"};
+  int n = (int)(sizeof titles / sizeof titles[0]);
+  return section >= 1 && section <= n ? titles[section - 1] : NULL;
+}
 
 /* A named number. Names are the report's JSON keys, with the object path
  * for nested ones ("kernel.regs_per_thread", "limits.registers",

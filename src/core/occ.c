@@ -17,15 +17,6 @@ const char *occ_strerror(occ_status status) {
   return "unknown error";
 }
 
-void occ_kernel_init(occ_kernel *kernel) {
-  kernel->block[0] = kernel->block[1] = kernel->block[2] = 1;
-  kernel->regs_per_thread = 0;
-  kernel->smem_static_bytes = 0;
-  kernel->smem_dynamic_bytes = 0;
-  kernel->barriers = 1;
-  kernel->carveout_pct = OCC_CARVEOUT_DEFAULT;
-}
-
 static int div_round_up(int x, int y) { return (x + y - 1) / y; }
 static int64_t round_up64(int64_t x, int64_t y) { return (x + y - 1) / y * y; }
 static int min_int(int a, int b) { return a < b ? a : b; }
@@ -370,17 +361,6 @@ static void compute_barriers(const occ_device *d, const occ_kernel *k,
     r->limit_barriers = OCC_UNLIMITED;
   else
     r->limit_barriers = r->barriers_per_sm / k->barriers;
-}
-
-int occ_result_limit(const occ_result *r, int index) {
-  switch (index) {
-  case OCC_LIMIT_INDEX_WARPS: return r->limit_warps;
-  case OCC_LIMIT_INDEX_BLOCKS: return r->limit_blocks;
-  case OCC_LIMIT_INDEX_REGISTERS: return r->limit_regs;
-  case OCC_LIMIT_INDEX_SHARED_MEMORY: return r->limit_smem;
-  case OCC_LIMIT_INDEX_BARRIERS: return r->limit_barriers;
-  }
-  return OCC_UNLIMITED;
 }
 
 static occ_block_reason block_reason(const occ_device *d, const occ_kernel *k,

@@ -147,8 +147,13 @@ typedef struct occ_kernel {
 } occ_kernel;
 
 /* Fills a kernel with the defaults: a 1x1x1 block, no registers, no shared
- * memory, 1 barrier, no carveout preference. */
-void occ_kernel_init(occ_kernel *kernel);
+ * memory, 1 barrier, no carveout preference. (Inline, like the result's
+ * accessors below: setting and reading plain data is no call into the
+ * calculator.) */
+static inline void occ_kernel_init(occ_kernel *kernel) {
+  *kernel = (occ_kernel){.block = {1, 1, 1}, .barriers = 1,
+                         .carveout_pct = OCC_CARVEOUT_DEFAULT};
+}
 
 /* Threads of the kernel's block shape (x * y * z), in 64 bits: a shape
  * occ_compute rejects may overflow an int. */
@@ -288,8 +293,18 @@ static inline bool occ_launch_config_known(const occ_result *r) {
   return r->launch_smem_config_bytes > 0 || (r->launchable && r->smem_config_bytes == 0);
 }
 
-/* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1). */
-int occ_result_limit(const occ_result *result, int index);
+/* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1);
+ * OCC_UNLIMITED past them. */
+static inline int occ_result_limit(const occ_result *r, int index) {
+  switch (index) {
+  case OCC_LIMIT_INDEX_WARPS: return r->limit_warps;
+  case OCC_LIMIT_INDEX_BLOCKS: return r->limit_blocks;
+  case OCC_LIMIT_INDEX_REGISTERS: return r->limit_regs;
+  case OCC_LIMIT_INDEX_SHARED_MEMORY: return r->limit_smem;
+  case OCC_LIMIT_INDEX_BARRIERS: return r->limit_barriers;
+  }
+  return OCC_UNLIMITED;
+}
 
 /* The block sizes that maximise active threads per SM for a kernel. */
 typedef struct occ_block_choice {

@@ -6,7 +6,7 @@
 /* A field an entry may leave out: 0 then (documented per field). */
 #define I64_OPTIONAL(name) {#name, offsetof(occ_device, name), OCC_FIELD_INT64, true}
 
-static const occ_device_field fields[] = {
+const occ_device_field occ_device_field_table[] = {
     INT_FIELD(sm_count),
     INT_FIELD(warp_size),
     INT_FIELD(max_threads_per_block),
@@ -28,17 +28,8 @@ static const occ_device_field fields[] = {
     I64_OPTIONAL(launch_default_smem_cap_bytes),
 };
 
-const occ_device_field *occ_device_fields(size_t *count) {
-  *count = sizeof fields / sizeof fields[0];
-  return fields;
-}
-
-int64_t occ_device_field_get(const occ_device *device,
-                             const occ_device_field *field) {
-  const char *base = (const char *)device + field->offset;
-  if (field->type == OCC_FIELD_INT) return *(const int *)base;
-  return *(const int64_t *)base;
-}
+const size_t occ_device_field_count =
+    sizeof occ_device_field_table / sizeof occ_device_field_table[0];
 
 void occ_device_field_set(occ_device *device, const occ_device_field *field,
                           int64_t value) {

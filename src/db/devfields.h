@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/occ.h"
 
@@ -18,12 +19,26 @@ typedef struct occ_device_field {
   bool optional;      /* an architecture may leave it out (0) */
 } occ_device_field;
 
-/* The fields, in JSON output order; the count is in *count. */
-const occ_device_field *occ_device_fields(size_t *count);
+/* The fields, in JSON output order: a table of data, which the JSON
+ * writer reads without a call into the database. */
+extern const occ_device_field occ_device_field_table[];
+extern const size_t occ_device_field_count;
 
-/* Reads/writes one field of a device as int64. */
-int64_t occ_device_field_get(const occ_device *device,
-                             const occ_device_field *field);
+/* The fields and, in *count, their number. */
+static inline const occ_device_field *occ_device_fields(size_t *count) {
+  *count = occ_device_field_count;
+  return occ_device_field_table;
+}
+
+/* Reads one field of a device as int64. */
+static inline int64_t occ_device_field_get(const occ_device *device,
+                                           const occ_device_field *field) {
+  const char *base = (const char *)device + field->offset;
+  if (field->type == OCC_FIELD_INT) return *(const int *)base;
+  return *(const int64_t *)base;
+}
+
+/* Writes one field of a device. */
 void occ_device_field_set(occ_device *device, const occ_device_field *field,
                           int64_t value);
 

@@ -2,12 +2,13 @@
 #include "model/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/cluster_explain.h"
 #include "core/sweep.h"
 #include "model/cluster.h"
 
-occ_status occ_model_compute(occ_item *item, const occ_model_request *req) {
+static occ_status compute(occ_item *item, const occ_model_request *req) {
   occ_status status = occ_compute(item->device, &item->kernel, &item->result);
   item->has_waves = status == OCC_OK && req->grid_blocks > 0;
   if (item->has_waves)
@@ -18,9 +19,10 @@ occ_status occ_model_compute(occ_item *item, const occ_model_request *req) {
   return status;
 }
 
-static occ_status build_charts(occ_item *item, const occ_model_request *req) {
-  occ_charts *set = calloc(1, sizeof *set);
-  if (!set) return OCC_ERR_NOMEM;
+/* Builds the charts req asks for into set, their points each allocated by
+ * the core (freed by free_charts), and counts the points into *points. */
+static occ_status build_charts(const occ_item *item, const occ_model_request *req,
+                               occ_charts *set, size_t *points) {
   const occ_kernel *k = &item->kernel;
   occ_sweep *sweep = NULL;
   occ_status status = occ_sweep_new(item->device, k->carveout_pct,
@@ -29,25 +31,33 @@ static occ_status build_charts(occ_item *item, const occ_model_request *req) {
     if (!(req->charts & (1u << kind))) continue;
     status = occ_chart_build(sweep, k, (occ_chart_kind)kind, req->chart_step,
                              &set->charts[set->count]);
-    if (status == OCC_OK) {
-      set->list[set->count] = &set->charts[set->count];
-      set->count++;
-    }
+    if (status == OCC_OK) *points += set->charts[set->count++].count;
   }
   occ_sweep_free(sweep);
-  item->charts = set;
   return status;
 }
 
-static occ_status build_suggestion(occ_item *item) {
-  item->suggestion = malloc(sizeof *item->suggestion);
-  if (!item->suggestion) return OCC_ERR_NOMEM;
-  return occ_suggest(item->device, &item->kernel, item->suggestion);
+static void free_charts(occ_charts *set) {
+  for (size_t i = 0; i < set->count; i++) occ_chart_free(&set->charts[i]);
 }
 
-static occ_status build_explanation(occ_item *item) {
-  occ_explanation *e = malloc(sizeof *e);
-  if (!e) return OCC_ERR_NOMEM;
+/* The charts, moved into the sections' block: their points after it. */
+static void move_charts(occ_charts *from, occ_sections *into) {
+  occ_charts *set = &into->charts;
+  occ_chart_point *next = into->points;
+  *set = (occ_charts){.count = from->count};
+  for (size_t i = 0; i < from->count; i++) {
+    set->charts[i] = from->charts[i];
+    set->charts[i].points = next;
+    if (from->charts[i].count)
+      memcpy(next, from->charts[i].points,
+             from->charts[i].count * sizeof *next);
+    next += from->charts[i].count;
+    set->list[i] = &set->charts[i];
+  }
+}
+
+static void build_explanation(occ_item *item, occ_explanation *e) {
   size_t n = occ_explain(item->device, &item->kernel, &item->result,
                          item->has_waves ? &item->waves : NULL, e->steps,
                          OCC_EXPLAIN_MAX_STEPS);
@@ -62,41 +72,64 @@ static occ_status build_explanation(occ_item *item) {
     e->count += n > OCC_EXPLAIN_MAX_STEPS - e->count
                     ? OCC_EXPLAIN_MAX_STEPS - e->count : n;
   }
-  item->explanation = e;
-  return OCC_OK;
 }
 
-occ_status occ_model_sections(occ_item *item, const occ_model_request *req,
-                              occ_model_section *failed) {
+/* The sections req asks for, in one block (the charts are built first,
+ * since their points decide its size). */
+static occ_status build_sections(occ_item *item, const occ_model_request *req,
+                                 occ_model_section *failed) {
+  if (!req->explain && !req->charts && !req->suggest) return OCC_OK;
+  occ_charts charts = {.count = 0};
+  size_t points = 0;
+  occ_status status = OCC_OK;
+  if (req->charts && (status = build_charts(item, req, &charts, &points)) != OCC_OK)
+    *failed = OCC_SECTION_CHARTS;
+  occ_sections *s = NULL;
+  if (status == OCC_OK &&
+      !(s = malloc(sizeof *s + points * sizeof *s->points))) {
+    *failed = req->charts ? OCC_SECTION_CHARTS
+              : req->explain ? OCC_SECTION_EXPLAIN : OCC_SECTION_SUGGEST;
+    status = OCC_ERR_NOMEM;
+  }
+  if (status == OCC_OK && req->charts) {
+    move_charts(&charts, s);
+    item->charts = &s->charts;
+  }
+  free_charts(&charts);
+  if (status == OCC_OK && req->explain) {
+    build_explanation(item, &s->explanation);
+    item->explanation = &s->explanation;
+  }
+  if (status == OCC_OK && req->suggest) {
+    status = occ_suggest(item->device, &item->kernel, &s->suggestion);
+    item->suggestion = &s->suggestion;
+    if (status != OCC_OK) *failed = OCC_SECTION_SUGGEST;
+  }
+  if (status != OCC_OK) {
+    free(s);
+    item->explanation = NULL;
+    item->charts = NULL;
+    item->suggestion = NULL;
+    s = NULL;
+  }
+  item->sections = s;
+  return status;
+}
+
+occ_status occ_model_build(occ_item *item, const occ_model_request *req,
+                           occ_model_section *failed) {
   *failed = OCC_SECTION_NONE;
   item->explanation = NULL;
   item->charts = NULL;
   item->suggestion = NULL;
+  item->sections = NULL;
+  occ_status status = compute(item, req);
+  if (status != OCC_OK) return status;
   item->has_ncu = occ_ncu_values(item->device, &item->kernel, &item->result,
                                  item->has_waves ? &item->waves : NULL,
                                  &item->ncu) == OCC_OK;
   if (item->has_ncu) occ_model_cluster_ncu(item);
-  occ_status status = OCC_OK;
-  if (req->explain && (status = build_explanation(item)) != OCC_OK)
-    *failed = OCC_SECTION_EXPLAIN;
-  else if (req->charts && (status = build_charts(item, req)) != OCC_OK)
-    *failed = OCC_SECTION_CHARTS;
-  else if (req->suggest && (status = build_suggestion(item)) != OCC_OK)
-    *failed = OCC_SECTION_SUGGEST;
-  if (status != OCC_OK) occ_model_release(item);
-  return status;
-}
-
-void occ_model_release(occ_item *item) {
-  if (item->charts)
-    for (size_t i = 0; i < item->charts->count; i++)
-      occ_chart_free(&item->charts->charts[i]);
-  free(item->charts);
-  free(item->explanation);
-  free(item->suggestion);
-  item->charts = NULL;
-  item->explanation = NULL;
-  item->suggestion = NULL;
+  return build_sections(item, req, failed);
 }
 
 const char *occ_model_section_name(occ_model_section section) {

@@ -2,8 +2,8 @@
  * becomes, whatever its source (typed numbers, a compiler report's kernel,
  * a module's kernel, the live device's probe): the device, the kernel, the
  * result and the waves, and the optional sections an option asks for,
- * each computed once here (occ_model_sections) so that every renderer
- * reads the same numbers and none computes. */
+ * each computed once here (occ_model_build) so that every renderer reads
+ * the same numbers and none computes. */
 #ifndef OCC_MODEL_H
 #define OCC_MODEL_H
 
@@ -41,9 +41,18 @@ typedef enum occ_verdict {
   OCC_VERDICT_DISAGREE
 } occ_verdict;
 
+/* The sections that need memory, in one allocation: an item's
+ * explanation, charts and suggestion point into it (occ_model_build). */
+typedef struct occ_sections {
+  occ_explanation explanation;
+  occ_suggestion suggestion;
+  occ_charts charts;
+  occ_chart_point points[]; /* the charts' points */
+} occ_sections;
+
 /* One kernel configuration. The source sets device, kernel and what it
- * knows; occ_model_compute fills result and waves, occ_model_sections the
- * sections asked for (NULL, or has_ false, when not asked or not known). */
+ * knows; occ_model_build fills the result, the waves and the sections
+ * asked for (NULL, or has_ false, when not asked or not known). */
 typedef struct occ_item {
   const occ_device *device;
   occ_kernel kernel;
@@ -67,7 +76,7 @@ typedef struct occ_item {
   bool has_ncu;                    /* ncu's values are known */
   occ_ncu ncu;
   /* --cluster (or a run's cluster launch): the launch in clusters of
-   * cluster, computed once by occ_model_compute (model/cluster.c);
+   * cluster, computed once by occ_model_build (model/cluster.c);
    * cluster_result.layout_known false, with its reason, where the board's
    * domains were never measured. */
   bool has_cluster;
@@ -78,6 +87,8 @@ typedef struct occ_item {
   occ_explanation *explanation;    /* --explain */
   occ_charts *charts;              /* --chart */
   occ_suggestion *suggestion;      /* --suggest */
+  occ_sections *sections;          /* where the three above live: the
+                                      owner frees it with free() */
 } occ_item;
 
 /* The sections a run asks for. */
@@ -99,20 +110,16 @@ typedef enum occ_model_section {
 } occ_model_section;
 
 /* Computes item->result and, with a grid, item->waves; with a cluster,
- * the cluster section. Returns the core's status (OCC_ERR_INVALID_DEVICE
- * when the cluster is refused by occ_cluster_compute: check it before,
- * occ_cluster_check, for a message that says why). */
-occ_status occ_model_compute(occ_item *item, const occ_model_request *req);
-
-/* Computes the sections req asks for, and ncu's values, into item (whose
- * result is computed; its section pointers are set, never read). Returns OCC_OK, or the status with *failed naming
- * the section; item then holds nothing to release. */
-occ_status occ_model_sections(occ_item *item, const occ_model_request *req,
-                              occ_model_section *failed);
-
-/* Frees the sections occ_model_sections allocated; item stays usable for
- * another occ_model_sections. NULL-safe. */
-void occ_model_release(occ_item *item);
+ * the cluster section; Nsight Compute's values; and the sections req asks
+ * for, each once. On OCC_OK the sections live in item->sections (NULL when
+ * none was asked for), one allocation the item's owner frees with free().
+ * Else returns the status, with *failed naming the section that failed
+ * (OCC_SECTION_NONE: the configuration itself, the core's status, with
+ * OCC_ERR_INVALID_DEVICE for a cluster that occ_cluster_check refuses:
+ * check it before, for a message that says why); item then owns
+ * nothing. */
+occ_status occ_model_build(occ_item *item, const occ_model_request *req,
+                           occ_model_section *failed);
 
 /* Whether item's occupancy (a cluster launch's by the cluster rule,
  * occ_model_occupancy) is below min_pct percent (--min-occupancy): the

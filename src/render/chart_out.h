@@ -9,6 +9,11 @@
 
 #include "core/chart.h"
 
+/* Tick values for the x axis: the first x, then multiples of a power of
+ * two step chosen for 4-6 ticks, then the last x (dropped when too close
+ * to the one before). Writes at most max values; returns how many. */
+size_t occ_chart_x_ticks(const occ_chart *chart, int64_t *ticks, size_t max);
+
 /* A tick label for x: the number, or for shared memory from 1 KB on,
  * kilobytes ("64K", "56.5K"; K = 1024 bytes). Returns buf. */
 const char *occ_chart_format_tick(occ_chart_kind kind, int64_t x, char *buf,

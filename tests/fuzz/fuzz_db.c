@@ -33,13 +33,12 @@ static void write_json(cJSON *obj) {
 static void report(const occ_device *d, const occ_kernel *k) {
   occ_item item = {.device = d, .kernel = *k, .name = "k"};
   occ_model_request req = {.grid_blocks = 1000, .explain = true};
-  check(occ_model_compute(&item, &req) == OCC_OK);
+  occ_model_section failed;
+  check(occ_model_build(&item, &req, &failed) == OCC_OK);
   const occ_result *r = &item.result;
   check(r->occupancy >= 0 && r->occupancy <= 1 &&
         r->active_blocks_per_sm <= d->max_blocks_per_sm &&
         r->regs_per_block >= 0 && r->smem_per_block_bytes >= 0);
-  occ_model_section failed;
-  check(occ_model_sections(&item, &req, &failed) == OCC_OK);
   occ_report rep = {.device = d, .kernel = &item.kernel, .kernel_name = "k",
                     .result = r, .waves = &item.waves,
                     .ncu = item.has_ncu ? &item.ncu : NULL,
@@ -49,7 +48,7 @@ static void report(const occ_device *d, const occ_kernel *k) {
   occ_print_explain(sink, &rep);
   occ_print_ncu(sink, &rep);
   write_json(occ_json_report(&rep));
-  occ_model_release(&item);
+  free(item.sections);
 }
 
 static void charts(const occ_device *d, const occ_kernel *k, int step) {

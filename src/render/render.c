@@ -1,0 +1,253 @@
+/* render.c - one item in the chosen format (see render.h). */
+#include "render/render.h"
+
+#include <string.h>
+
+#include "core/exit.h"
+#include "render/chart_out.h"
+#include "render/cluster_verify_out.h"
+#include "render/explain_out.h"
+#include "render/json_write.h"
+#include "render/outfile.h"
+#include "render/ptxas_out.h"
+#include "render/report.h"
+#include "render/report_text.h"
+#include "render/suggest_out.h"
+#include "render/text_safe.h"
+#include "render/verify_out.h"
+
+static void svg_writer(FILE *f, const void *context) {
+  const occ_charts *set = context;
+  occ_chart_write_svg(f, set->list, set->count);
+}
+
+/* The SVG file of one configuration: --svg FILE, or with several
+ * DIR/N-LABEL.svg, N counting the configurations from 1. */
+static int write_svg(const occ_render *r, const occ_item *item) {
+  const occ_charts *set = item->charts;
+  if (!r->many)
+    return occ_outfile_write(r->svg_path, "--svg", svg_writer, set,
+                             r->err);
+  if (r->written >= OCC_OUTFILE_MAX_FILES) {
+    occ_msg(r->err, "--svg: stopped at %d files in '%s' (the most one run "
+            "writes; select fewer kernels)", OCC_OUTFILE_MAX_FILES,
+            r->svg_path);
+    return OCC_EXIT_FAILURE;
+  }
+  char path[4096];
+  occ_outfile_name(path, sizeof path, r->svg_path, r->written + 1,
+                   item->label, ".svg");
+  return occ_outfile_write(path, "--svg", svg_writer, set, r->err);
+}
+
+/* Charts after a text report: on the terminal, or into the SVG file. */
+static int text_charts(const occ_render *r, const occ_item *item) {
+  if (r->svg_path) return write_svg(r, item);
+  fputc('\n', r->out);
+  occ_chart_print_term(r->out, item->charts->list, item->charts->count,
+                       r->ascii || !occ_chart_locale_is_utf8());
+  return OCC_EXIT_OK;
+}
+
+/* --- the writers --- */
+
+/* The report of item; name is what it calls the kernel (NULL: nothing). */
+static occ_report report_of(const occ_item *item,
+                            const char *name) {
+  return (occ_report){item->device, &item->kernel, name, &item->result,
+                      item->has_waves ? &item->waves : NULL,
+                      item->has_ncu ? &item->ncu : NULL,
+                      item->explanation ? item->explanation->steps : NULL,
+                      item->explanation ? item->explanation->count : 0,
+                      NULL, item->has_cluster ? &item->cluster : NULL,
+                      item->has_cluster ? &item->cluster_result : NULL,
+                      item->has_cluster_waves ? &item->cluster_waves : NULL};
+}
+
+static void print_live(const occ_render *r, const occ_item *item) {
+  if (item->verify) {
+    fputc('\n', r->out);
+    occ_print_verify(r->out, item->device, item->gpu_ordinal, item->verify);
+    if (item->cluster_verify) {
+      fputc('\n', r->out);
+      occ_print_cluster_verify(r->out, item->cluster_verify);
+    }
+  } else if (item->module) {
+    fputc('\n', r->out);
+    occ_print_module_check(r->out, item->module, &item->result,
+                           item->verdict == OCC_VERDICT_AGREE);
+  }
+}
+
+static int write_text(occ_render *r, const occ_item *item) {
+  /* A compiler report's kernel is named in its heading; a module's by its
+   * readable name, as a person reads it. */
+  const char *name = item->readable ? item->readable : item->name;
+  occ_report rep = report_of(item, item->ptxas ? NULL : name);
+  if (r->written > 0) fputc('\n', r->out);
+  if (item->ptxas)
+    occ_ptxas_print_heading(r->out, item->ptxas, item->readable,
+                            item->choice ? item->kernel.block[0] : 0,
+                            item->choice);
+  (r->explain ? occ_print_explain : occ_print_report)(r->out, &rep);
+  if (r->ncu) occ_print_ncu(r->out, &rep);
+  print_live(r, item);
+  int rc = item->charts ? text_charts(r, item) : OCC_EXIT_OK;
+  if (rc != OCC_EXIT_OK || !item->suggestion) return rc;
+  fputc('\n', r->out);
+  occ_suggest_print(r->out, item->device, item->suggestion);
+  return OCC_EXIT_OK;
+}
+
+static int write_table(occ_render *r, const occ_item *item) {
+  occ_report rep = report_of(item, item->name);
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  if (r->written == 0) {
+    int fixed = occ_ptxas_table_fixed_width();
+    r->name_width = r->columns == 0 ? 0
+                    : r->columns - fixed > 12 ? r->columns - fixed : 12;
+    /* With --gpu or --arch, ARCH still shows the report's target: say
+     * which device every row was computed on. */
+    if (r->fixed_device) {
+      char cc[16], name[4 * sizeof r->fixed_device->name];
+      occ_cc_text(r->fixed_device, cc, sizeof cc);
+      fprintf(r->out, "on %s (cc %s):\n",
+              occ_text_safe(r->fixed_device->name, name, sizeof name), cc);
+    }
+    occ_ptxas_table_header(r->out);
+  }
+  occ_ptxas_table_row(r->out, &row, r->name_width);
+  r->any_chosen_block |= item->choice != NULL;
+  r->any_ties |= occ_ptxas_limiter_ties(&item->result);
+  r->any_local |= occ_ptxas_uses_local(item->ptxas);
+  return OCC_EXIT_OK;
+}
+
+static int write_csv(const occ_render *r, const occ_item *item) {
+  if (r->written == 0) occ_chart_write_csv_header(r->out);
+  if (item->charts)
+    occ_chart_write_csv(r->out, item->label, item->charts->list,
+                        item->charts->count);
+  return OCC_EXIT_OK;
+}
+
+static int write_svg_stdout(const occ_render *r, const occ_item *item) {
+  if (item->charts)
+    occ_chart_write_svg(r->out, item->charts->list, item->charts->count);
+  return OCC_EXIT_OK;
+}
+
+static bool add_item(cJSON *obj, const char *key, cJSON *item) {
+  if (item && cJSON_AddItemToObject(obj, key, item)) return true;
+  cJSON_Delete(item);
+  return false;
+}
+
+static cJSON *live_json(const occ_item *item) {
+  if (item->verify) return occ_json_verify(item->gpu_ordinal, item->verify);
+  if (item->module)
+    return occ_json_module_check(item->module, &item->result,
+                                 item->verdict == OCC_VERDICT_AGREE);
+  return cJSON_CreateNull();
+}
+
+/* The sections the options ask for, added to the report's object. */
+static int add_sections(const occ_render *r, const occ_item *item,
+                        cJSON *obj) {
+  bool ok = true;
+  if (r->verify_key)
+    ok = add_item(obj, "verify", live_json(item));
+  /* --device N --cluster C: the cluster launch verified (null with
+   * --no-verify). */
+  if (ok && r->cluster_verify_key)
+    ok = add_item(obj, "cluster_verify",
+                  item->cluster_verify
+                      ? occ_json_cluster_verify(item->cluster_verify)
+                      : cJSON_CreateNull());
+  int rc = OCC_EXIT_OK;
+  if (ok && item->charts) {
+    ok = add_item(obj, "charts",
+                  occ_chart_json(item->charts->list, item->charts->count));
+    if (ok && r->svg_path) rc = write_svg(r, item);
+  }
+  if (ok && item->explanation) {
+    occ_report rep = report_of(item, item->name);
+    ok = add_item(obj, "explain", occ_json_explain(&rep));
+  }
+  if (ok && rc == OCC_EXIT_OK && item->suggestion)
+    ok = add_item(obj, "suggest", occ_suggest_json(item->suggestion));
+  if (ok) return rc;
+  occ_msg(r->err, "out of memory writing JSON");
+  return OCC_EXIT_FAILURE;
+}
+
+/* The kernel's names in a document (occ_json_kernel's rule): the readable
+ * name, and the symbol it was demangled from. */
+static cJSON *item_json(const occ_item *item) {
+  occ_report rep = report_of(item,
+                             item->readable ? item->readable : item->name);
+  rep.mangled_name = item->readable ? item->name : NULL;
+  if (!item->ptxas) return occ_json_report(&rep);
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  return occ_ptxas_json(&row);
+}
+
+static int write_json(occ_render *r, const occ_item *item) {
+  cJSON *obj = item_json(item);
+  if (!obj) {
+    occ_msg(r->err, "out of memory writing JSON");
+    return OCC_EXIT_FAILURE;
+  }
+  int rc = add_sections(r, item, obj);
+  bool printed = true; /* printing allocates: it may run out of memory */
+  if (rc == OCC_EXIT_OK && r->format == OCC_FORMAT_JSONL) {
+    printed = occ_json_write_compact(r->out, obj);
+    if (printed) putc('\n', r->out);
+    if (r->flush_each) fflush(r->out);
+  } else if (rc == OCC_EXIT_OK) {
+    fputs(!r->many ? "" : r->written == 0 ? "[\n" : ",\n", r->out);
+    printed = occ_json_write_formatted(r->out, obj);
+    if (printed && !r->many) fputc('\n', r->out);
+  }
+  if (!printed) {
+    occ_msg(r->err, "out of memory writing JSON");
+    rc = OCC_EXIT_FAILURE;
+  }
+  cJSON_Delete(obj);
+  return rc;
+}
+
+static int write_item(occ_render *r, const occ_item *item) {
+  int rc = OCC_EXIT_OK;
+  switch (r->format) {
+  case OCC_FORMAT_TEXT: rc = write_text(r, item); break;
+  case OCC_FORMAT_TABLE: rc = write_table(r, item); break;
+  case OCC_FORMAT_JSON:
+  case OCC_FORMAT_JSONL: rc = write_json(r, item); break;
+  case OCC_FORMAT_CSV: rc = write_csv(r, item); break;
+  case OCC_FORMAT_SVG: rc = write_svg_stdout(r, item); break;
+  }
+  if (rc == OCC_EXIT_OK && r->format == OCC_FORMAT_TABLE && r->svg_path &&
+      item->charts)
+    rc = write_svg(r, item);
+  return rc;
+}
+
+int occ_render_item(occ_render *r, const occ_item *item) {
+  int rc = write_item(r, item);
+  if (rc != OCC_EXIT_OK) return rc;
+  r->written++;
+  r->open = (r->format == OCC_FORMAT_JSON && r->many) ||
+            r->format == OCC_FORMAT_TABLE;
+  return rc;
+}
+
+void occ_render_end(occ_render *r) {
+  if (!r->open) return;
+  if (r->format == OCC_FORMAT_JSON)
+    fputs("\n]\n", r->out);
+  else
+    occ_ptxas_table_footer(r->out, r->any_chosen_block, r->any_ties,
+                           r->any_local);
+  r->open = false;
+}
