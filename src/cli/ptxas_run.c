@@ -348,12 +348,14 @@ int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
   int rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */
-  const char *env = getenv("OCCCALC_GPU");
-  bool from_env = !cli->gpu && !cli->arch && env && *env;
-  if (rc == OCC_EXIT_OK && (cli->gpu || cli->arch || from_env)) {
+  occ_target_query query = occ_cli_target_query(cli);
+  occ_target_by by = occ_target_query_by(&query);
+  if (rc == OCC_EXIT_OK && by != OCC_TARGET_BY_DEFAULT) {
     const char *note;
     r->fixed = true;
-    r->fixed_by = cli->gpu ? "--gpu" : cli->arch ? "--arch/--cc" : "OCCCALC_GPU";
+    r->fixed_by = by == OCC_TARGET_BY_GPU    ? "--gpu"
+                  : by == OCC_TARGET_BY_ARCH ? "--arch/--cc"
+                                             : "OCCCALC_GPU";
     r->pipeline.fixed_device = &r->fixed_device;
     rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
     if (rc == OCC_EXIT_OK) rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);
