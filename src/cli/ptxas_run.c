@@ -90,12 +90,11 @@ static const occ_device *arch_device(run *r, const char *arch) {
   arch_entry *e = r->arch_count < ARCH_CACHE_SIZE ? &r->archs[r->arch_count++]
                                                   : &r->scratch;
   snprintf(e->arch, sizeof e->arch, "%s", arch);
-  int major, minor;
-  char near[128];
-  e->known = occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) == 0 &&
-             occ_gpudb_find_cc(r->db, major, minor, &e->device, near,
-                               sizeof near) == 0;
+  occ_target_query query = {.arch = arch};
+  occ_target target;
+  e->known = occ_gpudb_resolve(r->db, &query, &target) == OCC_TARGET_FOUND && !target.amd;
   if (!e->known) return NULL;
+  e->device = target.device;
   if (r->cli->sms > 0) e->device.sm_count = (int)r->cli->sms;
   r->rc = occ_pipeline_check(&r->pipeline, &e->device);
   return r->rc == OCC_EXIT_OK ? &e->device : NULL;
