@@ -1,7 +1,6 @@
-/* devselect.c - device selection and --list-gpus. */
+/* devselect.c - the device selection's diagnostics and --list-gpus. */
 #include "cli/devselect.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "render/report.h"

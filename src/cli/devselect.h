@@ -1,5 +1,7 @@
 /* devselect.h - turning --gpu / --arch / --cc / $OCCCALC_GPU / --data into
- * one occ_device, with the diagnostics a user sees when that fails. */
+ * one occ_device, with the diagnostics a user sees when that fails: the
+ * database layer resolves (db/select.h), this file words its outcome, and
+ * its callers choose when each message comes. */
 #ifndef OCC_DEVSELECT_H
 #define OCC_DEVSELECT_H
 
