@@ -7,7 +7,8 @@
 # src/ is one folder per layer:
 #   core/  the calculator, the sweep engine, charts' and suggestions' data:
 #          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
-#   db/    the GPU database (data/gpus.json, compiled in at build time)
+#   db/    the GPU database (data/gpus.json, compiled in at build time) and
+#          the device a query names (select.c: one call for the calculator)
 #   ptxas/ the compiler-report reader
 #   model/  the item each kernel configuration becomes, with the sections
 #           the options ask for, each computed once before any writer runs;

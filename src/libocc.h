@@ -7,7 +7,8 @@
  *          suggestions, the explanation's steps, AMD's occupancy by
  *          LLVM's and HIP's rules (occ_amd_compute), compute
  *          capabilities' names (occ_parse_cc) (core/)
- *   db     the GPU database: occ_gpudb_load_builtin, occ_gpudb_load_file
+ *   db     the GPU database: occ_gpudb_load_builtin, occ_gpudb_load_file;
+ *          the device a query names: occ_gpudb_select, occ_gpudb_resolve
  *          (db/)
  *   ptxas  the compiler-report reader, AMD's remark reader and the
  *          demangler (ptxas/)
@@ -33,6 +34,7 @@
 #include "core/suggest.h"
 #include "core/sweep.h"
 #include "db/gpudb.h"
+#include "db/select.h"
 #include "model/amd_item.h"
 #include "model/measure.h"
 #include "model/model.h"

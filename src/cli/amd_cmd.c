@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/devselect.h"
 #include "cli/kernel_name.h"
 #include "cli/ptxas_run.h"
 #include "model/amd_item.h"
@@ -18,32 +19,21 @@
 #include "render/report.h"
 #include "render/text_safe.h"
 
+void occ_amd_target_of(const occ_target *target, occ_amd_target *amd) {
+  memset(amd, 0, sizeof *amd);
+  if (target->status != OCC_TARGET_FOUND || !target->amd) return;
+  amd->amd = true;
+  amd->board = target->amd_board;
+  amd->gpu = target->amd_gpu;
+}
+
 int occ_amd_select(const occ_gpudb *db, const occ_cli *cli, occ_amd_target *t,
                    FILE *err) {
-  memset(t, 0, sizeof *t);
-  char near[256];
-  if (occ_cli_arch_is_amd(cli)) {
-    if (occ_gpudb_find_amd_arch(db, cli->arch, &t->gpu.arch, near, sizeof near) != 0)
-      return occ_cli_usage_error(err, "--arch: unknown AMD target '%s' (nearest "
-                                 "known: %s; see --list-gpus)", cli->arch, near);
-    t->amd = true;
-    snprintf(t->gpu.name, sizeof t->gpu.name, "%s", t->gpu.arch.name);
-    t->gpu.cu_count = -1;
-    return OCC_EXIT_OK;
-  }
-  const char *env = getenv("OCCCALC_GPU");
-  const char *name = cli->gpu ? cli->gpu : !cli->arch && env && *env ? env : NULL;
-  occ_device nvidia;
-  char nv_near[256];
-  if (!name || occ_gpudb_find_gpu(db, name, &nvidia, nv_near, sizeof nv_near) == 0)
-    return OCC_EXIT_OK;
-  if (occ_gpudb_find_amd_gpu(db, name, &t->gpu, near, sizeof near) == 0) {
-    t->amd = t->board = true;
-    return OCC_EXIT_OK;
-  }
-  return occ_cli_usage_error(err, "%s: unknown GPU '%s' (nearest known: %s; AMD: "
-                             "%s; see --list-gpus)", cli->gpu ? "--gpu" : "OCCCALC_GPU",
-                             name, nv_near, near);
+  occ_target_query query = occ_cli_target_query(cli);
+  occ_target target;
+  occ_gpudb_resolve(db, &query, &target);
+  occ_amd_target_of(&target, t);
+  return occ_target_vendor_error(&target, err);
 }
 
 int occ_amd_refuse_on_nvidia(const occ_cli *cli, FILE *err) {

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "db/gpudb.h"
+#include "db/select.h"
 
 /* The target the command line names when it is AMD's. */
 typedef struct occ_amd_target {
@@ -23,6 +24,10 @@ typedef struct occ_amd_target {
  * a board that neither vendor has, naming the nearest of each). */
 int occ_amd_select(const occ_gpudb *db, const occ_cli *cli, occ_amd_target *target,
                    FILE *err);
+
+/* The AMD target of a resolved selection (amd false when the selection
+ * failed or is NVIDIA's). */
+void occ_amd_target_of(const occ_target *target, occ_amd_target *amd);
 
 /* The calculator on an AMD target: one configuration written as the
  * options ask. Returns an exit status after any diagnostic. */

@@ -10,7 +10,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "cli/cluster_arg.h"
 #include "core/chart.h"
@@ -217,7 +216,12 @@ bool occ_cli_amd_options(const occ_cli *cli, const char **first) {
 }
 
 bool occ_cli_arch_is_amd(const occ_cli *cli) {
-  return cli->arch && strncasecmp(cli->arch, "gfx", 3) == 0;
+  return occ_target_arch_is_amd(cli->arch);
+}
+
+occ_target_query occ_cli_target_query(const occ_cli *cli) {
+  return (occ_target_query){.data_path = cli->data_path, .gpu = cli->gpu,
+                            .arch = cli->arch, .env_gpu = getenv("OCCCALC_GPU")};
 }
 
 bool occ_cli_given(const occ_cli *cli, occ_opt option) {
@@ -594,8 +598,9 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
                                "configuration; give a directory, not '-'",
                                cli->mode == OCC_MODE_PTXAS ? "--ptxas"
                                                            : "--device all");
-  const char *env_gpu = getenv("OCCCALC_GPU");
-  bool board = cli->gpu || (!cli->arch && env_gpu && *env_gpu);
+  occ_target_query query = occ_cli_target_query(cli);
+  occ_target_by by = occ_target_query_by(&query);
+  bool board = by == OCC_TARGET_BY_GPU || by == OCC_TARGET_BY_ENV;
   if (cli->mode == OCC_MODE_PTXAS && cli->grid && !board && !cli->sms)
     return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME, "
                                "set OCCCALC_GPU or give --sms N (a report's "

@@ -12,6 +12,7 @@
 #include "core/exit.h"
 #include "core/cluster.h"
 #include "core/occ.h"
+#include "db/select.h"
 
 /* The largest shared-memory size accepted, alone and as a block's sum
  * with the device's reserve: above every SM's shared memory, and the
@@ -185,6 +186,11 @@ bool occ_cli_amd_options(const occ_cli *cli, const char **first);
 
 /* True when --arch names an AMD target ("gfx" followed by anything). */
 bool occ_cli_arch_is_amd(const occ_cli *cli);
+
+/* What the command line asks the database for: --data, --gpu, --arch or
+ * --cc, and $OCCCALC_GPU (read here, the one place that reads it). The
+ * strings are the command line's and the environment's. */
+occ_target_query occ_cli_target_query(const occ_cli *cli);
 
 /* True when option was given. */
 bool occ_cli_given(const occ_cli *cli, occ_opt option);

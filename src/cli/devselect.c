@@ -1,58 +1,85 @@
-/* devselect.c - device selection and --list-gpus. */
+/* devselect.c - the device selection's diagnostics and --list-gpus. */
 #include "cli/devselect.h"
 
-#include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "core/cc.h"
 #include "render/report.h"
 #include "render/text_safe.h"
 
+/* The one line of a database that did not load. */
+static int data_error(FILE *err, const char *why) {
+  occ_msg(err, "--data: %s", why);
+  return OCC_EXIT_USAGE;
+}
+
 occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
-  char why[512];
+  char why[OCC_TARGET_WHY_MAX];
   occ_gpudb *db = cli->data_path ? occ_gpudb_load_file(cli->data_path, why, sizeof why)
                                  : occ_gpudb_load_builtin(why, sizeof why);
-  if (!db)
-    occ_msg(err, "--data: %s", why);
+  if (!db) data_error(err, why);
   return db;
 }
 
-static int find_board(const occ_gpudb *db, const char *option, const char *name,
-                      occ_device *device, FILE *err) {
-  char near[256];
-  if (occ_gpudb_find_gpu(db, name, device, near, sizeof near) == 0) return OCC_EXIT_OK;
-  return occ_cli_usage_error(err, "%s: unknown GPU '%s' (nearest known: %s; see --list-gpus)",
-                             option, name, near);
+/* Which name a board was looked up by, in the words of the messages. */
+static const char *board_source(occ_target_by by) {
+  return by == OCC_TARGET_BY_GPU ? "--gpu" : by == OCC_TARGET_BY_ENV ? "OCCCALC_GPU"
+                                                                     : "default_gpu";
 }
 
+int occ_target_vendor_error(const occ_target *t, FILE *err) {
+  switch (t->status) {
+  case OCC_TARGET_LOAD_FAILED: return data_error(err, t->why);
+  case OCC_TARGET_UNKNOWN_AMD_ARCH:
+    return occ_cli_usage_error(err, "--arch: unknown AMD target '%s' (nearest "
+                               "known: %s; see --list-gpus)", t->name, t->amd_near);
+  case OCC_TARGET_UNKNOWN_GPU:
+    return occ_cli_usage_error(err, "%s: unknown GPU '%s' (nearest known: %s; AMD: "
+                               "%s; see --list-gpus)", board_source(t->by), t->name,
+                               t->near, t->amd_near);
+  default: return OCC_EXIT_OK;
+  }
+}
+
+/* The NVIDIA lookup's failure: an AMD target counts as one (a gfx name is
+ * not an architecture, an AMD board not an NVIDIA one), and the board
+ * message names NVIDIA's nearest alone. */
+static int nvidia_error(const occ_target *t, FILE *err) {
+  if (t->status == OCC_TARGET_LOAD_FAILED) return data_error(err, t->why);
+  if (t->by != OCC_TARGET_BY_ARCH) {
+    if (t->status == OCC_TARGET_FOUND && !t->amd) return OCC_EXIT_OK;
+    return occ_cli_usage_error(err, "%s: unknown GPU '%s' (nearest known: %s; see "
+                               "--list-gpus)", board_source(t->by), occ_target_name(t),
+                               t->near);
+  }
+  if (t->status == OCC_TARGET_UNKNOWN_CC)
+    return occ_cli_usage_error(err, "--arch/--cc: unknown compute capability %d.%d "
+                               "(nearest known: %s; see --list-gpus)", t->major, t->minor,
+                               t->near);
+  if (t->status != OCC_TARGET_FOUND || t->amd)
+    return occ_cli_usage_error(err, "--arch/--cc: '%s' is not an architecture "
+                               "(accepted: sm_XY, sm_XYa, sm_XYf, compute_XY or X.Y "
+                               "with X 1 to 19, e.g. sm_90a, sm_100, 9.0)", t->name);
+  return OCC_EXIT_OK;
+}
+
+int occ_target_device(const occ_cli *cli, const occ_target *t, occ_device *device,
+                      const char **note, FILE *err) {
+  *note = NULL;
+  int rc = nvidia_error(t, err);
+  if (rc != OCC_EXIT_OK) return rc;
+  *device = t->device;
+  if (cli->sms > 0) device->sm_count = (int)cli->sms;
+  if (t->by == OCC_TARGET_BY_ENV) *note = "from OCCCALC_GPU";
+  if (t->by == OCC_TARGET_BY_DEFAULT) *note = "the default; set OCCCALC_GPU to change it";
+  return OCC_EXIT_OK;
+}
 
 int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *device,
                       const char **note, FILE *err) {
-  int rc = OCC_EXIT_OK;
-  *note = NULL;
-  if (cli->gpu) {
-    rc = find_board(db, "--gpu", cli->gpu, device, err);
-  } else if (cli->arch) {
-    int major, minor;
-    char near[128];
-    if (occ_parse_cc(cli->arch, OCC_CC_NAME, &major, &minor) != 0)
-      return occ_cli_usage_error(err, "--arch/--cc: '%s' is not an architecture "
-                                 "(accepted: sm_XY, sm_XYa, sm_XYf, compute_XY or X.Y "
-                                 "with X 1 to 19, e.g. sm_90a, sm_100, 9.0)", cli->arch);
-    if (occ_gpudb_find_cc(db, major, minor, device, near, sizeof near) != 0)
-      return occ_cli_usage_error(err, "--arch/--cc: unknown compute capability %d.%d "
-                                      "(nearest known: %s; see --list-gpus)", major, minor, near);
-  } else {
-    const char *env = getenv("OCCCALC_GPU");
-    bool from_env = env && *env;
-    rc = find_board(db, from_env ? "OCCCALC_GPU" : "default_gpu",
-                    from_env ? env : occ_gpudb_default_gpu(db), device, err);
-    if (rc == OCC_EXIT_OK)
-      *note = from_env ? "from OCCCALC_GPU" : "the default; set OCCCALC_GPU to change it";
-  }
-  if (rc == OCC_EXIT_OK && cli->sms > 0) device->sm_count = (int)cli->sms;
-  return rc;
+  occ_target_query query = occ_cli_target_query(cli);
+  occ_target target;
+  occ_gpudb_resolve(db, &query, &target);
+  return occ_target_device(cli, &target, device, note, err);
 }
 
 static int list_json(const occ_gpudb *db, FILE *out) {

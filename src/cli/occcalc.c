@@ -32,9 +32,13 @@ static int finish(int rc) {
 }
 
 /* The calculator: the typed configuration on one device. */
-static int calculate(const occ_cli *cli, const occ_gpudb *db) {
+static int calculate(const occ_cli *cli) {
+  occ_target_query query = occ_cli_target_query(cli);
+  occ_target target;
+  occ_gpudb_select(&query, &target);
   occ_amd_target amd;
-  int rc = occ_amd_select(db, cli, &amd, stderr);
+  occ_amd_target_of(&target, &amd);
+  int rc = occ_target_vendor_error(&target, stderr);
   if (rc != OCC_EXIT_OK) return rc;
   if (amd.amd) return occ_amd_calculate(cli, &amd, stdout, stderr);
   if ((rc = occ_amd_refuse_on_nvidia(cli, stderr)) != OCC_EXIT_OK) return rc;
@@ -43,7 +47,7 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
                                "255)");
   occ_device device;
   const char *note;
-  rc = occ_select_device(db, cli, &device, &note, stderr);
+  rc = occ_target_device(cli, &target, &device, &note, stderr);
   if (rc != OCC_EXIT_OK) return rc;
   occ_pipeline p;
   if ((rc = occ_pipeline_init(&p, cli, false, stdout, stderr)) != OCC_EXIT_OK ||
@@ -65,18 +69,31 @@ static int calculate(const occ_cli *cli, const occ_gpudb *db) {
   return rc != OCC_EXIT_OK ? rc : gate;
 }
 
-static int run(const occ_cli *cli, const occ_gpudb *db) {
+/* The modes that read the loaded database. */
+static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
   switch (cli->mode) {
-  case OCC_MODE_CALC: return calculate(cli, db);
   case OCC_MODE_PTXAS: return occ_compiler_report_run(cli, db, stdout, stderr);
   case OCC_MODE_DEVICE:
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);
   case OCC_MODE_LIST: return occ_list_gpus(db, cli->json, stdout);
   case OCC_MODE_RUN: return occ_run_command(cli, db);
-  case OCC_MODE_REPORT: return occ_report_command(cli);
+  case OCC_MODE_CALC:
+  case OCC_MODE_REPORT: break;
   }
   return OCC_EXIT_USAGE;
+}
+
+/* The calculator selects its device in one call to the database layer
+ * (which loads and frees the database itself); report reads none. */
+static int run(const occ_cli *cli) {
+  if (cli->mode == OCC_MODE_CALC) return calculate(cli);
+  if (cli->mode == OCC_MODE_REPORT) return occ_report_command(cli);
+  occ_gpudb *db = occ_load_database(cli, stderr);
+  if (!db) return OCC_EXIT_USAGE;
+  int rc = run_on_database(cli, db);
+  occ_gpudb_free(db);
+  return rc;
 }
 
 int occ_main(int argc, char **argv) {
@@ -94,9 +111,5 @@ int occ_main(int argc, char **argv) {
     printf("occcalc %s\n", OCC_VERSION);
     return finish(OCC_EXIT_OK);
   }
-  occ_gpudb *db = occ_load_database(&cli, stderr);
-  if (!db) return OCC_EXIT_USAGE;
-  rc = run(&cli, db);
-  occ_gpudb_free(db);
-  return finish(rc);
+  return finish(run(&cli));
 }

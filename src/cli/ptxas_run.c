@@ -90,12 +90,11 @@ static const occ_device *arch_device(run *r, const char *arch) {
   arch_entry *e = r->arch_count < ARCH_CACHE_SIZE ? &r->archs[r->arch_count++]
                                                   : &r->scratch;
   snprintf(e->arch, sizeof e->arch, "%s", arch);
-  int major, minor;
-  char near[128];
-  e->known = occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) == 0 &&
-             occ_gpudb_find_cc(r->db, major, minor, &e->device, near,
-                               sizeof near) == 0;
+  occ_target_query query = {.arch = arch};
+  occ_target target;
+  e->known = occ_gpudb_resolve(r->db, &query, &target) == OCC_TARGET_FOUND && !target.amd;
   if (!e->known) return NULL;
+  e->device = target.device;
   if (r->cli->sms > 0) e->device.sm_count = (int)r->cli->sms;
   r->rc = occ_pipeline_check(&r->pipeline, &e->device);
   return r->rc == OCC_EXIT_OK ? &e->device : NULL;
@@ -353,12 +352,14 @@ int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
   int rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */
-  const char *env = getenv("OCCCALC_GPU");
-  bool from_env = !cli->gpu && !cli->arch && env && *env;
-  if (rc == OCC_EXIT_OK && (cli->gpu || cli->arch || from_env)) {
+  occ_target_query query = occ_cli_target_query(cli);
+  occ_target_by by = occ_target_query_by(&query);
+  if (rc == OCC_EXIT_OK && by != OCC_TARGET_BY_DEFAULT) {
     const char *note;
     r->fixed = true;
-    r->fixed_by = cli->gpu ? "--gpu" : cli->arch ? "--arch/--cc" : "OCCCALC_GPU";
+    r->fixed_by = by == OCC_TARGET_BY_GPU    ? "--gpu"
+                  : by == OCC_TARGET_BY_ARCH ? "--arch/--cc"
+                                             : "OCCCALC_GPU";
     r->pipeline.render.fixed_device = &r->fixed_device;
     rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
     if (rc == OCC_EXIT_OK) rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);
