@@ -23,18 +23,6 @@ const char *occ_cluster_strerror(occ_cluster_status status) {
   return "unknown cluster error";
 }
 
-occ_cluster_status occ_cluster_check(const occ_device *device,
-                                     const occ_cluster *cluster) {
-  for (int i = 0; i < 3; i++)
-    if (cluster->dim[i] < 1) return OCC_CLUSTER_ERR_DIM;
-  int64_t size = occ_cluster_size(cluster);
-  if (size > OCC_CLUSTER_NON_PORTABLE_MAX) return OCC_CLUSTER_ERR_TOO_LARGE;
-  if (size > OCC_CLUSTER_PORTABLE_MAX && !cluster->non_portable)
-    return OCC_CLUSTER_ERR_NON_PORTABLE;
-  if (device->cc_major < 9) return OCC_CLUSTER_ERR_ARCH;
-  return OCC_CLUSTER_OK;
-}
-
 int64_t occ_cluster_max_active(const int *domain_sms, int domain_count,
                                int blocks_per_sm, int cluster_size,
                                int64_t *domain_clusters) {
@@ -101,19 +89,6 @@ occ_cluster_status occ_cluster_compute(const occ_device *device,
   out->limited_by_cluster = out->active_blocks < out->blocks_without_clusters;
   out->occupancy = (double)out->active_blocks * r->warps_per_block /
                    ((double)device->sm_count * r->max_warps_per_sm);
-  return OCC_CLUSTER_OK;
-}
-
-occ_cluster_status occ_cluster_grid_clusters(const int64_t grid[3],
-                                             const occ_cluster *cluster,
-                                             int64_t *clusters) {
-  int64_t n = 1;
-  for (int i = 0; i < 3; i++) {
-    if (cluster->dim[i] < 1 || grid[i] < 1 || grid[i] % cluster->dim[i] != 0)
-      return OCC_CLUSTER_ERR_GRID;
-    n *= grid[i] / cluster->dim[i];
-  }
-  *clusters = n;
   return OCC_CLUSTER_OK;
 }
 

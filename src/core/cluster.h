@@ -52,9 +52,20 @@ static inline int64_t occ_cluster_size(const occ_cluster *cluster) {
   return (int64_t)cluster->dim[0] * cluster->dim[1] * cluster->dim[2];
 }
 
-/* Checks a cluster shape against the device's architecture. */
-occ_cluster_status occ_cluster_check(const occ_device *device,
-                                     const occ_cluster *cluster);
+/* Checks a cluster shape against the device's architecture. (This check
+ * and the grid's below are inline predicates over plain data: the option
+ * parser asks them without a call into the calculator.) */
+static inline occ_cluster_status occ_cluster_check(const occ_device *device,
+                                                   const occ_cluster *cluster) {
+  for (int i = 0; i < 3; i++)
+    if (cluster->dim[i] < 1) return OCC_CLUSTER_ERR_DIM;
+  int64_t size = occ_cluster_size(cluster);
+  if (size > OCC_CLUSTER_NON_PORTABLE_MAX) return OCC_CLUSTER_ERR_TOO_LARGE;
+  if (size > OCC_CLUSTER_PORTABLE_MAX && !cluster->non_portable)
+    return OCC_CLUSTER_ERR_NON_PORTABLE;
+  if (device->cc_major < 9) return OCC_CLUSTER_ERR_ARCH;
+  return OCC_CLUSTER_OK;
+}
 
 typedef struct occ_cluster_result {
   int cluster_size;          /* blocks per cluster */
@@ -114,9 +125,17 @@ typedef struct occ_cluster_waves {
 
 /* Clusters in a grid of grid[3] blocks: OCC_CLUSTER_ERR_GRID unless each
  * grid dimension is at least 1 and a multiple of the cluster's. */
-occ_cluster_status occ_cluster_grid_clusters(const int64_t grid[3],
-                                             const occ_cluster *cluster,
-                                             int64_t *clusters);
+static inline occ_cluster_status occ_cluster_grid_clusters(
+    const int64_t grid[3], const occ_cluster *cluster, int64_t *clusters) {
+  int64_t n = 1;
+  for (int i = 0; i < 3; i++) {
+    if (cluster->dim[i] < 1 || grid[i] < 1 || grid[i] % cluster->dim[i] != 0)
+      return OCC_CLUSTER_ERR_GRID;
+    n *= grid[i] / cluster->dim[i];
+  }
+  *clusters = n;
+  return OCC_CLUSTER_OK;
+}
 
 /* Fills *waves for grid_clusters clusters; clusters_per_wave and waves are
  * 0 when the layout is unknown or no cluster fits (check layout_known and

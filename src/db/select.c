@@ -7,21 +7,6 @@
 
 #include "core/cc.h"
 
-bool occ_target_arch_is_amd(const char *arch) {
-  return arch && strncasecmp(arch, "gfx", 3) == 0;
-}
-
-occ_target_by occ_target_query_by(const occ_target_query *q) {
-  if (q->gpu) return OCC_TARGET_BY_GPU;
-  if (q->arch) return OCC_TARGET_BY_ARCH;
-  if (q->env_gpu && *q->env_gpu) return OCC_TARGET_BY_ENV;
-  return OCC_TARGET_BY_DEFAULT;
-}
-
-const char *occ_target_name(const occ_target *t) {
-  return t->name ? t->name : t->default_gpu;
-}
-
 static occ_target_status amd_arch(const occ_gpudb *db, occ_target *t) {
   if (occ_gpudb_find_amd_arch(db, t->name, &t->amd_gpu.arch, t->amd_near,
                               sizeof t->amd_near) != 0)

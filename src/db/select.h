@@ -8,6 +8,7 @@
 #define OCC_DB_SELECT_H
 
 #include <stdbool.h>
+#include <strings.h>
 
 #include "db/gpudb.h"
 
@@ -67,14 +68,25 @@ typedef struct occ_target {
 
 /* Whether arch names an AMD target ("gfx942", any case) rather than an
  * NVIDIA capability. */
-bool occ_target_arch_is_amd(const char *arch);
+static inline bool occ_target_arch_is_amd(const char *arch) {
+  return arch && strncasecmp(arch, "gfx", 3) == 0;
+}
 
 /* Which part of q chooses the device (the same rule occ_gpudb_resolve
- * follows): gpu, else arch, else a non-empty env_gpu, else the default. */
-occ_target_by occ_target_query_by(const occ_target_query *q);
+ * follows): gpu, else arch, else a non-empty env_gpu, else the default.
+ * (These predicates read the query's data inline: the command line asks
+ * them without a call into the database.) */
+static inline occ_target_by occ_target_query_by(const occ_target_query *q) {
+  if (q->gpu) return OCC_TARGET_BY_GPU;
+  if (q->arch) return OCC_TARGET_BY_ARCH;
+  if (q->env_gpu && *q->env_gpu) return OCC_TARGET_BY_ENV;
+  return OCC_TARGET_BY_DEFAULT;
+}
 
 /* The text the lookup looked for: t->name, or the default board's. */
-const char *occ_target_name(const occ_target *t);
+static inline const char *occ_target_name(const occ_target *t) {
+  return t->name ? t->name : t->default_gpu;
+}
 
 /* Resolves q on db (q->data_path is not read). An AMD arch is looked up
  * among AMD's targets; a board's name (gpu, env_gpu or the default) among

@@ -19,15 +19,22 @@ order="core db ptxas model render live inject cli"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
+grep -v '^#' <<'CASES' | grep . >"$tmp/cases"
+--regs 48 --smem 4096 --block 128 --arch sm_90
+--regs 48 --smem 4096 --block 128 --gpu h100 --grid 1000 --json
+--regs 64 --block 256 --gpu a100 --explain --ncu
+--regs 32 --block 128 --arch sm_90 --chart block --csv
+--regs 40 --block 96 --gpu h100 --suggest
+--regs 32 --block 128 --gpu h100 --cluster 2 --grid 264 --jsonl
+CASES
+OCC_WALK_CASES="$tmp/cases" OCC_WALK_OUT="$tmp/walk" \
+  gdb -nx -batch -x tests/walk/walk.py "$bin" >"$tmp/gdb" 2>&1
 n=0
 while IFS= read -r args; do
-  case "$args" in ''|'#'*) continue ;; esac
   n=$((n + 1))
   out="$tmp/walk.$n"
-  OCC_WALK_ARGS="$args" OCC_WALK_OUT="$out" \
-    gdb -nx -batch -x tests/walk/walk.py "$bin" >"$tmp/gdb.$n" 2>&1
   if [ ! -s "$out" ]; then
-    echo "walk: '$args': no call between layers recorded (gdb: $(tail -1 "$tmp/gdb.$n"))"
+    echo "walk: '$args': no call between layers recorded (gdb: $(tail -1 "$tmp/gdb"))"
     fail=1; continue
   fi
   verdict=$(awk -v order="$order" -v args="$args" '
@@ -44,13 +51,6 @@ while IFS= read -r args; do
   else
     echo "walk: '$args': $(wc -l <"$out") calls between layers, db, model and render entered once each"
   fi
-done <<'CASES'
---regs 48 --smem 4096 --block 128 --arch sm_90
---regs 48 --smem 4096 --block 128 --gpu h100 --grid 1000 --json
---regs 64 --block 256 --gpu a100 --explain --ncu
---regs 32 --block 128 --arch sm_90 --chart block --csv
---regs 40 --block 96 --gpu h100 --suggest
---regs 32 --block 128 --gpu h100 --cluster 2 --grid 264 --jsonl
-CASES
+done <"$tmp/cases"
 [ "$fail" -eq 0 ] && echo "walk: $n configurations, passed"
 exit "$fail"
