@@ -91,7 +91,7 @@ static const occ_option options[] = {
         {"max-block", "N", OCC_ARG_COUNT, 1, 1024, AT(max_block), CALC | PTXAS,
          "AMD: the compiler's max workgroup size (default 1024)", 0},
     [OCC_OPT_DATA] =
-        {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL,
+        {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL & ~REPORT,
          "read the GPU database from FILE instead", OCC_OPTF_FILE},
     [OCC_OPT_DEVICE] =
         {"device", "N|all", OCC_ARG_DEVICE, 0, 1 << 20, AT(device),
