@@ -11,10 +11,12 @@
 #          the device a query names (select.c: one call for the calculator)
 #   ptxas/ the compiler-report reader
 #   model/  the item each kernel configuration becomes, with the sections
-#           the options ask for, each computed once before any writer runs;
+#           the options ask for, each computed once, in one call
+#           (occ_model_build), before any writer runs;
 #           the verifier's results and their judges, run's launch records
-#   render/ the renderers: text, JSON, JSONL, CSV, SVG; they read the model
-#           and never the live backend
+#   render/ the renderers: text, JSON, JSONL, CSV, SVG, entered once an
+#           item (render.c); they read the model and call no layer below
+#           (tests/walk/ checks the calls, tests/layers.sh the includes)
 #   live/   occcalc's live GPU backend (with inject/, the only code that
 #           sees CUDA's headers) and the reader of run's launch records
 #   inject/ the injection library run loads into the user's program
