@@ -37,7 +37,7 @@ static bool wants_sections(const occ_cli *cli) {
          (cli->charts && !cli->svg_path);
 }
 
-static occ_format choose_format(const occ_cli *cli) {
+occ_format occ_pipeline_format(const occ_cli *cli) {
   if (cli->json) return OCC_FORMAT_JSON;
   if (cli->jsonl) return OCC_FORMAT_JSONL;
   if (cli->csv) return OCC_FORMAT_CSV;
@@ -55,7 +55,7 @@ int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
       .charts = cli->charts, .chart_step = (int)cli->chart_step,
       .suggest = cli->suggest,
       .cluster = cli->cluster ? &cli->cluster_shape : NULL};
-  occ_format format = choose_format(cli);
+  occ_format format = occ_pipeline_format(cli);
   struct stat st;
   p->render = (occ_render){
       .format = format, .out = out, .err = err, .many = many,

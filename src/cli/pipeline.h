@@ -25,6 +25,10 @@ typedef struct occ_pipeline {
   long below_gate;
 } occ_pipeline;
 
+/* The format the options ask for, the one choice for every command:
+ * --json, --jsonl, --csv, --svg -, the --ptxas table, else text. */
+occ_format occ_pipeline_format(const occ_cli *cli);
+
 /* Starts a run: picks the writer from the options and checks that an
  * --svg directory exists when many (more than one configuration may
  * come). Returns OCC_EXIT_OK (CSV has its header written), or

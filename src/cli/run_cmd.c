@@ -618,12 +618,7 @@ static int gate(const run_state *s, const occ_run_report *rep) {
 static void write_report(FILE *out, const void *context) {
   const run_state *s = ((const void *const *)context)[0];
   const occ_run_report *rep = ((const void *const *)context)[1];
-  if (s->cli->json)
-    occ_run_print_json(out, rep);
-  else if (s->cli->csv)
-    occ_run_print_csv(out, rep);
-  else
-    occ_run_print_text(out, rep);
+  occ_run_print(out, occ_pipeline_format(s->cli), rep);
 }
 
 /* Text to stderr (the program's stdout is the user's), JSON and CSV to

@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "core/occ.h"
+#include "render/render.h"
 #include "model/launch_record.h"
 #include "model/measure.h"
 #include "model/model.h"
@@ -80,6 +81,10 @@ int occ_run_print_json(FILE *out, const occ_run_report *report);
 
 /* A header and one line per row. */
 void occ_run_print_csv(FILE *out, const occ_run_report *report);
+
+/* The report in format: OCC_FORMAT_JSON, OCC_FORMAT_CSV, or any other
+ * as the text. */
+void occ_run_print(FILE *out, occ_format format, const occ_run_report *report);
 
 /* One compact JSON object of a launch record and a newline (readable is
  * its demangled name; counters NULL when not measured). */
