@@ -370,15 +370,3 @@ int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
   free(r);
   return rc;
 }
-
-int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err) {
-  bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
-  FILE *in = is_stdin ? stdin : fopen(cli->ptxas_path, "rb");
-  if (!in) {
-    occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
-    return OCC_EXIT_USAGE;
-  }
-  int rc = occ_ptxas_run_stream(cli, db, in, out, err);
-  if (!is_stdin) fclose(in);
-  return rc;
-}

@@ -8,17 +8,13 @@
 #include "cli/cli.h"
 #include "db/gpudb.h"
 
-/* Reads cli->ptxas_path ("-": stdin) as it streams, computes each selected
- * kernel on its target's architecture (or on the device --gpu/--arch
- * names), writes the result to out and notes, the gate's findings and
- * errors to err. Returns OCC_EXIT_OK; OCC_EXIT_GATE when a kernel is below
- * --min-occupancy (output still complete); OCC_EXIT_USAGE when the file
- * cannot be read or holds no kernel; OCC_EXIT_FAILURE when out of memory. */
-int occ_ptxas_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
-                  FILE *err);
-
-/* occ_ptxas_run over an open stream (the caller's to close), for a
- * caller that has already looked at the input's first bytes. */
+/* Reads the compiler report in as it streams (the caller opened it, and
+ * may have looked at its first bytes; it closes it), computes each
+ * selected kernel on its target's architecture (or on the device
+ * --gpu/--arch names), writes the result to out and notes, the gate's
+ * findings and errors to err. Returns OCC_EXIT_OK; OCC_EXIT_GATE when a
+ * kernel is below --min-occupancy (output still complete); OCC_EXIT_USAGE
+ * when the input holds no kernel; OCC_EXIT_FAILURE when out of memory. */
 int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
                          FILE *out, FILE *err);
 
