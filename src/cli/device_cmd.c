@@ -121,9 +121,11 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
     return occ_pipeline_build_error(p, &run->item, st, failed);
   /* The module's verdict, decided here once for the writers and the
    * exit status. */
-  if (run->module_checked)
+  if (run->module_checked) {
     run->item.verdict = occ_module_agrees(&run->module, &run->item.result)
                             ? OCC_VERDICT_AGREE : OCC_VERDICT_DISAGREE;
+    run->module.failed = occ_module_failed(&run->module, &run->item.result);
+  }
   rc = cli->no_verify || cli->module ? OCC_EXIT_OK : verify(cli, run, what);
   if (run->verified)
     run->item.verdict = run->verify.agree &&

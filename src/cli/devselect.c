@@ -1,6 +1,7 @@
 /* devselect.c - the device selection's diagnostics and --list-gpus. */
 #include "cli/devselect.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "render/report.h"
@@ -82,80 +83,20 @@ int occ_select_device(const occ_gpudb *db, const occ_cli *cli, occ_device *devic
   return occ_target_device(cli, &target, device, note, err);
 }
 
-static int list_json(const occ_gpudb *db, FILE *out) {
-  cJSON *root = occ_json_gpu_list(db);
-  int rc = occ_exit_of_write(occ_print_json(out, root));
-  cJSON_Delete(root);
-  return rc;
-}
-
-static void list_row(FILE *out, const occ_device *d, const char *family) {
-  char cc[16];
-  snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-  char sms[16] = "-";
-  if (d->sm_count > 0) snprintf(sms, sizeof sms, "%d", d->sm_count);
-  fprintf(out, "%-26.26s %-5s %-12.12s %6s %5d %6d %7lld %6lld\n", d->name, cc, family,
-          sms, occ_device_max_warps(d), d->max_blocks_per_sm,
-          (long long)d->regs_per_sm, (long long)(d->smem_per_sm_bytes / 1024));
-}
-
-/* AMD's boards and architectures, in AMD's words: CUs, the default wave
- * size, waves per SIMD, VGPRs per SIMD lane at that wave size, LDS per
- * CU. */
-static void amd_row(FILE *out, const char *name, const occ_amd_arch *a, int cu_count,
-                    const char *family) {
-  char cus[16] = "-";
-  if (cu_count > 0) snprintf(cus, sizeof cus, "%d", cu_count);
-  bool w64 = a->default_wave_size == 64;
-  fprintf(out, "%-26.26s %-7s %-12.12s %5s %4d %5d %6d %6d\n", name, a->name, family, cus,
-          a->default_wave_size, a->max_waves_per_simd,
-          w64 ? a->vgprs_per_simd_wave64 : a->vgprs_per_simd_wave32, a->lds_per_cu_bytes / 1024);
-}
-
-/* AMD's boards and architectures, after NVIDIA's; a database with none
- * (a --data file of NVIDIA entries alone) lists no empty table. */
-static void list_amd(const occ_gpudb *db, FILE *out) {
-  const char *header = "%-26s %-7s %-12s %5s %4s %5s %6s %6s\n";
-  if (occ_gpudb_amd_gpu_count(db) == 0 && occ_gpudb_amd_arch_count(db) == 0) return;
-  fprintf(out, "\n");
-  fprintf(out, header, "AMD GPU (--gpu)", "ARCH", "FAMILY", "CUS", "WAVE", "WAVES", "VGPRS",
-          "LDS_K");
-  for (size_t i = 0; i < occ_gpudb_amd_gpu_count(db); i++) {
-    occ_amd_gpu g;
-    const char *family;
-    occ_gpudb_amd_gpu_at(db, i, &g, &family, NULL);
-    amd_row(out, g.name, &g.arch, g.cu_count, family ? family : "");
-  }
-  fprintf(out, "\n");
-  fprintf(out, header, "AMD ARCHITECTURE (--arch)", "ARCH", "FAMILY", "CUS", "WAVE", "WAVES",
-          "VGPRS", "LDS_K");
-  for (size_t i = 0; i < occ_gpudb_amd_arch_count(db); i++) {
-    occ_amd_arch a;
-    const char *family;
-    occ_gpudb_amd_arch_at(db, i, &a, &family, NULL);
-    amd_row(out, a.name, &a, -1, family ? family : "");
-  }
-}
-
 int occ_list_gpus(const occ_gpudb *db, bool json, FILE *out) {
-  if (json) return list_json(db, out);
-  const char *header = "%-26s %-5s %-12s %6s %5s %6s %7s %6s\n";
-  fprintf(out, header, "GPU", "CC", "FAMILY", "SMS", "WARPS", "BLOCKS", "REGS", "SMEM_K");
-  for (size_t i = 0; i < occ_gpudb_gpu_count(db); i++) {
-    occ_device d;
-    const char *family;
-    occ_gpudb_gpu_at(db, i, &d, &family, NULL);
-    list_row(out, &d, family);
+  occ_gpu_catalog catalog;
+  if (occ_gpudb_catalog(db, &catalog) != 0) {
+    occ_msg(stderr, "out of memory");
+    return OCC_EXIT_FAILURE;
   }
-  fprintf(out, "\n");
-  fprintf(out, header, "ARCHITECTURE (--arch/--cc)", "CC", "FAMILY", "SMS", "WARPS",
-          "BLOCKS", "REGS", "SMEM_K");
-  for (size_t i = 0; i < occ_gpudb_arch_count(db); i++) {
-    occ_device d;
-    const char *family;
-    occ_gpudb_arch_at(db, i, &d, &family, NULL);
-    list_row(out, &d, family);
+  int rc = OCC_EXIT_OK;
+  if (json) {
+    cJSON *root = occ_json_gpu_list(&catalog);
+    rc = occ_exit_of_write(occ_print_json(out, root));
+    cJSON_Delete(root);
+  } else {
+    occ_print_gpu_list(out, &catalog);
   }
-  list_amd(db, out);
-  return OCC_EXIT_OK;
+  free(catalog.storage);
+  return rc;
 }

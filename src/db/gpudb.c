@@ -1255,6 +1255,42 @@ void occ_gpudb_amd_gpu_at(const occ_gpudb *db, size_t i, occ_amd_gpu *gpu,
   amd_strings(db, &db->t.amd_gpus[i], family, source);
 }
 
+int occ_gpudb_catalog(const occ_gpudb *db, occ_gpu_catalog *c) {
+  const occ_gpudb_tables *t = &db->t;
+  size_t nv = t->gpu_count + t->arch_count;
+  size_t amd = t->amd_gpu_count + t->amd_arch_count;
+  *c = (occ_gpu_catalog){.gpu_count = t->gpu_count,
+                         .arch_count = t->arch_count,
+                         .amd_gpu_count = t->amd_gpu_count,
+                         .amd_arch_count = t->amd_arch_count};
+  /* One block: the NVIDIA entries, then AMD's. */
+  c->storage = calloc(1, nv * sizeof *c->gpus + amd * sizeof *c->amd_gpus + 1);
+  if (!c->storage) return -1;
+  c->gpus = c->storage;
+  c->archs = c->gpus + t->gpu_count;
+  c->amd_gpus = (occ_listed_amd *)(c->archs + t->arch_count);
+  c->amd_archs = c->amd_gpus + t->amd_gpu_count;
+  for (size_t i = 0; i < t->gpu_count; i++)
+    entry_at(db, &t->gpus[i], &c->gpus[i].device, &c->gpus[i].family,
+             &c->gpus[i].reference);
+  for (size_t i = 0; i < t->arch_count; i++)
+    entry_at(db, &t->archs[i], &c->archs[i].device, &c->archs[i].family,
+             &c->archs[i].reference);
+  for (size_t i = 0; i < t->amd_gpu_count; i++) {
+    occ_listed_amd *l = &c->amd_gpus[i];
+    amd_gpu_of(&t->amd_gpus[i], &l->gpu);
+    l->board = true;
+    amd_strings(db, &t->amd_gpus[i], &l->family, &l->reference);
+  }
+  for (size_t i = 0; i < t->amd_arch_count; i++) {
+    occ_listed_amd *l = &c->amd_archs[i];
+    l->gpu.arch = t->amd_archs[i].arch;
+    l->gpu.cu_count = -1;
+    amd_strings(db, &t->amd_archs[i], &l->family, &l->reference);
+  }
+  return 0;
+}
+
 /* Writes up to three names of list (targets or boards) nearest to key. */
 static void amd_nearest(const occ_gpudb *db, const char *key, bool boards,
                         char *near, size_t size) {

@@ -80,6 +80,32 @@ void occ_gpudb_amd_arch_at(const occ_gpudb *db, size_t i, occ_amd_arch *arch,
 void occ_gpudb_amd_gpu_at(const occ_gpudb *db, size_t i, occ_amd_gpu *gpu,
                           const char **family, const char **source);
 
+/* The whole database as plain data, for --list-gpus: every board and
+ * architecture with its family and reference (strings that live as long
+ * as the database). */
+typedef struct occ_listed_gpu {
+  occ_device device;
+  const char *family, *reference;
+} occ_listed_gpu;
+
+typedef struct occ_listed_amd {
+  occ_amd_gpu gpu;   /* an architecture's: its arch, no name, cu_count -1 */
+  bool board;
+  const char *family, *reference;
+} occ_listed_amd;
+
+typedef struct occ_gpu_catalog {
+  occ_listed_gpu *gpus, *archs;
+  size_t gpu_count, arch_count;
+  occ_listed_amd *amd_gpus, *amd_archs;
+  size_t amd_gpu_count, amd_arch_count;
+  void *storage;     /* the one allocation the lists live in: free() it */
+} occ_gpu_catalog;
+
+/* Fills *catalog from db. Returns 0, or -1 when out of memory (catalog
+ * then owns nothing). */
+int occ_gpudb_catalog(const occ_gpudb *db, occ_gpu_catalog *catalog);
+
 /* Checks device against the core's contract (occ_device_check). Returns
  * 0 when it holds; else -1 with the first field out of range and its
  * accepted range in out ("\"warp_size\" must be a power of two from 1 to

@@ -53,19 +53,6 @@ void occ_model_cluster_ncu(occ_item *item) {
   }
 }
 
-static bool cluster_known(const occ_item *item) {
-  return item->has_cluster && item->cluster_result.layout_known;
-}
-
-double occ_model_occupancy(const occ_item *item) {
-  return cluster_known(item) ? item->cluster_result.occupancy
-                             : item->result.occupancy;
-}
-
-bool occ_model_limited_by_cluster(const occ_item *item) {
-  return cluster_known(item) && item->cluster_result.limited_by_cluster;
-}
-
 bool occ_model_cluster_of_dims(const int dims[3], occ_cluster *cluster) {
   int64_t size = 1;
   for (int i = 0; i < 3; i++) {

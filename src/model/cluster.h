@@ -25,11 +25,18 @@ void occ_model_cluster_ncu(occ_item *item);
  * known layout the cluster rule's (cluster_result.occupancy), else the
  * occupancy API's (result.occupancy). The one decision `run`'s rows and
  * likely causes read. */
-double occ_model_occupancy(const occ_item *item);
+static inline double occ_model_occupancy(const occ_item *item) {
+  return item->has_cluster && item->cluster_result.layout_known
+             ? item->cluster_result.occupancy
+             : item->result.occupancy;
+}
 
 /* True when item is a cluster launch whose clusters lower the GPU's
  * resident blocks (the limiter "cluster"). */
-bool occ_model_limited_by_cluster(const occ_item *item);
+static inline bool occ_model_limited_by_cluster(const occ_item *item) {
+  return item->has_cluster && item->cluster_result.layout_known &&
+         item->cluster_result.limited_by_cluster;
+}
 
 /* The cluster of a recorded launch's dims (run's records carry no
  * attribute: a launch that ran above 8 blocks was allowed them): false

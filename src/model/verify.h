@@ -98,6 +98,9 @@ typedef struct occ_module_kernel {
   int ptx_version, binary_version; /* e.g. 90 for 9.0 */
   int api_blocks_per_sm;        /* occ_gpu_api_function's answer (cudart) */
   int driver_api_blocks_per_sm; /* occ_gpu_driver_api_function's answer */
+  unsigned failed;              /* the checks that failed, bits of
+                                   occ_check_index (occ_module_failed),
+                                   decided once by the source */
 } occ_module_kernel;
 
 /* The checks a verification makes, as indexes of occ_checks[]; bit

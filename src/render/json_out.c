@@ -231,39 +231,31 @@ static bool add_listed(cJSON *array, const occ_device *d, const char *family,
   return true;
 }
 
-cJSON *occ_json_gpu_list(const occ_gpudb *db) {
+cJSON *occ_json_gpu_list(const occ_gpu_catalog *c) {
   cJSON *root = occ_json_root();
   cJSON *gpus = cJSON_AddArrayToObject(root, "gpus");
   cJSON *archs = cJSON_AddArrayToObject(root, "architectures");
   bool ok = gpus && archs;
-  for (size_t i = 0; ok && i < occ_gpudb_gpu_count(db); i++) {
-    occ_device d;
-    const char *family, *reference;
-    occ_gpudb_gpu_at(db, i, &d, &family, &reference);
-    ok = add_listed(gpus, &d, family, reference);
-  }
-  for (size_t i = 0; ok && i < occ_gpudb_arch_count(db); i++) {
-    occ_device d;
-    const char *family, *reference;
-    occ_gpudb_arch_at(db, i, &d, &family, &reference);
-    ok = add_listed(archs, &d, family, reference);
-  }
+  for (size_t i = 0; ok && i < c->gpu_count; i++)
+    ok = add_listed(gpus, &c->gpus[i].device, c->gpus[i].family,
+                    c->gpus[i].reference);
+  for (size_t i = 0; ok && i < c->arch_count; i++)
+    ok = add_listed(archs, &c->archs[i].device, c->archs[i].family,
+                    c->archs[i].reference);
   /* AMD's, apart: their device objects have AMD's keys (vendor "amd"). */
   cJSON *amd_gpus = cJSON_AddArrayToObject(root, "amd_gpus");
   cJSON *amd_archs = cJSON_AddArrayToObject(root, "amd_architectures");
   ok = ok && amd_gpus && amd_archs;
-  for (size_t i = 0; ok && i < occ_gpudb_amd_gpu_count(db); i++) {
-    occ_amd_gpu g;
-    const char *family, *reference;
-    occ_gpudb_amd_gpu_at(db, i, &g, &family, &reference);
-    cJSON *obj = occ_amd_json_listed(&g.arch, g.name, g.cu_count, family, reference);
+  for (size_t i = 0; ok && i < c->amd_gpu_count; i++) {
+    const occ_listed_amd *g = &c->amd_gpus[i];
+    cJSON *obj = occ_amd_json_listed(&g->gpu.arch, g->gpu.name, g->gpu.cu_count,
+                                     g->family, g->reference);
     ok = obj && cJSON_AddItemToArray(amd_gpus, obj);
   }
-  for (size_t i = 0; ok && i < occ_gpudb_amd_arch_count(db); i++) {
-    occ_amd_arch a;
-    const char *family, *reference;
-    occ_gpudb_amd_arch_at(db, i, &a, &family, &reference);
-    cJSON *obj = occ_amd_json_listed(&a, NULL, -1, family, reference);
+  for (size_t i = 0; ok && i < c->amd_arch_count; i++) {
+    const occ_listed_amd *a = &c->amd_archs[i];
+    cJSON *obj = occ_amd_json_listed(&a->gpu.arch, NULL, -1, a->family,
+                                     a->reference);
     ok = obj && cJSON_AddItemToArray(amd_archs, obj);
   }
   if (!ok) {

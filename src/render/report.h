@@ -99,8 +99,12 @@ cJSON *occ_json_kernel(const occ_kernel *kernel, const char *name,
                        const char *mangled_name);
 
 /* The document of --list-gpus: the root with "gpus" and "architectures",
- * each an array of device objects with "family" and "reference". The
- * caller owns it; NULL when out of memory. */
-cJSON *occ_json_gpu_list(const occ_gpudb *db);
+ * each an array of device objects with "family" and "reference", then
+ * AMD's. The caller owns it; NULL when out of memory. */
+cJSON *occ_json_gpu_list(const occ_gpu_catalog *catalog);
+
+/* --list-gpus as tables: the boards, the architectures, then AMD's boards
+ * and architectures (none when the database has no AMD entry). */
+void occ_print_gpu_list(FILE *out, const occ_gpu_catalog *catalog);
 
 #endif

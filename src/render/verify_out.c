@@ -405,7 +405,7 @@ cJSON *occ_json_module_check(const occ_module_kernel *mk,
   cJSON_AddNullToObject(o, "achieved_occupancy");
   cJSON_AddNullToObject(o, "cooperative_max_blocks");
   cJSON_AddNullToObject(o, "probe");
-  if (!json_failed(o, occ_module_failed(mk, prediction)) ||
+  if (!json_failed(o, mk->failed) ||
       !cJSON_AddBoolToObject(o, "agree", agree)) {
     cJSON_Delete(o);
     return NULL;

@@ -100,7 +100,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char err[512];
   occ_gpudb *db = occ_gpudb_parse((const char *)data, size, "fuzz", err, sizeof err);
   if (!db) return 0;
-  write_json(occ_json_gpu_list(db));
+  occ_gpu_catalog catalog;
+  check(occ_gpudb_catalog(db, &catalog) == 0);
+  write_json(occ_json_gpu_list(&catalog));
+  occ_print_gpu_list(sink, &catalog);
+  free(catalog.storage);
   occ_device d;
   for (size_t i = 0; i < occ_gpudb_gpu_count(db); i++) {
     occ_gpudb_gpu_at(db, i, &d, NULL, NULL);
