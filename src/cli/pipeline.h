@@ -1,9 +1,11 @@
 /* pipeline.h - the one path every kernel configuration takes, whatever its
  * source (typed numbers, a compiler report's kernel, a module's kernel, the
- * live device's probe): compute, waves, the occupancy gate, then one
- * writer switch (text, the --ptxas table, JSON, JSONL, CSV, SVG) with the
- * explanation, charts and suggestions the options ask for. A source fills
- * an occ_item and hands it over; it never prints a result itself. */
+ * live device's probe): the model builds the item in one call (the result,
+ * the waves and the sections the options ask for: explanation, charts,
+ * suggestions, Nsight Compute's values), the renderer writes it in one, in
+ * the format the options chose (render/render.h), and the occupancy gate
+ * judges it. A source fills an occ_item and hands it over; it never prints
+ * a result itself. */
 #ifndef OCC_PIPELINE_H
 #define OCC_PIPELINE_H
 
