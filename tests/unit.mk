@@ -8,6 +8,7 @@
 TEST_TARGETS += test-unit test-lib
 
 CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tests/test_config.c \
+                 tests/test_report_rows.c \
                  $(wildcard tests/test_db*.c)
 
 # The writers read the model (run_out.c its cluster section): its objects too.

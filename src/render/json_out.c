@@ -16,6 +16,7 @@
 #include "render/vocab.h"
 #include "core/ncu.h"
 #include "render/ncu_rows.h"
+#include "render/report_rows.h"
 #include "render/text_safe.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
@@ -181,11 +182,10 @@ cJSON *occ_json_report(const occ_report *rep) {
     if ((r->limited_by >> i) & 1)
       cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
   }
-  cJSON_AddNumberToObject(root, "active_blocks_per_sm", r->active_blocks_per_sm);
-  cJSON_AddNumberToObject(root, "active_warps_per_sm", r->active_warps_per_sm);
-  cJSON_AddNumberToObject(root, "active_threads_per_sm", r->active_threads_per_sm);
-  cJSON_AddNumberToObject(root, "max_warps_per_sm", r->max_warps_per_sm);
-  cJSON_AddNumberToObject(root, "occupancy", r->occupancy);
+  occ_report_value rows[OCC_OCCUPANCY_ROW_COUNT];
+  occ_occupancy_rows(rep, rows);
+  for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++)
+    cJSON_AddNumberToObject(root, rows[i].key, rows[i].value);
   cJSON_AddItemToObject(root, "at_launch", json_at_launch(rep->device, r));
   cJSON_AddItemToObject(root, "ncu", occ_json_ncu(rep));
   cJSON_AddBoolToObject(root, "launchable", r->launchable);

@@ -7,6 +7,7 @@
 
 #include "core/ncu.h"
 #include "render/ncu_rows.h"
+#include "render/report_rows.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
 #include "render/text_safe.h"
@@ -86,15 +87,19 @@ static void print_limits(FILE *out, const occ_result *r) {
 static void print_occupancy(FILE *out, const occ_report *rep) {
   const occ_device *d = rep->device;
   const occ_result *r = rep->result;
-  char limiters[96], pct[32];
-  occ_limiters_words(r->limited_by, limiters, sizeof limiters);
-  occ_pct_text(r->occupancy, pct, sizeof pct);
+  char pct[32];
   fprintf(out, "\nOccupancy\n");
-  fprintf(out, "  active blocks   %6d per SM\n", r->active_blocks_per_sm);
-  fprintf(out, "  active warps    %6d of %d\n", r->active_warps_per_sm, r->max_warps_per_sm);
-  fprintf(out, "  active threads  %6d of %d\n", r->active_threads_per_sm,
-          d->max_threads_per_sm);
-  fprintf(out, "  occupancy       %6s %% (limited by %s)\n", pct, limiters);
+  occ_report_value rows[OCC_OCCUPANCY_ROW_COUNT];
+  occ_occupancy_rows(rep, rows);
+  for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++) {
+    if (!rows[i].label) continue;
+    char value[32];
+    if (rows[i].fraction)
+      occ_pct_text(rows[i].value, value, sizeof value);
+    else
+      snprintf(value, sizeof value, "%.0f", rows[i].value);
+    fprintf(out, "  %-15s %6s %s\n", rows[i].label, value, rows[i].unit);
+  }
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
     occ_pct_text(occ_launch_occupancy(r), pct, sizeof pct);

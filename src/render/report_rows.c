@@ -1,0 +1,61 @@
+/* report_rows.c - the rows of the report's occupancy figures (see
+ * report_rows.h). */
+#include "render/report_rows.h"
+
+#include <stdio.h>
+
+#include "render/vocab.h"
+
+/* A row's value, and the text after it in *unit. */
+typedef double getter(const occ_report *rep, char *unit, size_t size);
+
+static double active_blocks(const occ_report *rep, char *unit, size_t size) {
+  snprintf(unit, size, "per SM");
+  return rep->result->active_blocks_per_sm;
+}
+
+static double active_warps(const occ_report *rep, char *unit, size_t size) {
+  snprintf(unit, size, "of %d", rep->result->max_warps_per_sm);
+  return rep->result->active_warps_per_sm;
+}
+
+static double active_threads(const occ_report *rep, char *unit, size_t size) {
+  snprintf(unit, size, "of %d", rep->device->max_threads_per_sm);
+  return rep->result->active_threads_per_sm;
+}
+
+static double max_warps(const occ_report *rep, char *unit, size_t size) {
+  (void)unit;
+  (void)size;
+  return rep->result->max_warps_per_sm;
+}
+
+static double occupancy(const occ_report *rep, char *unit, size_t size) {
+  char limiters[96];
+  snprintf(unit, size, "%% (limited by %s)",
+           occ_limiters_words(rep->result->limited_by, limiters,
+                              sizeof limiters));
+  return rep->result->occupancy;
+}
+
+static const struct {
+  const char *key, *label;
+  bool fraction;
+  getter *get;
+} rows[OCC_OCCUPANCY_ROW_COUNT] = {
+    {"active_blocks_per_sm", "active blocks", false, active_blocks},
+    {"active_warps_per_sm", "active warps", false, active_warps},
+    {"active_threads_per_sm", "active threads", false, active_threads},
+    {"max_warps_per_sm", NULL, false, max_warps},
+    {"occupancy", "occupancy", true, occupancy},
+};
+
+void occ_occupancy_rows(const occ_report *rep,
+                        occ_report_value values[OCC_OCCUPANCY_ROW_COUNT]) {
+  for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++) {
+    occ_report_value *v = &values[i];
+    *v = (occ_report_value){.key = rows[i].key, .label = rows[i].label,
+                            .fraction = rows[i].fraction};
+    v->value = rows[i].get(rep, v->unit, sizeof v->unit);
+  }
+}

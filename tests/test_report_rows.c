@@ -1,0 +1,94 @@
+/* Unit tests of the report's rows (render/report_rows.h): on every board
+ * of the database and a spread of kernels, each figure the text report's
+ * "Occupancy" lines print is the number the JSON report holds under the
+ * row's key, read back from both documents as a person and a script would
+ * read them. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db_fixture.h"
+#include "json_parsed.h"
+#include "model/model.h"
+#include "render/report.h"
+#include "render/report_rows.h"
+
+TestSuite(report_rows, .init = load_db, .fini = free_db);
+
+static char *text_of(const occ_report *rep) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  cr_assert_not_null(out);
+  occ_print_report(out, rep);
+  fclose(out);
+  return text;
+}
+
+/* The number after label on its line of the text's Occupancy section (a
+ * percentage as a fraction, as JSON holds it); NAN when there is none. */
+static double text_figure(const char *text, const char *label, bool fraction) {
+  size_t label_len = strlen(label);
+  bool in_section = false;
+  for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+    if (strncmp(l, "Occupancy\n", 10) == 0) in_section = true;
+    if (in_section && strncmp(l, "  ", 2) == 0 &&
+        strncmp(l + 2, label, label_len) == 0 && l[2 + label_len] == ' ') {
+      double v = strtod(l + 2 + label_len, NULL);
+      return fraction ? v / 100.0 : v;
+    }
+  }
+  return NAN;
+}
+
+static void check(const occ_device *d, int regs, int64_t smem, int threads) {
+  occ_item item = {.device = d, .kernel = test_kernel(regs, smem, 0, threads,
+                                                      OCC_CARVEOUT_DEFAULT)};
+  occ_model_request request = {0};
+  occ_model_section failed;
+  if (occ_model_build(&item, &request, &failed) != OCC_OK) return;
+  occ_report rep = {.device = d, .kernel = &item.kernel,
+                    .result = &item.result};
+  char *text = text_of(&rep);
+  cJSON *json = json_parsed(occ_json_report(&rep));
+  cr_assert_not_null(json);
+  occ_report_value rows[OCC_OCCUPANCY_ROW_COUNT];
+  occ_occupancy_rows(&rep, rows);
+  for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++) {
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(json, rows[i].key);
+    cr_assert(cJSON_IsNumber(v), "%s: no number under '%s'", d->name,
+              rows[i].key);
+    if (!rows[i].label) continue;
+    double shown = text_figure(text, rows[i].label, rows[i].fraction);
+    cr_assert(!isnan(shown), "no '%s' line in:\n%s", rows[i].label, text);
+    /* The text rounds a percentage to one decimal. */
+    double tolerance = rows[i].fraction ? 0.0005 : 0.0;
+    cr_assert_leq(shown > v->valuedouble ? shown - v->valuedouble
+                                         : v->valuedouble - shown,
+                  tolerance, "%s, %d regs, %lld B, %d threads: text %s %g, "
+                  "JSON %s %g", d->name, regs, (long long)smem, threads,
+                  rows[i].label, shown, rows[i].key, v->valuedouble);
+  }
+  cJSON_Delete(json);
+  free(text);
+}
+
+Test(report_rows, text_and_json_show_the_same_occupancy_figures) {
+  const int regs[] = {16, 32, 64, 128, 255};
+  const int64_t smem[] = {0, 4096, 40000};
+  const int threads[] = {32, 96, 256, 1024};
+  size_t boards = occ_gpudb_gpu_count(db);
+  cr_assert_gt(boards, 10);
+  occ_device h100 = board("H100 SXM"); /* a board with a carveout */
+  check(&h100, 32, 0, 128);
+  for (size_t b = 0; b < boards; b++) {
+    occ_device d;
+    occ_gpudb_gpu_at(db, b, &d, NULL, NULL);
+    for (size_t r = 0; r < sizeof regs / sizeof *regs; r++)
+      for (size_t s = 0; s < sizeof smem / sizeof *smem; s++)
+        for (size_t t = 0; t < sizeof threads / sizeof *threads; t++)
+          check(&d, regs[r], smem[s], threads[t]);
+  }
+}
