@@ -13,8 +13,14 @@ build/walk/%.o: src/%.c $(HDRS) Makefile tests/walk.mk build/cshim/string | deps
 	$(CC) $(ALL_CPPFLAGS) -Ibuild/cshim -std=c11 $(WARN) -O2 -g \
 	  -fno-optimize-sibling-calls -c -o $@ $<
 
-build/walk/occcalc: $(WALK_OBJS) $(DB_DATA_OBJ) build/probe_ptx.o
-	$(CC) -o $@ $(WALK_OBJS) $(DB_DATA_OBJ) build/probe_ptx.o $(LDFLAGS) $(LIBS)
+# The generated tables too, with the walk's flags (not $(CFLAGS), which
+# make sanitize sets for the rest).
+build/walk/gen/%.o: build/%.c Makefile tests/walk.mk | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) -O2 -g -c -o $@ $<
+
+build/walk/occcalc: $(WALK_OBJS) build/walk/gen/gpus_table.o build/walk/gen/probe_ptx.o
+	$(CC) -o $@ $^ $(LDFLAGS) $(LIBS)
 
 test-walk: build/walk/occcalc
 	sh tests/walk/walk.sh build/walk/occcalc
