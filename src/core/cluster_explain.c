@@ -32,8 +32,8 @@ static void domains(builder *b, const occ_cluster_result *r) {
         b, key, "clusters of domains", fits ? OCC_OP_MUL : OCC_OP_EXCEEDS,
         fits ? "{0} {0:domain} of {1} SMs: {0} x floor({1} x {2} / {3}) = {r} "
                "clusters"
-             : "{0} {0:domain} of {1} SMs: fewer SMs than the {3} blocks of a "
-               "cluster, {r} clusters",
+             : "{0} {0:domain} of {1} SMs: fewer SMs than the {3} {3:block} of a "
+               "cluster, {r} {r:cluster}",
         NULL);
     occ_step_operand(s, "domains", j - i, "domains");
     occ_step_operand(s, "cluster.domains_sms", r->domain_sms[i], "sms");
@@ -56,7 +56,7 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
   occ_step_result(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
          "clusters");
   s = step(b, "cluster_active_blocks", "blocks active at once", OCC_OP_MUL,
-           "{0} clusters x {1} blocks = {r} blocks at once", NULL);
+           "{0} {0:cluster} x {1} {1:block} = {r} {r:block} at once", NULL);
   occ_step_operand(s, "cluster.max_active_clusters", (double)r->max_active_clusters,
           "clusters");
   occ_step_operand(s, "cluster.size", r->cluster_size, "blocks");
@@ -64,8 +64,8 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
   s = step(
       b, "cluster_blocks_without", "blocks without clusters", OCC_OP_MUL,
       r->limited_by_cluster
-          ? "without clusters {0} blocks x {1} SMs = {r}: limited by cluster"
-          : "without clusters {0} blocks x {1} SMs = {r}: not lowered by "
+          ? "without clusters {0} {0:block} x {1} SMs = {r}: limited by cluster"
+          : "without clusters {0} {0:block} x {1} SMs = {r}: not lowered by "
             "the cluster",
       NULL);
   occ_step_operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
@@ -74,7 +74,7 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
          (double)r->blocks_without_clusters, "blocks");
   s = step(b, "cluster_occupancy", "occupancy under the cluster launch",
            OCC_OP_DIV,
-           "{0} blocks x {1} {1:warp} / ({2} SMs x {3} warps) = "
+           "{0} {0:block} x {1} {1:warp} / ({2} SMs x {3} {3:warp}) = "
            "{r} %",
            NULL);
   occ_step_operand(s, "cluster_active_blocks", (double)r->active_blocks, "blocks");
@@ -89,7 +89,7 @@ static void cluster_waves(builder *b, const occ_cluster_waves *w) {
     return;
   occ_step *s =
       step(b, "cluster_waves", "waves in clusters", OCC_OP_DIV,
-           "{0} clusters in the grid / {1} per wave = {r} waves", NULL);
+           "{0} {0:cluster} in the grid / {1} per wave = {r} waves", NULL);
   occ_step_operand(s, "cluster.waves.grid_clusters", (double)w->grid_clusters,
           "clusters");
   occ_step_operand(s, "cluster.waves.clusters_per_wave", (double)w->clusters_per_wave,
@@ -104,7 +104,7 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
                            size_t max) {
   builder b = {steps, max, 0, OCC_EXPLAIN_SECTION_CLUSTER, {0}};
   occ_step *s = step(&b, "cluster_size", "blocks per cluster", OCC_OP_MUL,
-                     "a cluster of {0} x {1} x {2} = {r} blocks", NULL);
+                     "a cluster of {0} x {1} x {2} = {r} {r:block}", NULL);
   for (int i = 0; i < 3; i++)
     occ_step_operand(s, "cluster.dims", cluster->dim[i], "blocks");
   occ_step_result(s, "cluster.size", r->cluster_size, "blocks");

@@ -69,12 +69,12 @@ static void warps(builder *b) {
   const occ_result *r = b->r;
   b->list.section = 1;
   occ_step *s = step(b, "warps_per_block", "warps per block", OCC_OP_CEIL_DIV,
-                     "{0} threads / {1} threads per warp, rounded up = {r} {r:warp}", NULL);
+                     "{0} {0:thread} / {1} {1:thread} per warp, rounded up = {r} {r:warp}", NULL);
   occ_step_operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
   occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
   occ_step_result(s, "warps_per_block", r->warps_per_block, "warps");
   s = step(b, "inactive_threads", "inactive threads", OCC_OP_MUL_SUB,
-           "{0} x {1} - {2} = {r} inactive threads in the last warp", NULL);
+           "{0} x {1} - {2} = {r} inactive {r:thread} in the last warp", NULL);
   occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
   occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
   occ_step_operand(s, "kernel.threads_per_block", r->threads_per_block, "threads");
@@ -82,19 +82,19 @@ static void warps(builder *b) {
 
   b->list.section = 2;
   if (r->threads_per_block > d->max_threads_per_block) {
-    exceeds(b, "limit_warps", "{0} threads exceed the {1} a block may have: 0 blocks",
+    exceeds(b, "limit_warps", "{0} {0:thread} exceed the {1} a block may have: 0 blocks",
             "kernel.threads_per_block", r->threads_per_block,
             "device.max_threads_per_block", d->max_threads_per_block, "threads",
             "limits.warps");
     return;
   }
   s = step(b, "max_warps_per_sm", "warps per SM", OCC_OP_FLOOR_DIV,
-           "{0} threads per SM / {1} = {r} warps per SM", NULL);
+           "{0} {0:thread} per SM / {1} = {r} {r:warp} per SM", NULL);
   occ_step_operand(s, "device.max_threads_per_sm", d->max_threads_per_sm, "threads");
   occ_step_operand(s, "device.warp_size", d->warp_size, "threads");
   occ_step_result(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
   s = step(b, "limit_warps", "blocks by warps", OCC_OP_FLOOR_DIV,
-           "{0} / {1} {1:warp} per block = {r} blocks", NULL);
+           "{0} / {1} {1:warp} per block = {r} {r:block}", NULL);
   occ_step_operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
   occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
   occ_step_result(s, "limits.warps", r->limit_warps, "blocks");
@@ -103,7 +103,7 @@ static void warps(builder *b) {
 static void blocks(builder *b) {
   b->list.section = 3;
   occ_step *s = step(b, "limit_blocks", "blocks per SM", OCC_OP_VALUE,
-                     "an SM of this architecture holds at most {r} blocks", NULL);
+                     "an SM of this architecture holds at most {r} {r:block}", NULL);
   occ_step_operand(s, "device.max_blocks_per_sm", b->d->max_blocks_per_sm, "blocks");
   occ_step_result(s, "limits.blocks", b->r->limit_blocks, "blocks");
 }
@@ -141,17 +141,17 @@ static void registers_per_sm(builder *b) {
   occ_step_operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
   occ_step_result(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
   s = step(b, "warps_per_sub_partition", "warps per sub-partition", OCC_OP_FLOOR_DIV,
-           "{0} / {1} = {r} warps each", NULL);
+           "{0} / {1} = {r} {r:warp} each", NULL);
   occ_step_operand(s, "regs_per_sub_partition", r->regs_per_sub_partition, "registers");
   occ_step_operand(s, "allocated.regs_per_warp", r->regs_per_warp, "registers");
   occ_step_result(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
   s = step(b, "warps_per_sm_by_regs", "warps per SM by registers", OCC_OP_MUL,
-           "{0} x {1} = {r} warps per SM", ", ");
+           "{0} x {1} = {r} {r:warp} per SM", ", ");
   occ_step_operand(s, "warps_per_sub_partition", r->warps_per_sub_partition, "warps");
   occ_step_operand(s, "device.sub_partitions", d->sub_partitions, "sub_partitions");
   occ_step_result(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
   s = step(b, "limit_regs", "blocks by registers", OCC_OP_FLOOR_DIV,
-           "{0} / {1} {1:warp} per block = {r} blocks", NULL);
+           "{0} / {1} {1:warp} per block = {r} {r:block}", NULL);
   occ_step_operand(s, "warps_per_sm_by_regs", r->warps_per_sm_by_regs, "warps");
   occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
   occ_step_result(s, "limits.registers", r->limit_regs, "blocks");
@@ -287,7 +287,7 @@ static void smem_launch(builder *b) {
     return;
   }
   occ_step *s = step(b, "launch_blocks_by_carveout", "blocks the carveout holds",
-                     OCC_OP_FLOOR_DIV, "{0} / {1} = {r} blocks", NULL);
+                     OCC_OP_FLOOR_DIV, "{0} / {1} = {r} {r:block}", NULL);
   occ_step_operand(s, "smem_carveout_bytes", (double)pref, "bytes");
   occ_step_operand(s, "smem_own_bytes", (double)own, "bytes");
   occ_step_result(s, "launch_blocks_by_carveout", (double)(pref / own), "blocks");
@@ -303,7 +303,7 @@ static void smem_launch(builder *b) {
           "bytes");
   occ_step_result(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
   s = step(b, "launch_limit_smem", "blocks by shared memory at launch", OCC_OP_FLOOR_DIV,
-           "{0} / {1} = {r} blocks at launch", NULL);
+           "{0} / {1} = {r} {r:block} at launch", NULL);
   occ_step_operand(s, "at_launch.smem_config_bytes", (double)r->launch_smem_config_bytes, "bytes");
   occ_step_operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
   occ_step_result(s, "launch_limit_smem", r->launch_limit_smem, "blocks");
@@ -355,7 +355,7 @@ static void shared_memory(builder *b) {
              "bytes", "limits.shared_memory");
   } else {
     occ_step *s = step(b, "limit_smem", "blocks by shared memory", OCC_OP_FLOOR_DIV,
-                       "{0} / {1} = {r} blocks", NULL);
+                       "{0} / {1} = {r} {r:block}", NULL);
     occ_step_operand(s, "allocated.api_smem_config_bytes", (double)r->smem_config_bytes, "bytes");
     occ_step_operand(s, "allocated.smem_per_block_bytes", (double)r->smem_per_block_bytes, "bytes");
     occ_step_result(s, "limits.shared_memory", r->limit_smem, "blocks");
@@ -375,7 +375,7 @@ static void barriers(builder *b) {
     return;
   }
   occ_step *s = step(b, "barriers_per_sm", "barriers per SM", OCC_OP_MUL,
-                     "{0} blocks x {1} = {r} barriers per SM", NULL);
+                     "{0} {0:block} x {1} = {r} barriers per SM", NULL);
   occ_step_operand(s, "limits.blocks", r->limit_blocks, "blocks");
   occ_step_operand(s, "device.barrier_factor", d->barrier_factor, "barriers");
   occ_step_result(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
@@ -385,7 +385,7 @@ static void barriers(builder *b) {
     return;
   }
   s = step(b, "limit_barriers", "blocks by barriers", OCC_OP_FLOOR_DIV,
-           "/ {1} per block = {r} blocks", "; ");
+           "/ {1} per block = {r} {r:block}", "; ");
   occ_step_operand(s, "barriers_per_sm", r->barriers_per_sm, "barriers");
   occ_step_operand(s, "kernel.barriers", k->barriers, "barriers");
   occ_step_result(s, "limits.barriers", r->limit_barriers, "blocks");
@@ -399,14 +399,14 @@ static void active(builder *b) {
   const occ_result *r = b->r;
   b->list.section = 7;
   occ_step *s = step(b, "active_blocks_per_sm", "active blocks per SM", OCC_OP_MIN,
-                     "the smallest of {list}\n= {r} blocks per SM, limited by {limiters}",
+                     "the smallest of {list}\n= {r} {r:block} per SM, limited by {limiters}",
                      NULL);
   for (int i = 0; i < OCC_LIMITER_COUNT; i++)
     if (occ_result_limit(r, i) != OCC_UNLIMITED)
       occ_step_operand(s, limit_names[i], occ_result_limit(r, i), "blocks");
   occ_step_result(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
   s = step(b, "active_warps_per_sm", "active warps per SM", OCC_OP_MUL,
-           "{0} blocks x {1} {1:warp} = {r} active warps", NULL);
+           "{0} {0:block} x {1} {1:warp} = {r} active {r:warp}", NULL);
   occ_step_operand(s, "active_blocks_per_sm", r->active_blocks_per_sm, "blocks");
   occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
   occ_step_result(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
@@ -416,14 +416,14 @@ static void occupancy(builder *b) {
   const occ_result *r = b->r;
   b->list.section = 8;
   occ_step *s = step(b, "occupancy", "occupancy", OCC_OP_DIV,
-                     "{0} / {1} warps = {r} %", NULL);
+                     "{0} / {1} {1:warp} = {r} %", NULL);
   occ_step_operand(s, "active_warps_per_sm", r->active_warps_per_sm, "warps");
   occ_step_operand(s, "max_warps_per_sm", r->max_warps_per_sm, "warps");
   occ_step_result(s, "occupancy", r->occupancy, "fraction");
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
     s = step(b, "launch_active_warps_per_sm", "active warps at launch", OCC_OP_MUL,
-             "at launch: {0} blocks x {1} {1:warp} = {r} warps", NULL);
+             "at launch: {0} {0:block} x {1} {1:warp} = {r} {r:warp}", NULL);
     occ_step_operand(s, "at_launch.active_blocks_per_sm", r->launch_active_blocks_per_sm, "blocks");
     occ_step_operand(s, "warps_per_block", r->warps_per_block, "warps");
     occ_step_result(s, "at_launch.active_warps_per_sm", warps, "warps");
@@ -442,7 +442,7 @@ static void grid_waves(builder *b, const occ_waves *w) {
   if (!w || w->blocks_per_wave <= 0) return;
   b->list.section = 9;
   occ_step *s = step(b, "blocks_per_wave", "blocks per wave", OCC_OP_MUL,
-                     "{0} blocks x {1} SMs = {r} blocks per wave", NULL);
+                     "{0} {0:block} x {1} SMs = {r} {r:block} per wave", NULL);
   occ_step_operand(s, "active_blocks_per_sm", b->r->active_blocks_per_sm, "blocks");
   occ_step_operand(s, "device.sm_count", b->d->sm_count, "sms");
   occ_step_result(s, "waves.blocks_per_wave", (double)w->blocks_per_wave, "blocks");

@@ -12,6 +12,9 @@
 #include "render/vocab.h"
 #include "render/text_safe.h"
 
+/* The plural ending of a count's noun: "1 warp", "0 warps", "4 warps". */
+static const char *plural(long long n) { return n == 1 ? "" : "s"; }
+
 static void print_device(FILE *out, const occ_device *d) {
   char cc[16], name[4 * sizeof d->name];
   occ_cc_text(d, cc, sizeof cc);
@@ -29,9 +32,11 @@ static void print_kernel(FILE *out, const occ_report *rep) {
   char name[4096];
   fprintf(out, "\nKernel%s%s\n", rep->kernel_name ? " " : "",
           occ_text_safe(rep->kernel_name, name, sizeof name));
-  fprintf(out, "  block           %6d threads (%dx%dx%d): %d warps, %d inactive threads\n",
-          r->threads_per_block, k->block[0], k->block[1], k->block[2],
-          r->warps_per_block, r->inactive_threads);
+  fprintf(out, "  block           %6d thread%s (%dx%dx%d): %d warp%s, %d inactive "
+          "thread%s\n", r->threads_per_block, plural(r->threads_per_block),
+          k->block[0], k->block[1], k->block[2], r->warps_per_block,
+          plural(r->warps_per_block), r->inactive_threads,
+          plural(r->inactive_threads));
   fprintf(out, "  registers       %6d per thread\n", k->regs_per_thread);
   fprintf(out, "  shared memory   %6" PRId64 " B static + %" PRId64 " B dynamic\n",
           k->smem_static_bytes, k->smem_dynamic_bytes);
@@ -103,8 +108,9 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
     occ_pct_text(occ_launch_occupancy(r), pct, sizeof pct);
-    fprintf(out, "  at launch       %6d blocks, %d warps, %s %%\n",
-            r->launch_active_blocks_per_sm, warps, pct);
+    fprintf(out, "  at launch       %6d block%s, %d warp%s, %s %%\n",
+            r->launch_active_blocks_per_sm,
+            plural(r->launch_active_blocks_per_sm), warps, plural(warps), pct);
     if (r->launch_smem_config_bytes > 0)
       fprintf(out, "                  the driver gives the SM %" PRId64 " KB for "
               "this carveout;\n", r->launch_smem_config_bytes / 1024);
