@@ -210,12 +210,11 @@ ncu)
   ncu --csv --log-file "$tmp/ncu.csv" --metrics "$metrics" \
     ./occcalc verify --sweep 230 --seed 11 --json >"$tmp/sweep.json" 2>"$tmp/err"
   python3 - "$tmp/sweep.json" "$tmp/ncu.csv" <<'PY' || exit 1
-import csv, json, subprocess, sys
+import json, subprocess, sys
+sys.path.insert(0, 'tests')
+from ncu_csv import ncu_launches
 sweep = json.load(open(sys.argv[1]))
-rows = [r for r in csv.reader(l for l in open(sys.argv[2]) if l.startswith('"'))]
-launches = {}
-for r in rows[1:]:
-    launches.setdefault(int(r[0]), {})[r[12]] = r[14].replace(',', '')
+launches = dict(enumerate(ncu_launches(sys.argv[2])))
 sms = sweep['device']['sm_count']
 cc = sweep['device']['cc'].replace('.', '')
 cases = [c for c in sweep['cases'] if c['verify']['api_blocks_per_sm'] > 0]
@@ -235,7 +234,7 @@ for c in cases:
                 '--regs', str(p['regs_per_thread']), '--block', str(block),
                 '--smem', str(p['smem_static_bytes']),
                 '--dyn-smem', str(p['smem_dynamic_bytes']),
-                '--grid', m['launch__grid_size'], '--json']
+                '--grid', str(int(m['launch__grid_size'])), '--json']
         if p['carveout_pct'] is not None:
             args += ['--carveout', str(p['carveout_pct'])]
         ours = json.loads(subprocess.run(args, capture_output=True, text=True).stdout)['ncu']

@@ -15,8 +15,7 @@ static int data_error(FILE *err, const char *why) {
 
 occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
   char why[OCC_TARGET_WHY_MAX];
-  occ_gpudb *db = cli->data_path ? occ_gpudb_load_file(cli->data_path, why, sizeof why)
-                                 : occ_gpudb_load_builtin(why, sizeof why);
+  occ_gpudb *db = occ_gpudb_load(cli->data_path, why, sizeof why);
   if (!db) data_error(err, why);
   return db;
 }

@@ -176,7 +176,7 @@ int occ_pipeline_write(occ_pipeline *p, occ_item *item) {
 }
 
 void occ_pipeline_end(occ_pipeline *p) {
-  if (p->render.open) occ_render_end(&p->render);
+  if (occ_render_open(&p->render)) occ_render_end(&p->render);
 }
 
 int occ_pipeline_gate(const occ_pipeline *p) {

@@ -23,6 +23,10 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size);
  * tables at build time: no JSON is parsed). */
 occ_gpudb *occ_gpudb_load_builtin(char *err, size_t err_size);
 
+/* The database --data names (path), or the built-in one when path is
+ * NULL: occ_gpudb_load_file or occ_gpudb_load_builtin. */
+occ_gpudb *occ_gpudb_load(const char *path, char *err, size_t err_size);
+
 void occ_gpudb_free(occ_gpudb *db);
 
 /* The board used when none is named. */

@@ -9,3 +9,8 @@
 occ_gpudb *occ_gpudb_load_builtin(char *err, size_t err_size) {
   return occ_gpudb_from_tables(&occ_builtin_gpudb_tables, err, err_size);
 }
+
+occ_gpudb *occ_gpudb_load(const char *path, char *err, size_t err_size) {
+  return path ? occ_gpudb_load_file(path, err, err_size)
+              : occ_gpudb_load_builtin(err, err_size);
+}

@@ -57,8 +57,7 @@ occ_target_status occ_gpudb_resolve(const occ_gpudb *db, const occ_target_query 
 
 occ_target_status occ_gpudb_select(const occ_target_query *q, occ_target *t) {
   char why[sizeof t->why];
-  occ_gpudb *db = q->data_path ? occ_gpudb_load_file(q->data_path, why, sizeof why)
-                               : occ_gpudb_load_builtin(why, sizeof why);
+  occ_gpudb *db = occ_gpudb_load(q->data_path, why, sizeof why);
   if (!db) {
     memset(t, 0, sizeof *t);
     t->by = occ_target_query_by(q);

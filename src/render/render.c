@@ -52,8 +52,7 @@ static int text_charts(const occ_render *r, const occ_item *item) {
 /* --- the writers --- */
 
 /* The report of item; name is what it calls the kernel (NULL: nothing). */
-static occ_report report_of(const occ_item *item,
-                            const char *name) {
+static occ_report report_of(const occ_item *item, const char *name) {
   return (occ_report){item->device, &item->kernel, name, &item->result,
                       item->has_waves ? &item->waves : NULL,
                       item->has_ncu ? &item->ncu : NULL,
@@ -235,19 +234,15 @@ static int write_item(occ_render *r, const occ_item *item) {
 
 int occ_render_item(occ_render *r, const occ_item *item) {
   int rc = write_item(r, item);
-  if (rc != OCC_EXIT_OK) return rc;
-  r->written++;
-  r->open = (r->format == OCC_FORMAT_JSON && r->many) ||
-            r->format == OCC_FORMAT_TABLE;
+  if (rc == OCC_EXIT_OK) r->written++;
   return rc;
 }
 
 void occ_render_end(occ_render *r) {
-  if (!r->open) return;
+  if (!occ_render_open(r)) return;
   if (r->format == OCC_FORMAT_JSON)
     fputs("\n]\n", r->out);
   else
     occ_ptxas_table_footer(r->out, r->any_chosen_block, r->any_ties,
                            r->any_local);
-  r->open = false;
 }

@@ -39,8 +39,6 @@ typedef struct occ_render {
   bool flush_each;       /* JSONL into a pipe or terminal */
 
   long written;          /* items written so far */
-  bool open;             /* a document whose end is still to write: a
-                            JSON array, the table's notes */
   int name_width;        /* table: the kernel column's, from columns */
   bool any_chosen_block, any_ties, any_local; /* the table's footer notes */
 } occ_render;
@@ -49,7 +47,15 @@ typedef struct occ_render {
  * --svg file that could not be written) after its one line on r->err. */
 int occ_render_item(occ_render *r, const occ_item *item);
 
-/* Ends the document, when r->open: the JSON array, the table's notes. */
+/* Whether r's document has an end still to write: a JSON array or the
+ * table's notes, once an item is written. */
+static inline bool occ_render_open(const occ_render *r) {
+  return r->written > 0 && ((r->format == OCC_FORMAT_JSON && r->many) ||
+                            r->format == OCC_FORMAT_TABLE);
+}
+
+/* Ends the document when occ_render_open: the JSON array, the table's
+ * notes. Call it once. */
 void occ_render_end(occ_render *r);
 
 #endif

@@ -7,13 +7,9 @@
 # a GPU or ncu (status 77). OCCCALC names the binary (default ./occcalc); KEEP=DIR
 # keeps the JSON and CSV there.
 set -u
-OCC=${OCCCALC:-./occcalc}
 prog=${1:-build/run_carveouts}
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "skipped: no GPU"; exit 77; }
-command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
-tmp=${KEEP:-$(mktemp -d)}
-mkdir -p "$tmp"
+. "$(dirname "$0")/gpu_env.sh"
+gpu_env ncu
 "$OCC" run --json --output "$tmp/counters.json" -- "$prog" 2>"$tmp/counters.err" ||
   { echo "carveouts: occcalc run failed: $(head -c 300 "$tmp/counters.err")"; exit 1; }
 "$OCC" run --no-counters --json --output "$tmp/plain.json" -- "$prog" 2>"$tmp/plain.err" ||
@@ -22,16 +18,11 @@ ncu --clock-control none --csv --metrics \
   launch__shared_mem_config_size,launch__occupancy_limit_blocks,launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__shared_mem_per_block_dynamic,launch__block_size \
   "$prog" >"$tmp/ncu.csv" 2>"$tmp/ncu.err" || { echo "carveouts: ncu failed"; exit 1; }
 python3 - "$tmp/ncu.csv" "$tmp/counters.json" "$tmp/plain.json" <<'PY'
-import collections, csv, json, sys
-rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
-head, body = rows[0], rows[1:]
-col = {n: i for i, n in enumerate(head)}
-ncu = collections.OrderedDict()
-for r in body:
-    ncu.setdefault(int(r[col['ID']]), {'name': r[col['Kernel Name']]})[
-        r[col['Metric Name']]] = float(r[col['Metric Value']].replace(',', ''))
+import json, sys
+sys.path.insert(0, 'tests')
+from ncu_csv import ncu_launches
 theirs = []
-for m in ncu.values():
+for m in ncu_launches(sys.argv[1]):
     limits = [m['launch__occupancy_limit_' + k] for k in
               ('blocks', 'registers', 'shared_mem', 'warps')]
     theirs.append((m['name'].split('(')[0], int(m['launch__shared_mem_per_block_dynamic']),

@@ -18,13 +18,9 @@
 # Skips without a GPU or ncu (status 77). OCCCALC names the binary
 # (default ./occcalc); KEEP=DIR keeps the files there.
 set -u
-OCC=${OCCCALC:-./occcalc}
 prog=${1:-build/run_graphs}
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "skipped: no GPU"; exit 77; }
-command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
-tmp=${KEEP:-$(mktemp -d)}
-mkdir -p "$tmp"
+. "$(dirname "$0")/gpu_env.sh"
+gpu_env ncu
 metrics=sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum
 for cache in none all; do
   "$OCC" run --json --cache-control $cache --output "$tmp/run-$cache.json" \
@@ -44,20 +40,16 @@ for layout in fork chain; do
   [ "$ran" = "4, 4, 4 and 4" ] || { echo "graphs: $layout: the program's graph did not run whole"; exit 1; }
 done
 python3 - "$tmp" <<'PY'
-import collections, csv, json, sys
+import json, sys
 tmp = sys.argv[1]
 fail = 0
+sys.path.insert(0, 'tests')
+from ncu_csv import ncu_launches
 def ncu(cache):
-    rows = [r for r in csv.reader(l for l in open('%s/ncu-%s.csv' % (tmp, cache))
-                                  if l.startswith('"'))]
-    col = {n: i for i, n in enumerate(rows[0])}
-    out = collections.OrderedDict()
-    for r in rows[1:]:
-        m = out.setdefault(int(r[col['ID']]), {
-            'name': r[col['Kernel Name']].split('(')[0],
-            'grid': int(r[col['Grid Size']].strip('()').split(',')[0])})
-        m[r[col['Metric Name']]] = float(r[col['Metric Value']].replace(',', ''))
-    return list(out.values())
+    launches = ncu_launches('%s/ncu-%s.csv' % (tmp, cache))
+    for m in launches:
+        m['name'] = m['name'].split('(')[0]
+    return launches
 for cache in ('none', 'all'):
     theirs = ncu(cache)
     run = json.load(open('%s/run-%s.json' % (tmp, cache)))

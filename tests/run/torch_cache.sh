@@ -8,13 +8,8 @@
 # Prints "skipped: ..." and exits 77 without a GPU, ncu or PyTorch.
 # KEEP=DIR keeps the reports there.
 set -u
-OCC=${OCCCALC:-./occcalc}
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "skipped: no GPU"; exit 77; }
-command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
-python3 -c 'import torch' 2>/dev/null || { echo "skipped: no PyTorch"; exit 77; }
-tmp=${KEEP:-$(mktemp -d)}
-mkdir -p "$tmp"
+. "$(dirname "$0")/gpu_env.sh"
+gpu_env ncu torch
 prog="python3 tests/run/torch_prog.py"
 for c in none all; do
   "$OCC" run --counter-launches all --cache-control $c --json \
@@ -26,7 +21,9 @@ for c in none all; do
     { echo "torch_cache: ncu --cache-control $c failed"; exit 1; }
 done
 python3 - "$tmp" <<'PY'
-import collections, csv, json, sys
+import collections, json, sys
+sys.path.insert(0, 'tests')
+from ncu_csv import ncu_launches
 tmp = sys.argv[1]
 # ncu writes "void " and shortens at::native:: and anonymous namespaces.
 def norm(n):
@@ -43,15 +40,8 @@ def ours(c):
                 (l['correlation_id'], l['achieved_occupancy']))
     return {key: [v for _, v in sorted(vals)] for key, vals in o.items()}
 def theirs(c):
-    rows = [r for r in csv.reader(x for x in open('%s/ncu-%s.csv' % (tmp, c))
-                                  if x.startswith('"'))]
-    col = {n: i for i, n in enumerate(rows[0])}
-    m = collections.OrderedDict()
-    for r in rows[1:]:
-        d = m.setdefault(r[col['ID']], {'name': r[col['Kernel Name']]})
-        d[r[col['Metric Name']]] = float(r[col['Metric Value']].replace(',', ''))
     t = collections.defaultdict(list)
-    for d in m.values():
+    for d in ncu_launches('%s/ncu-%s.csv' % (tmp, c)):
         t[(norm(d['name']), int(d['launch__grid_size']),
            int(d['launch__block_size']))].append(
             d['sm__warps_active.avg.pct_of_peak_sustained_active'])

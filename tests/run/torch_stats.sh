@@ -7,20 +7,15 @@
 # launch differs; prints "skipped: ..." and exits 77 without a GPU, ncu or
 # PyTorch. KEEP=DIR keeps the files there.
 set -u
-OCC=${OCCCALC:-./occcalc}
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "skipped: no GPU"; exit 77; }
-command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
-python3 -c 'import torch' 2>/dev/null || { echo "skipped: no PyTorch"; exit 77; }
-tmp=${KEEP:-$(mktemp -d)}
-mkdir -p "$tmp"
+. "$(dirname "$0")/gpu_env.sh"
+gpu_env ncu torch
 prog="python3 tests/run/torch_prog.py"
 "$OCC" run --no-counters --json --output "$tmp/run.json" -- $prog \
   >"$tmp/run.out" 2>&1 || { echo "torch_stats: occcalc run failed"; exit 1; }
 ncu --clock-control none --csv --metrics launch__grid_size,launch__block_size,launch__registers_per_thread,launch__shared_mem_per_block_static,launch__shared_mem_per_block_dynamic,launch__shared_mem_config_size,launch__cluster_max_active,sm__maximum_warps_per_active_cycle_pct \
   $prog >"$tmp/ncu.csv" 2>"$tmp/ncu.err" || { echo "torch_stats: ncu failed"; exit 1; }
 python3 - "$tmp/run.json" "$tmp/ncu.csv" <<'PY'
-import collections, csv, json, sys
+import collections, json, sys
 run = json.load(open(sys.argv[1]))
 ours = collections.Counter(); occ_ours = collections.Counter()
 for row in run['rows']:
@@ -31,12 +26,10 @@ for row in run['rows']:
         key = (g[0]*g[1]*g[2], b, k['regs_per_thread'], k['smem_static_bytes'], k['smem_dynamic_bytes'], l['smem_executed_bytes'], cl)
         ours[key] += 1
         occ_ours[key + (round(row['theoretical_occupancy'] * 100, 2) if cl == 0 else None,)] += 1
-launches = collections.defaultdict(dict)
-for r in csv.reader(l for l in open(sys.argv[2]) if l.startswith('"')):
-    if r[0] != 'ID': launches[r[0]][r[12]] = r[14].replace(',', '')
+sys.path.insert(0, 'tests')
+from ncu_csv import ncu_launches
 theirs = collections.Counter(); occ_theirs = collections.Counter()
-for m in launches.values():
-    v = {k: float(x) for k, x in m.items()}
+for v in ncu_launches(sys.argv[2]):
     key = (int(v['launch__grid_size']), int(v['launch__block_size']), int(v['launch__registers_per_thread']), int(v['launch__shared_mem_per_block_static']), int(v['launch__shared_mem_per_block_dynamic']), int(v['launch__shared_mem_config_size']), int(v['launch__cluster_max_active']))
     theirs[key] += 1
     occ_theirs[key + (round(v['sm__maximum_warps_per_active_cycle_pct'], 2) if key[-1] == 0 else None,)] += 1

@@ -5,12 +5,9 @@
 # without a GPU. OCCCALC names the binary (default ./occcalc); KEEP=DIR
 # keeps the JSON there.
 set -u
-OCC=${OCCCALC:-./occcalc}
 prog=${1:-build/run_turns}
-command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1 ||
-  { echo "skipped: no GPU"; exit 77; }
-tmp=${KEEP:-$(mktemp -d)}
-mkdir -p "$tmp"
+. "$(dirname "$0")/gpu_env.sh"
+gpu_env
 "$OCC" run --json --output "$tmp/turns.json" -- \
   sh -c "$prog 6 & $prog 6; wait" 2>"$tmp/turns.err" ||
   { echo "turns: occcalc run failed: $(head -c 300 "$tmp/turns.err")"; exit 1; }
