@@ -54,6 +54,9 @@ CORE_LIB   = build/libocc_core.a
 # loads data/gpus.json with the loader of --data and writes it as C tables.
 DB_GEN_SRC  = src/db/gpus_gen.c
 DB_DATA_OBJ = build/gpus_table.o
+# The loader of --data and its look-ups, without the compiled-in tables:
+# what the generator and the tools that read a JSON database link.
+DB_LOADER_OBJS = build/db/gpudb_load.o build/db/gpudb_lookup.o build/db/devfields.o
 
 # The library behind one header (src/libocc.h): core, database, reader,
 # model and renderers, without the command line and the live backend;
@@ -68,8 +71,8 @@ LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
 
 # The product's link: libc and libcjson, a normal shared library (cJSON
 # writes every JSON document, src/render/json_write.h, and reads --data,
-# src/db/gpudb.c; Debian packages no static libcjson). No CUDA library
-# (src/live/gpu.c opens the driver, and src/live/cudart.c the CUDA runtime
+# src/db/gpudb_load.c; Debian packages no static libcjson). No CUDA library
+# (src/live/gpu_driver.c opens the driver, and src/live/cudart.c the CUDA runtime
 # whose occupancy API verify asks, with dlopen when a live command runs, so
 # ./occcalc starts on machines without an NVIDIA driver or CUDA, and no
 # other run pays for the driver's or the runtime's (static: ~34,000
@@ -126,9 +129,9 @@ $(CORE_LIB): $(CORE_OBJS)
 # The generator links the loader but not gpudb_builtin.o, which needs the
 # tables it makes. A gpus.json the loader refuses fails here, with its
 # message, and leaves no table behind.
-build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/devfields.o $(CORE_LIB) | deps
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) build/db/gpudb.o \
-	  build/db/devfields.o $(CORE_LIB) $(CJSON_LIBS) -lm
+build/gpus_gen: $(DB_GEN_SRC) $(DB_LOADER_OBJS) $(CORE_LIB) | deps
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) $(DB_LOADER_OBJS) \
+	  $(CORE_LIB) $(CJSON_LIBS) -lm
 
 build/gpus_table.c: data/gpus.json build/gpus_gen
 	./build/gpus_gen data/gpus.json > $@.tmp || { rm -f $@.tmp; exit 1; }
