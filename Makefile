@@ -7,6 +7,9 @@
 # src/ is one folder per layer:
 #   core/  the calculator, the sweep engine, charts' and suggestions' data:
 #          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
+#   text/  how occcalc words what it says, for every layer above the core:
+#          outside text escaped (text_safe.c), the one-line diagnostic
+#          (occ_msg) and a reader's reason (why.h)
 #   db/    the GPU database (data/gpus.json, compiled in at build time) and
 #          the device a query names (select.c: one call for the calculator)
 #   ptxas/ the compiler-report reader
@@ -38,6 +41,7 @@ ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS)
 
 obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
+TEXT_OBJS  = $(call obj,$(wildcard src/text/*.c))
 DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
 MODEL_OBJS = $(call obj,$(wildcard src/model/*.c))
@@ -61,13 +65,14 @@ DB_LOADER_OBJS = build/db/gpudb_load.o build/db/gpudb_lookup.o build/db/devfield
 # The library behind one header (src/libocc.h): core, database, reader,
 # model and renderers, without the command line and the live backend;
 # what a test or another program links.
-LIBOCC_OBJS = $(CORE_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
+LIBOCC_OBJS = $(CORE_OBJS) $(TEXT_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
               $(MODEL_OBJS) $(RENDER_OBJS)
 LIBOCC = build/libocc.a
 
 # Everything but main(), for the tests that drive the program's parts.
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
-           $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+           $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) \
+           $(TEXT_OBJS) $(CORE_LIB)
 
 # The product's link: libc and libcjson, a normal shared library (cJSON
 # writes every JSON document, src/render/json_write.h, and reads --data,
@@ -155,7 +160,7 @@ build/cshim/string:
 
 # The probe kernel, built to PTX and embedded. compute_75 is the oldest
 # target nvcc 13 accepts; the driver JIT-compiles the PTX for the device.
-build/probe.ptx: kernels/probe.cu
+build/probe.ptx: src/live/probe.cu
 	@mkdir -p build
 	$(NVCC) -ptx -arch=compute_75 -o $@ $<
 

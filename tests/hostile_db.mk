@@ -22,7 +22,7 @@ test-hostile-db: occcalc
 # strcmp hooks all the same.
 DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb_load.c src/db/gpudb_lookup.c src/db/devfields.c \
                $(wildcard src/core/*.c) $(wildcard src/model/*.c) \
-               $(wildcard src/render/*.c)
+               $(wildcard src/render/*.c) $(wildcard src/text/*.c)
 
 build/fuzz_db: $(DB_FUZZ_SRCS) $(HDRS)
 	@mkdir -p build

@@ -17,7 +17,7 @@
 #include "ptxas/demangle.h"
 #include "render/amd_out.h"
 #include "render/report.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 void occ_amd_target_of(const occ_target *target, occ_amd_target *amd) {
   memset(amd, 0, sizeof *amd);

@@ -13,7 +13,7 @@
 
 #include "cli/cluster_arg.h"
 #include "core/chart.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 #define AT(field) offsetof(occ_cli, field)
 #define CALC OCC_MODE_CALC

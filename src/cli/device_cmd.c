@@ -11,7 +11,7 @@
 #include "render/report.h"
 #include "render/cluster_verify_out.h"
 #include "render/verify_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* No probe may hang occcalc: the verification of one device, and a whole
  * sweep, stop at these limits. */

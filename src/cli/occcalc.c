@@ -15,7 +15,7 @@
 #include "cli/ptxas_run.h"
 #include "cli/report_cmd.h"
 #include "cli/run_cmd.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
  * instead of exiting 0 with output lost. */

@@ -16,7 +16,7 @@
 #include "render/render.h"
 #include "render/report.h"
 #include "render/report_text.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Columns to fit kernel names in: the terminal's when writing to one, else
  * $COLUMNS when set, else no limit (a pipe to grep wants whole names). */

@@ -14,7 +14,7 @@
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
 #include "ptxas/ptxas.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Distinct targets in one report are few (one per -gencode); past this
  * many the device is looked up again for each kernel. */

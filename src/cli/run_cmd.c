@@ -19,7 +19,7 @@
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 #include "ptxas/demangle.h"
 
 #define MAX_DEVICES 64

@@ -16,7 +16,7 @@
 #include "live/gpu.h"
 #include "live/timeline.h"
 
-/* The probe's PTX, built from kernels/probe.cu and embedded by embed.sh. */
+/* The probe's PTX, built from src/live/probe.cu and embedded by embed.sh. */
 extern const unsigned char occ_probe_ptx[];
 extern const size_t occ_probe_ptx_len;
 
