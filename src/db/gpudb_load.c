@@ -5,7 +5,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,13 +18,7 @@
 #include "core/utf8.h"
 #include "db/devfields.h"
 #include "db/gpudb_tables.h"
-
-static void set_err(char *err, size_t size, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, size, fmt, ap);
-  va_end(ap);
-}
+#include "text/why.h"
 
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -209,13 +202,13 @@ static int read_fields(const cJSON *obj, occ_device *dev, bool required,
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, fields[i].key);
     if (!v) {
       if (required && !fields[i].optional && strcmp(fields[i].key, "sm_count") != 0) {
-        set_err(err, size, "%s: missing \"%s\"", where, fields[i].key);
+        occ_whyf(err, size, "%s: missing \"%s\"", where, fields[i].key);
         return -1;
       }
       continue;
     }
     if (!cJSON_IsNumber(v)) {
-      set_err(err, size, "%s: \"%s\" must be an integer", where, fields[i].key);
+      occ_whyf(err, size, "%s: \"%s\" must be an integer", where, fields[i].key);
       return -1;
     }
     set_field(dev, &fields[i], saturate(v->valuedouble));
@@ -228,7 +221,7 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
                           size_t size) {
   if (!arr) return 0;
   if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > max) {
-    set_err(err, size, "%s: \"%s\" must be an array of at most %d integers",
+    occ_whyf(err, size, "%s: \"%s\" must be an array of at most %d integers",
             where, key, max);
     return -1;
   }
@@ -236,7 +229,7 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
   const cJSON *v;
   cJSON_ArrayForEach(v, arr) {
     if (!cJSON_IsNumber(v)) {
-      set_err(err, size, "%s: \"%s\"[%d] must be an integer", where, key, n);
+      occ_whyf(err, size, "%s: \"%s\"[%d] must be an integer", where, key, n);
       return -1;
     }
     out[n++] = saturate(v->valuedouble);
@@ -256,7 +249,7 @@ static int pool_add(occ_gpudb *db, const char *text, size_t max,
     while (cap < need) cap *= 2;
     char *grown = cap <= UINT32_MAX ? realloc(db->pool, cap) : NULL;
     if (!grown) {
-      set_err(err, size, "%s: out of memory", where);
+      occ_whyf(err, size, "%s: out of memory", where);
       return -1;
     }
     db->pool = grown;
@@ -280,7 +273,7 @@ static const char *read_text(const cJSON *obj, const char *key, size_t min,
   size_t len = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
   if (!cJSON_IsString(v) || len < min || len > max ||
       !printable(v->valuestring)) {
-    set_err(err, size, "%s: \"%s\" must be a string of %zu to %zu bytes of "
+    occ_whyf(err, size, "%s: \"%s\" must be a string of %zu to %zu bytes of "
             "printable UTF-8", where, key, min, max);
     *ok = false;
     return NULL;
@@ -300,7 +293,7 @@ static int read_strings_to(occ_gpudb *db, const cJSON *obj, uint32_t *family,
                        : NULL;
   const cJSON *comment = cJSON_GetObjectItemCaseSensitive(obj, "comment");
   if (ok && comment && !cJSON_IsString(comment)) {
-    set_err(err, size, "%s: \"comment\" must be a string", where);
+    occ_whyf(err, size, "%s: \"comment\" must be a string", where);
     ok = false;
   }
   if (!ok) return -1;
@@ -339,7 +332,7 @@ static int check_device(const occ_device *d, const char *where, char *err,
                         size_t size) {
   char text[256];
   if (occ_device_check_text(d, text, sizeof text) == 0) return 0;
-  set_err(err, size, "%s: %s", where, text);
+  occ_whyf(err, size, "%s: %s", where, text);
   return -1;
 }
 
@@ -355,7 +348,7 @@ static int read_arch_cc(const occ_gpudb *db, const cJSON *obj, entry *e,
                         char *where, size_t where_size, char *err, size_t size) {
   if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"),
                       &e->device.cc_major, &e->device.cc_minor) != 0) {
-    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
+    occ_whyf(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return -1;
   }
   size_t len = strlen(where);
@@ -364,7 +357,7 @@ static int read_arch_cc(const occ_gpudb *db, const cJSON *obj, entry *e,
   /* Entries after e are still zero: the first match is e or its twin. */
   const entry *twin = occ_gpudb_find_arch_entry(&db->t, e->device.cc_major, e->device.cc_minor);
   if (twin != e) {
-    set_err(err, size, "%s: cc %d.%d is also architectures[%zu]", where,
+    occ_whyf(err, size, "%s: cc %d.%d is also architectures[%zu]", where,
             e->device.cc_major, e->device.cc_minor, (size_t)(twin - db->t.archs));
     return -1;
   }
@@ -387,7 +380,7 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
                      dims, 3, &ndims, where, "max_block_dim", err, size))
     return -1;
   if (ndims != 3) {
-    set_err(err, size, "%s: \"max_block_dim\" must hold 3 integers", where);
+    occ_whyf(err, size, "%s: \"max_block_dim\" must hold 3 integers", where);
     return -1;
   }
   for (int i = 0; i < 3; i++)
@@ -413,7 +406,7 @@ static int add_match_key(occ_gpudb *db, const char *text, uint32_t *offset,
   char key[NORM_MAX];
   occ_gpudb_normalize(text, key);
   if (!key[0]) {
-    set_err(err, size, "%s: %s must have a letter or a digit", where, what);
+    occ_whyf(err, size, "%s: %s must have a letter or a digit", where, what);
     return -1;
   }
   return pool_add(db, key, NORM_MAX, offset, where, err, size);
@@ -427,14 +420,14 @@ static int read_match_keys_to(occ_gpudb *db, const cJSON *obj, const char *name,
     return -1;
   const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
   if (aliases && !cJSON_IsArray(aliases)) {
-    set_err(err, size, "%s: \"aliases\" must be an array", where);
+    occ_whyf(err, size, "%s: \"aliases\" must be an array", where);
     return -1;
   }
   const cJSON *a;
   cJSON_ArrayForEach(a, aliases) {
     if (!cJSON_IsString(a) || *alias_count >= ALIAS_MAX ||
         strlen(a->valuestring) >= OCC_NAME_MAX || !printable(a->valuestring)) {
-      set_err(err, size, "%s: \"aliases\" must be at most %d strings of at most "
+      occ_whyf(err, size, "%s: \"aliases\" must be at most %d strings of at most "
               "%d bytes of printable UTF-8", where, ALIAS_MAX, OCC_NAME_MAX - 1);
       return -1;
     }
@@ -477,7 +470,7 @@ static int amd_alloc(occ_gpudb *db, bool gpus, size_t n, const char *origin,
   if (n == 0) return 0;
   occ_gpudb_amd_entry *e = calloc(n, sizeof *e);
   if (!e) {
-    set_err(err, size, "%s: out of memory", origin);
+    occ_whyf(err, size, "%s: out of memory", origin);
     return -1;
   }
   if (gpus)
@@ -525,7 +518,7 @@ static bool is_amd_int_key(const char *key) {
 static int check_amd_keys(const cJSON *obj, const char *const *allowed,
                           bool ints, const char *where, char *err, size_t size) {
   if (!cJSON_IsObject(obj)) {
-    set_err(err, size, "%s: must be an object", where);
+    occ_whyf(err, size, "%s: must be an object", where);
     return -1;
   }
   for (const cJSON *a = obj->child; a; a = a->next) {
@@ -533,7 +526,7 @@ static int check_amd_keys(const cJSON *obj, const char *const *allowed,
     for (const char *const *k = allowed; !known && *k; k++) known = strcmp(a->string, *k) == 0;
     if (!known) {
       bool echo = strlen(a->string) <= 40 && printable(a->string);
-      set_err(err, size, "%s: unknown key \"%s\" of an AMD entry (see data/gpus.json's comment)",
+      occ_whyf(err, size, "%s: unknown key \"%s\" of an AMD entry (see data/gpus.json's comment)",
               where, echo ? a->string : "?");
       return -1;
     }
@@ -541,7 +534,7 @@ static int check_amd_keys(const cJSON *obj, const char *const *allowed,
   for (const cJSON *a = obj->child; a; a = a->next)
     for (const cJSON *b = a->next; b; b = b->next)
       if (strcmp(a->string, b->string) == 0) {
-        set_err(err, size, "%s: \"%s\" is given twice", where, a->string);
+        occ_whyf(err, size, "%s: \"%s\" is given twice", where, a->string);
         return -1;
       }
   return 0;
@@ -552,7 +545,7 @@ static int read_amd_int(const cJSON *obj, const char *key, int *out,
                         const char *where, char *err, size_t size) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > INT32_MAX) {
-    set_err(err, size, "%s: \"%s\" must be an integer of 0 to %d", where, key,
+    occ_whyf(err, size, "%s: \"%s\" must be an integer of 0 to %d", where, key,
             INT32_MAX);
     return -1;
   }
@@ -564,7 +557,7 @@ static int read_amd_bool(const cJSON *obj, const char *key, bool *out,
                          const char *where, char *err, size_t size) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!cJSON_IsBool(v)) {
-    set_err(err, size, "%s: \"%s\" must be true or false", where, key);
+    occ_whyf(err, size, "%s: \"%s\" must be true or false", where, key);
     return -1;
   }
   *out = cJSON_IsTrue(v);
@@ -583,7 +576,7 @@ static int read_amd_arrays(const cJSON *obj, occ_amd_arch *a, const char *where,
     else ok = false;
   }
   if (!ok) {
-    set_err(err, size, "%s: \"wave_sizes\" must be [32], [64] or [32, 64]", where);
+    occ_whyf(err, size, "%s: \"wave_sizes\" must be [32], [64] or [32, 64]", where);
     return -1;
   }
   const cJSON *s = cJSON_GetObjectItemCaseSensitive(obj, "sgpr_waves");
@@ -601,7 +594,7 @@ static int read_amd_arrays(const cJSON *obj, occ_amd_arch *a, const char *where,
     a->sgpr_waves[a->sgpr_limit_count++] = (int)waves->valuedouble;
   }
   if (!ok) {
-    set_err(err, size, "%s: \"sgpr_waves\" must be up to 4 pairs [SGPRs, waves]", where);
+    occ_whyf(err, size, "%s: \"sgpr_waves\" must be up to 4 pairs [SGPRs, waves]", where);
     return -1;
   }
   return 0;
@@ -621,7 +614,7 @@ static const char *read_gfx(const cJSON *obj, const char *where, char *err,
                             size_t size) {
   const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "gfx");
   if (!cJSON_IsString(g) || !valid_gfx(g->valuestring)) {
-    set_err(err, size, "%s: \"gfx\" must be a target name like \"gfx942\"", where);
+    occ_whyf(err, size, "%s: \"gfx\" must be a target name like \"gfx942\"", where);
     return NULL;
   }
   return g->valuestring;
@@ -638,7 +631,7 @@ static int read_amd_arch(occ_gpudb *db, const cJSON *obj, size_t index,
   size_t len = strlen(where);
   snprintf(where + len, sizeof where - len, " (%s)", gfx);
   if (occ_gpudb_find_amd_entry(&db->t, gfx)) {
-    set_err(err, size, "%s: %s is given twice", where, gfx);
+    occ_whyf(err, size, "%s: %s is given twice", where, gfx);
     return -1;
   }
   occ_gpudb_amd_entry *e = &db->owned_amd_archs[db->t.amd_arch_count];
@@ -655,7 +648,7 @@ static int read_amd_arch(occ_gpudb *db, const cJSON *obj, size_t index,
       read_strings_to(db, obj, &e->family, &e->source, EMPTY_STRING, where, err, size))
     return -1;
   if (occ_amd_arch_check(a, &why) != 0) {
-    set_err(err, size, "%s: %s", where, why);
+    occ_whyf(err, size, "%s: %s", where, why);
     return -1;
   }
   db->t.amd_arch_count++;
@@ -676,7 +669,7 @@ static int read_amd_gpu(occ_gpudb *db, const cJSON *obj, size_t index,
   if (!(gfx = read_gfx(obj, where, err, size))) return -1;
   const occ_gpudb_amd_entry *arch = occ_gpudb_find_amd_entry(&db->t, gfx);
   if (!arch) {
-    set_err(err, size, "%s: no architecture entry for %s", where, gfx);
+    occ_whyf(err, size, "%s: no architecture entry for %s", where, gfx);
     return -1;
   }
   occ_gpudb_amd_entry *e = &db->owned_amd_gpus[db->t.amd_gpu_count];
@@ -689,7 +682,7 @@ static int read_amd_gpu(occ_gpudb *db, const cJSON *obj, size_t index,
     return -1;
   if (e->cu_count < 1 || e->cu_count > OCC_DEV_SM_COUNT_MAX ||
       e->devices_per_board < 1 || e->devices_per_board > 64) {
-    set_err(err, size, "%s: \"cu_count\" must be 1 to %d and \"devices_per_board\" 1 to 64",
+    occ_whyf(err, size, "%s: \"cu_count\" must be 1 to %d and \"devices_per_board\" 1 to 64",
             where, OCC_DEV_SM_COUNT_MAX);
     return -1;
   }
@@ -713,12 +706,12 @@ static const entry *read_gpu_head(const occ_gpudb *db, const cJSON *obj,
   int major, minor;
   if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"), &major,
                       &minor) != 0) {
-    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
+    occ_whyf(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return NULL;
   }
   const entry *arch = occ_gpudb_find_arch_entry(&db->t, major, minor);
   if (!arch)
-    set_err(err, size, "%s: no architecture entry for cc %d.%d", where, major,
+    occ_whyf(err, size, "%s: no architecture entry for cc %d.%d", where, major,
             minor);
   return arch;
 }
@@ -753,7 +746,7 @@ static int read_cluster(const cJSON *obj, occ_device *d, const char *where,
           ? (int)cap->valuedouble
           : -1;
   if (!occ_cluster_layout_valid(d)) {
-    set_err(err, size, "%s: \"domains_sms\" must be 1 to %d positive SM counts "
+    occ_whyf(err, size, "%s: \"domains_sms\" must be 1 to %d positive SM counts "
             "adding up to \"sm_count\" (%d), and \"max_blocks_per_sm\" 1 to %d",
             at, OCC_CLUSTER_DOMAINS_MAX, d->sm_count, OCC_DEV_BLOCKS_PER_SM_MAX);
     return -1;
@@ -777,7 +770,7 @@ static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
       read_strings(db, obj, e, arch->family, where, err, size))
     return -1;
   if (e->device.sm_count < 1 || e->device.sm_count > OCC_DEV_SM_COUNT_MAX) {
-    set_err(err, size, "%s: \"sm_count\" must be 1 to %d", where,
+    occ_whyf(err, size, "%s: \"sm_count\" must be 1 to %d", where,
             OCC_DEV_SM_COUNT_MAX);
     return -1;
   }
@@ -802,7 +795,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
   if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0 ||
       cJSON_GetArraySize(arr) > max) {
-    set_err(err, size, "%s: \"%s\" must be an array of 1 to %d entries", origin,
+    occ_whyf(err, size, "%s: \"%s\" must be an array of 1 to %d entries", origin,
             key, max);
     return -1;
   }
@@ -811,14 +804,14 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   *count = (size_t)cJSON_GetArraySize(arr) - amd;
   if (amd_alloc(db, gpus, amd, origin, err, size)) return -1;
   if (*count == 0) {
-    set_err(err, size, "%s: \"%s\" must hold at least one NVIDIA entry (one with \"cc\")",
+    occ_whyf(err, size, "%s: \"%s\" must hold at least one NVIDIA entry (one with \"cc\")",
             origin, key);
     return -1;
   }
   *entries = calloc(*count, sizeof **entries);
   if (!*entries) {
     *count = 0;
-    set_err(err, size, "%s: out of memory", origin);
+    occ_whyf(err, size, "%s: out of memory", origin);
     return -1;
   }
   publish_tables(db);
@@ -830,7 +823,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
     if (!is_amd(item) && i >= *count) {
       /* So an entry's index among its vendor's is its index in the file
        * (messages name entries by it). */
-      set_err(err, size, "%s: %s[%zu]: AMD entries (with \"gfx\") must follow "
+      occ_whyf(err, size, "%s: %s[%zu]: AMD entries (with \"gfx\") must follow "
               "the NVIDIA ones (with \"cc\")", origin, key, i);
       return -1;
     }
@@ -841,7 +834,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
       rc = gpus ? read_gpu(db, item, &(*entries)[nv++], i, why, sizeof why)
                 : read_arch(db, item, &(*entries)[nv++], i, why, sizeof why);
     if (rc != 0) {
-      set_err(err, size, "%s: %s", origin, why);
+      occ_whyf(err, size, "%s: %s", origin, why);
       return -1;
     }
     i++;
@@ -884,7 +877,7 @@ static int check_unique_boards(const occ_gpudb *db, const char *origin,
   size_t boards = t->gpu_count + t->amd_gpu_count;
   board_key *keys = malloc(boards * (ALIAS_MAX + 1) * sizeof *keys);
   if (!keys) {
-    set_err(err, size, "%s: out of memory", origin);
+    occ_whyf(err, size, "%s: out of memory", origin);
     return -1;
   }
   size_t n = 0;
@@ -900,7 +893,7 @@ static int check_unique_boards(const occ_gpudb *db, const char *origin,
   for (size_t i = 1; i < n && rc == 0; i++) {
     if (strcmp(keys[i].key, keys[i - 1].key) != 0 || keys[i].board == keys[i - 1].board)
       continue;
-    set_err(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
+    occ_whyf(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
             "up) also names gpus[%zu] (%s)", origin, keys[i].board,
             board_name(t, keys[i].board), keys[i].key, keys[i - 1].board,
             board_name(t, keys[i - 1].board));
@@ -924,7 +917,7 @@ static int read_default(occ_gpudb *db, const cJSON *root, const char *origin,
   occ_device d;
   char near[256];
   if (occ_gpudb_find_gpu(db, name, &d, near, sizeof near) != 0) {
-    set_err(err, size, "%s: \"default_gpu\" must name a board of \"gpus\" "
+    occ_whyf(err, size, "%s: \"default_gpu\" must name a board of \"gpus\" "
             "(nearest: %s)", origin, near);
     return -1;
   }
@@ -941,12 +934,12 @@ static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
   const cJSON *comment = cJSON_GetObjectItemCaseSensitive(root, "comment");
   uint32_t empty;
   if (!cJSON_IsNumber(schema) || schema->valuedouble != 1) {
-    set_err(err, size, "%s: \"schema\" must be 1 (the format this occcalc reads)",
+    occ_whyf(err, size, "%s: \"schema\" must be 1 (the format this occcalc reads)",
             origin);
     return -1;
   }
   if (comment && !cJSON_IsString(comment)) {
-    set_err(err, size, "%s: \"comment\" must be a string", origin);
+    occ_whyf(err, size, "%s: \"comment\" must be a string", origin);
     return -1;
   }
   return pool_add(db, "", 0, &empty, origin, err, size) ||
@@ -972,7 +965,7 @@ static cJSON *parse_document(const char *text, size_t len, const char *origin,
     const char *bad = cJSON_GetErrorPtr();
     if (bad && bad >= text && bad <= text + len) offset = (size_t)(bad - text);
     locate(text, offset, origin, at, sizeof at);
-    set_err(err, err_size, "%s: malformed JSON", at);
+    occ_whyf(err, err_size, "%s: malformed JSON", at);
     return NULL;
   }
   if (check_syntax(text, len, (size_t)(end - text), origin, err, err_size)) {
@@ -985,14 +978,14 @@ static cJSON *parse_document(const char *text, size_t len, const char *origin,
 occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
                            char *err, size_t err_size) {
   if (len > DB_FILE_MAX) {
-    set_err(err, err_size, "%s: larger than %d bytes", origin, DB_FILE_MAX);
+    occ_whyf(err, err_size, "%s: larger than %d bytes", origin, DB_FILE_MAX);
     return NULL;
   }
   cJSON *root = parse_document(text, len, origin, err, err_size);
   if (!root) return NULL;
   occ_gpudb *db = calloc(1, sizeof *db);
   bool ok = db && read_database(db, root, origin, err, err_size) == 0;
-  if (!db) set_err(err, err_size, "%s: out of memory", origin);
+  if (!db) occ_whyf(err, err_size, "%s: out of memory", origin);
   cJSON_Delete(root);
   if (!ok) {
     occ_gpudb_free(db);
@@ -1004,7 +997,7 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
 occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    set_err(err, err_size, "%s: %s", path, strerror(errno));
+    occ_whyf(err, err_size, "%s: %s", path, strerror(errno));
     return NULL;
   }
   char *buf = malloc(DB_FILE_MAX + 1);
@@ -1012,7 +1005,7 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
   int read_errno = ferror(f) ? errno : 0;
   fclose(f);
   if (!buf || read_errno || len > DB_FILE_MAX) {
-    set_err(err, err_size, "%s: %s", path,
+    occ_whyf(err, err_size, "%s: %s", path,
             !buf ? "out of memory" : read_errno ? strerror(read_errno)
                                                 : "larger than 1048576 bytes");
     free(buf);
@@ -1027,7 +1020,7 @@ occ_gpudb *occ_gpudb_from_tables(const occ_gpudb_tables *tables, char *err,
                                  size_t err_size) {
   occ_gpudb *db = calloc(1, sizeof *db);
   if (!db) {
-    set_err(err, err_size, "built-in database: out of memory");
+    occ_whyf(err, err_size, "built-in database: out of memory");
     return NULL;
   }
   db->t = *tables;

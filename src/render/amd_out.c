@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "core/arith.h"
 #include "render/csv.h"
 #include "render/report.h"
 #include "text/text_safe.h"
@@ -155,7 +156,7 @@ void occ_amd_write_report(FILE *out, const occ_amd_item *it) {
 
 /* The multiple a rule rounds a count up to, shown as the worksheet's
  * step (the result holds the quotient, not the rounded count). */
-static int round_up(int v, int unit) { return unit > 0 ? (v + unit - 1) / unit * unit : v; }
+static int round_up(int v, int unit) { return (int)occ_round_up(v, unit); }
 
 static void explain_waves(FILE *out, const occ_amd_item *it, int *step) {
   const occ_amd_kernel *k = &it->kernel;
