@@ -14,7 +14,7 @@ test-json: occcalc build/forge
 test-files: occcalc
 	sh tests/files.sh
 
-test-layers:
+test-layers: occcalc $(INJECT_LIB)
 	sh tests/layers.sh
 
 test-docs: occcalc

@@ -1,5 +1,6 @@
 # The walk (tests/walk/walk.sh): the calls between layers while occcalc
-# computes and writes typed configurations, recorded by gdb on a build of
+# computes and writes typed configurations, a compiler report and a run
+# over a fake program's records, recorded by gdb on a build of
 # its own whose every call stays a call (no sibling-call jumps), so the
 # layers a call crosses can be read from the stack.
 TEST_TARGETS += test-walk
@@ -22,5 +23,9 @@ build/walk/gen/%.o: build/%.c Makefile tests/walk.mk | deps
 build/walk/occcalc: $(WALK_OBJS) build/walk/gen/gpus_table.o build/walk/gen/probe_ptx.o
 	$(CC) -o $@ $^ $(LDFLAGS) $(LIBS)
 
-test-walk: build/walk/occcalc
+# run looks for the injection library beside the binary.
+build/walk/libocc_inject.so: $(INJECT_LIB)
+	cp $(INJECT_LIB) $@
+
+test-walk: build/walk/occcalc build/walk/libocc_inject.so build/fake_launches
 	sh tests/walk/walk.sh build/walk/occcalc
