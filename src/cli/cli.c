@@ -39,8 +39,15 @@ static const occ_option options[] = {
         {"dyn-smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(dyn_smem), CONFIG,
          "dynamic shared memory per block (default 0)", 0},
     [OCC_OPT_BLOCK] =
-        {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(block), CONFIG,
-         "threads per block, e.g. 128 or 40x2", 0},
+        {"block", "X[xY[xZ]]|best", OCC_ARG_BLOCK, 0, 0, AT(block), CONFIG,
+         "threads per block (128, 40x2), or best", 0},
+    [OCC_OPT_MAX_THREADS] =
+        {"max-threads", "N", OCC_ARG_COUNT, 1, 1024, AT(max_threads),
+         CALC | PTXAS, "the largest block --block best and --suggest try", 0},
+    [OCC_OPT_DYN_SMEM_PER_THREAD] =
+        {"dyn-smem-per-thread", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES / 1024,
+         AT(dyn_smem_per_thread), CALC | PTXAS,
+         "added to --dyn-smem per thread (a reduction: 4)", 0},
     [OCC_OPT_BARRIERS] =
         {"barriers", "N", OCC_ARG_COUNT, 0, 16, AT(barriers),
          CALC | PTXAS | DEVICE, "barriers the kernel uses, 0 to 16 (default 1)",
@@ -224,6 +231,10 @@ occ_target_query occ_cli_target_query(const occ_cli *cli) {
                             .arch = cli->arch, .env_gpu = getenv("OCCCALC_GPU")};
 }
 
+bool occ_cli_block_best(const occ_cli *cli) {
+  return cli->block && strcmp(cli->block, "best") == 0;
+}
+
 bool occ_cli_given(const occ_cli *cli, occ_opt option) {
   return cli->given >> option & 1u;
 }
@@ -233,6 +244,8 @@ void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel) {
   kernel->regs_per_thread = (int)cli->regs;
   kernel->smem_static_bytes = cli->smem;
   kernel->smem_dynamic_bytes = cli->dyn_smem;
+  kernel->smem_dynamic_per_thread_bytes = cli->dyn_smem_per_thread;
+  kernel->max_threads_per_block = (int)cli->max_threads;
   kernel->barriers = (int)cli->barriers;
   kernel->carveout_pct = (int)cli->carveout;
 }
@@ -426,6 +439,14 @@ static int check_device(const char *text, const occ_option *o, char *why,
   return -1;
 }
 
+/* --block also takes "best": the shapes' "accepted" list says so. */
+static void name_best(char *why, size_t why_size) {
+  static const char shapes[] = "N, XxY or XxYxZ)";
+  char *at = strstr(why, shapes);
+  if (at && at[sizeof shapes - 1] == '\0')
+    snprintf(at, why_size - (size_t)(at - why), "N, XxY, XxYxZ or best)");
+}
+
 /* Stores one option's value where its row says, by its type. */
 static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
                         char *why, size_t why_size) {
@@ -439,8 +460,14 @@ static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
   case OCC_ARG_PERCENT: return occ_parse_pct(arg, (double *)at, why, why_size);
   case OCC_ARG_CHARTS:
     return occ_parse_charts(arg, (unsigned *)at, why, why_size);
+  case OCC_ARG_BLOCK:
+    if (strcmp(arg, "best") == 0) break;
+    /* fall through */
   case OCC_ARG_SHAPE:
-    if (check_shape(arg, why, why_size) != 0) return -1;
+    if (check_shape(arg, why, why_size) != 0) {
+      if (o->type == OCC_ARG_BLOCK) name_best(why, why_size);
+      return -1;
+    }
     break;
   case OCC_ARG_DEVICE:
     if (check_device(arg, o, why, why_size) != 0) return -1;
@@ -623,6 +650,10 @@ static int check_refinements(occ_cli *cli, FILE *err) {
                                     "terminal (not --json, --jsonl, --csv or --svg)");
   if ((cli->csv || cli->svg_path) && !cli->charts)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
+  if (cli->max_threads && cli->block && !occ_cli_block_best(cli) && !cli->suggest)
+    return occ_cli_usage_error(err, "--max-threads: needs --block best, --suggest "
+                                    "or --ptxas without --block (it limits the "
+                                    "block sizes tried)");
   if (cli->non_portable && !cli->cluster)
     return occ_cli_usage_error(err, "--non-portable: needs --cluster (it "
                                     "allows clusters of 9 to 16 blocks)");

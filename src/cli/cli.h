@@ -44,6 +44,7 @@ typedef enum occ_arg_type {
   OCC_ARG_COUNT,   /* an integer in [min, max] into an int64_t */
   OCC_ARG_BYTES,   /* a size with K/KiB/M/MiB, at most max, into int64_t */
   OCC_ARG_SHAPE,   /* a block shape N, XxY or XxYxZ, kept as text */
+  OCC_ARG_BLOCK,   /* a block shape or "best", kept as text */
   OCC_ARG_PERCENT, /* 0 to 100 with an optional fraction, into a double */
   OCC_ARG_NAME,    /* a name, kept as text */
   OCC_ARG_PATH,    /* a file ("-": standard input or output), as text */
@@ -58,6 +59,8 @@ typedef enum occ_opt {
   OCC_OPT_SMEM,
   OCC_OPT_DYN_SMEM,
   OCC_OPT_BLOCK,
+  OCC_OPT_MAX_THREADS,
+  OCC_OPT_DYN_SMEM_PER_THREAD,
   OCC_OPT_BARRIERS,
   OCC_OPT_CARVEOUT,
   OCC_OPT_GRID,
@@ -139,9 +142,12 @@ typedef struct occ_cli {
   uint64_t given;            /* bit i: the option of table row i given */
   /* the kernel */
   int64_t regs, smem, dyn_smem;
+  int64_t dyn_smem_per_thread; /* --dyn-smem-per-thread: added per thread */
+  int64_t max_threads;       /* --max-threads: 0 when not given */
   int64_t barriers;          /* default 1 */
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
-  const char *block;         /* checked against the device once known */
+  const char *block;         /* checked against the device once known;
+                                "best": occ_cli_block_best */
   int64_t grid, sms;
   /* an AMD kernel (--vgprs ...; LDS is smem and dyn_smem) */
   int64_t vgprs, agprs;
@@ -191,6 +197,10 @@ bool occ_cli_arch_is_amd(const occ_cli *cli);
  * --cc, and $OCCCALC_GPU (read here, the one place that reads it). The
  * strings are the command line's and the environment's. */
 occ_target_query occ_cli_target_query(const occ_cli *cli);
+
+/* True when --block best asks for cudaOccupancyMaxPotentialBlockSize's
+ * block. */
+bool occ_cli_block_best(const occ_cli *cli);
 
 /* True when option was given. */
 bool occ_cli_given(const occ_cli *cli, occ_opt option);

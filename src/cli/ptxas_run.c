@@ -167,6 +167,8 @@ static occ_status best_block(run *r, const occ_device *device,
               (size_t)kernel->barriers * 7u + (size_t)(uintptr_t)device) %
              CHOICE_CACHE_SIZE;
   choice_entry *e = &r->choices[h];
+  /* The command line's dynamic shared memory and size limit are the same
+   * for every kernel: the key is the report's numbers. */
   if (e->used && e->device == device && e->regs == kernel->regs_per_thread &&
       e->smem == kernel->smem_static_bytes && e->barriers == kernel->barriers) {
     *out = e->choice;
@@ -184,12 +186,16 @@ static occ_status best_block(run *r, const occ_device *device,
  * result still says why). */
 static occ_status choose_block(run *r, const occ_device *device,
                                occ_kernel *kernel, occ_block_choice *choice) {
-  if (r->cli->block) {
-    r->rc = occ_pipeline_block(&r->pipeline, device, kernel);
+  if (r->cli->block && !occ_cli_block_best(r->cli)) {
+    r->rc = occ_pipeline_block(&r->pipeline, device, kernel, NULL);
     return OCC_OK;
   }
   occ_status status = best_block(r, device, kernel, choice);
   if (status != OCC_OK) return status;
+  if (occ_cli_block_best(r->cli)) {
+    occ_best_block_apply(choice, device, kernel);
+    return OCC_OK;
+  }
   kernel->block[0] = choice->smallest_block_size > 0
                          ? choice->smallest_block_size
                          : device->warp_size;
@@ -222,7 +228,9 @@ static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   occ_block_choice choice;
   occ_item item = {.device = device, .name = k->name, .readable = readable,
                    .label = label, .ptxas = k,
-                   .choice = r->cli->block ? NULL : &choice};
+                   .choice = r->cli->block && !occ_cli_block_best(r->cli)
+                                 ? NULL : &choice,
+                   .block_best = occ_cli_block_best(r->cli)};
   make_kernel(r, k, device, &item.kernel);
   occ_status status = choose_block(r, device, &item.kernel, &choice);
   if (r->rc) return r->rc;

@@ -61,7 +61,10 @@ typedef struct occ_item {
   const char *label;               /* what --svg files and CSV rows are named
                                       by when there are several, or NULL */
   const occ_ptxas_kernel *ptxas;   /* the compiler's report, or NULL */
-  const occ_block_choice *choice;  /* the block chosen without --block */
+  const occ_block_choice *choice;  /* the block chosen without --block,
+                                      or by --block best */
+  bool block_best;                 /* kernel.block is choice's block_size,
+                                      as --block best asked */
   /* What the live backend found (model/verify.h): NULL when not
    * verified. */
   int gpu_ordinal;                 /* live: the GPU's (read with verify) */

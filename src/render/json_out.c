@@ -75,7 +75,11 @@ cJSON *occ_json_kernel(const occ_kernel *k, const char *name,
   cJSON_AddItemToObject(obj, "block", cJSON_CreateIntArray(k->block, 3));
   cJSON_AddNumberToObject(obj, "regs_per_thread", k->regs_per_thread);
   cJSON_AddNumberToObject(obj, "smem_static_bytes", (double)k->smem_static_bytes);
-  cJSON_AddNumberToObject(obj, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
+  /* The block's whole dynamic request; the part that grows with it is
+   * smem_dynamic_per_thread_bytes (0 unless given). */
+  cJSON_AddNumberToObject(obj, "smem_dynamic_bytes", (double)occ_kernel_smem_dynamic_bytes(k));
+  cJSON_AddNumberToObject(obj, "smem_dynamic_per_thread_bytes",
+                          (double)k->smem_dynamic_per_thread_bytes);
   cJSON_AddNumberToObject(obj, "barriers", k->barriers);
   occ_json_add_int_or_null(obj, "carveout_pct", k->carveout_pct,
                            k->carveout_pct != OCC_CARVEOUT_DEFAULT);

@@ -4,6 +4,7 @@
  * compiler reported and `block_choice` how the block was chosen. A field
  * the report did not carry is null, never left out. */
 #include "render/ptxas_out.h"
+#include "render/suggest_out.h"
 
 static void add_bytes_or_null(cJSON *obj, const char *key, int64_t bytes) {
   if (bytes == OCC_PTXAS_UNKNOWN)
@@ -34,23 +35,12 @@ static cJSON *compiler(const occ_ptxas_row *row) {
   return kernel;
 }
 
-/* How the block size was chosen without --block: both answers, since
- * they differ (the smallest is shown; the CUDA runtime picks the
- * largest). */
-static cJSON *block_choice(const occ_block_choice *c) {
-  cJSON *obj = cJSON_CreateObject();
-  cJSON_AddStringToObject(obj, "rule", "smallest block size reaching the "
-                                       "highest occupancy");
-  cJSON_AddNumberToObject(obj, "smallest_best_block_size", c->smallest_block_size);
-  cJSON_AddNumberToObject(obj, "max_potential_block_size", c->block_size);
-  return obj;
-}
-
 cJSON *occ_ptxas_json(const occ_ptxas_row *row) {
   cJSON *root = occ_json_report(row->report);
   if (!root) return NULL;
   cJSON *from = compiler(row);
-  cJSON *choice = row->choice ? block_choice(row->choice) : cJSON_CreateNull();
+  cJSON *choice = row->choice ? occ_json_block_choice(row->choice, row->block_best)
+                              : cJSON_CreateNull();
   bool ok = from && choice && cJSON_GetObjectItemCaseSensitive(from, "barriers_reported");
   /* A key whose allocation failed is missing: report whole or not at all. */
   if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "compiler", from);

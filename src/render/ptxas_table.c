@@ -153,7 +153,7 @@ void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width) {
   put(&l, occ_ptxas_uses_local(k) ? "!" : "", 1, true);
   /* The digits end one short of the buffer, leaving room for the mark. */
   char *b = digits(r->threads_per_block, block + sizeof block - 1);
-  if (row->choice) {
+  if (row->choice && !row->block_best) {
     block[sizeof block - 2] = '*';
     block[sizeof block - 1] = '\0';
   }
@@ -200,14 +200,17 @@ static void fit(char *text, size_t width) {
 
 void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
                              const char *readable, int chosen_block,
-                             const occ_block_choice *choice) {
+                             const occ_block_choice *choice, bool block_best) {
   char name[4096], where[96];
   snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
            (long)k->line);
   occ_text_safe(readable, name, sizeof name);
   fit(name, 80 - 3 - columns(where));
   fprintf(out, "== %s%s\n", name, where);
-  if (choice)
+  if (choice && block_best)
+    fprintf(out, "   --block best: %d threads (cudaOccupancyMaxPotentialBlockSize's"
+            " choice)\n", chosen_block);
+  else if (choice)
     fprintf(out, "   no --block: %d threads, the smallest block reaching "
             "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
             "picks %d)\n", chosen_block, choice->block_size);

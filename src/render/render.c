@@ -87,7 +87,9 @@ static int write_text(occ_render *r, const occ_item *item) {
   if (item->ptxas)
     occ_ptxas_print_heading(r->out, item->ptxas, item->readable,
                             item->choice ? item->kernel.block[0] : 0,
-                            item->choice);
+                            item->choice, item->block_best);
+  else if (item->choice)
+    occ_block_choice_print(r->out, item->device, item->choice);
   (r->explain ? occ_print_explain : occ_print_report)(r->out, &rep);
   if (r->ncu) occ_print_ncu(r->out, &rep);
   print_live(r, item);
@@ -100,7 +102,8 @@ static int write_text(occ_render *r, const occ_item *item) {
 
 static int write_table(occ_render *r, const occ_item *item) {
   occ_report rep = report_of(item, item->name);
-  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                       item->block_best};
   if (r->written == 0) {
     int fixed = occ_ptxas_table_fixed_width();
     r->name_width = r->columns == 0 ? 0
@@ -116,7 +119,7 @@ static int write_table(occ_render *r, const occ_item *item) {
     occ_ptxas_table_header(r->out);
   }
   occ_ptxas_table_row(r->out, &row, r->name_width);
-  r->any_chosen_block |= item->choice != NULL;
+  r->any_chosen_block |= item->choice != NULL && !item->block_best;
   r->any_ties |= occ_ptxas_limiter_ties(&item->result);
   r->any_local |= occ_ptxas_uses_local(item->ptxas);
   return OCC_EXIT_OK;
@@ -186,9 +189,19 @@ static cJSON *item_json(const occ_item *item) {
   occ_report rep = report_of(item,
                              item->readable ? item->readable : item->name);
   rep.mangled_name = item->readable ? item->name : NULL;
-  if (!item->ptxas) return occ_json_report(&rep);
-  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
-  return occ_ptxas_json(&row);
+  if (item->ptxas) {
+    occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                         item->block_best};
+    return occ_ptxas_json(&row);
+  }
+  cJSON *obj = occ_json_report(&rep);
+  if (!obj || !item->choice) return obj;
+  cJSON *choice = occ_json_block_choice(item->choice, item->block_best);
+  if (choice && cJSON_ReplaceItemInObjectCaseSensitive(obj, "block_choice", choice))
+    return obj;
+  cJSON_Delete(choice);
+  cJSON_Delete(obj);
+  return NULL;
 }
 
 static int write_json(occ_render *r, const occ_item *item) {

@@ -3,8 +3,8 @@
  *   best_block_sizes: [threads, ...] ascending; max_potential_block_size
  *   (the largest, cudaOccupancyMaxPotentialBlockSize's answer),
  *   smallest_best_block_size, best_active_blocks_per_sm,
- *   best_active_warps_per_sm, best_occupancy, min_grid_size: null when
- *   no block size can launch (min_grid_size also when the SM count is
+ *   best_active_warps_per_sm, best_occupancy, min_grid_blocks: null when
+ *   no block size can launch (min_grid_blocks also when the SM count is
  *   unknown);
  *   register_steps: [{regs_per_thread, active_blocks_per_sm,
  *   active_warps_per_sm, occupancy, launch_bounds, maxrregcount}];
@@ -47,7 +47,7 @@ static bool add_best(cJSON *o, const occ_suggestion *s) {
          add_num(o, "best_active_blocks_per_sm", s->best_active_blocks_per_sm, any) &&
          add_num(o, "best_active_warps_per_sm", s->best_active_warps_per_sm, any) &&
          add_num(o, "best_occupancy", s->best_occupancy, any) &&
-         add_num(o, "min_grid_size", (double)s->min_grid_size,
+         add_num(o, "min_grid_blocks", (double)s->min_grid_size,
                  any && s->sm_count > 0);
 }
 
@@ -133,4 +133,22 @@ cJSON *occ_suggest_json(const occ_suggestion *s) {
     return NULL;
   }
   return o;
+}
+
+cJSON *occ_json_block_choice(const occ_block_choice *c, bool best) {
+  cJSON *o = cJSON_CreateObject();
+  bool any = c->block_size > 0;
+  bool ok = o && cJSON_AddStringToObject(
+                     o, "rule",
+                     best ? "largest block size reaching the highest occupancy "
+                            "(cudaOccupancyMaxPotentialBlockSize)"
+                          : "smallest block size reaching the highest occupancy");
+  ok = ok && add_num(o, "smallest_best_block_size", c->smallest_block_size, any) &&
+       add_num(o, "max_potential_block_size", c->block_size, any) &&
+       add_num(o, "max_threads_per_block", c->max_threads_per_block, true) &&
+       add_num(o, "min_grid_blocks", (double)c->min_grid_size,
+               any && c->min_grid_size > 0);
+  if (ok) return o;
+  cJSON_Delete(o);
+  return NULL;
 }
