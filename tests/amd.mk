@@ -1,4 +1,4 @@
-# AMD GPUs (issue 22): the calculator (src/core/amd.c), the database's AMD
+# AMD GPUs: the calculator (src/core/amd.c), the database's AMD
 # entries and the compiler-remark reader (src/ptxas/amdgpu_remarks.c).
 # - test-amd-unit: Criterion tests: HIP's rule against a table written from
 #   clr's formula, bad input, the database's AMD entries, the remark reader
@@ -18,9 +18,9 @@ TEST_TARGETS += test-amd-unit test-amd-llvm test-amd-fuzz test-amd-fuzz-db
 
 AMD_LLC ?= llc-19
 
-build/amd_llvm_diff: tests/amd_llvm_diff.c build/db/gpudb.o build/db/devfields.o $(CORE_LIB) | deps
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/amd_llvm_diff.c build/db/gpudb.o \
-	  build/db/devfields.o $(CORE_LIB) $(CJSON_LIBS) -lm
+build/amd_llvm_diff: tests/amd_llvm_diff.c $(DB_LOADER_OBJS) $(CORE_LIB) | deps
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/amd_llvm_diff.c $(DB_LOADER_OBJS) \
+	  $(CORE_LIB) $(CJSON_LIBS) -lm
 
 test-amd-llvm: build/amd_llvm_diff
 	@if ! command -v $(AMD_LLC) >/dev/null 2>&1; then \

@@ -27,7 +27,7 @@
 #include "db/rank_report.h"
 #include "model/run_merge.h"
 #include "render/merge_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* A report larger than this is refused rather than read: run --json of
  * 40,000 configurations is about 100 MB (BENCHMARKS.md). */

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/arith.h"
+
 const char *occ_strerror(occ_status status) {
   switch (status) {
   case OCC_OK: return "success";
@@ -17,8 +19,6 @@ const char *occ_strerror(occ_status status) {
   return "unknown error";
 }
 
-static int div_round_up(int x, int y) { return (x + y - 1) / y; }
-static int64_t round_up64(int64_t x, int64_t y) { return (x + y - 1) / y * y; }
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -181,8 +181,8 @@ static void compute_warps(const occ_device *d, occ_result *r) {
 static void compute_registers(const occ_device *d, const occ_kernel *k,
                               occ_result *r) {
   int64_t raw = (int64_t)k->regs_per_thread * d->warp_size;
-  int64_t per_warp = round_up64(raw, d->reg_alloc_unit);
-  int64_t checked_warps = round_up64(r->warps_per_block, d->reg_block_warp_multiple);
+  int64_t per_warp = occ_round_up(raw, d->reg_alloc_unit);
+  int64_t checked_warps = occ_round_up(r->warps_per_block, d->reg_block_warp_multiple);
   r->regs_per_warp_raw = (int)raw;
   r->regs_per_warp = (int)per_warp;
   r->regs_per_block = (int)(per_warp * r->warps_per_block);
@@ -206,7 +206,7 @@ static void compute_registers(const occ_device *d, const occ_kernel *k,
 void occ_launch_smem_terms(const occ_device *d, const occ_kernel *k,
                            int64_t *preference, int64_t *own) {
   *preference = (int64_t)k->carveout_pct * d->smem_per_sm_bytes / 100;
-  *own = round_up64(k->smem_static_bytes + k->smem_dynamic_bytes,
+  *own = occ_round_up(k->smem_static_bytes + k->smem_dynamic_bytes,
                     d->smem_alloc_unit_bytes);
 }
 
@@ -225,14 +225,20 @@ static int64_t config_without_own(const occ_device *d, const occ_result *r) {
 }
 
 /* Blocks with shared memory of their own, under the default preference:
- * room for twice the blocks that fit (at most max_blocks_per_sm), at most
- * the cap, and at least what the blocks that fit need. A single block
- * gets no more; blocks of 29 warps one more, of 30 or more none (measured
- * on CC 9.0, 64 warps an SM: above 45 % of them a block). */
+ * room for twice the blocks that fit, at most max_blocks_per_sm less the
+ * block's warps, at most the cap, and at least what the blocks that fit
+ * need. A single block gets no more; blocks of 29 warps one more, of 30 or
+ * more none (measured on CC 9.0, 64 warps an SM: above 45 % of them a
+ * block). The bound of max_blocks_per_sm less the warps is exact on CC 9.0
+ * for blocks of 2, 3 and 4 warps (30, 29 and 28 blocks; blocks of 1 warp
+ * and of 5 or more never reach it there): 4-warp blocks with 16 or 24 B of
+ * dynamic memory, as PyTorch's layer norms launch them, get 32 KB, not
+ * the 64 KB that 32 blocks would need. */
 static int64_t config_with_own(const occ_device *d, const occ_result *r) {
   int64_t blocks = r->active_blocks_per_sm, per = r->smem_per_block_bytes;
   int warps = r->warps_per_block, max_warps = r->max_warps_per_sm;
-  int64_t target = 2 * blocks < d->max_blocks_per_sm ? 2 * blocks : d->max_blocks_per_sm;
+  int64_t bound = (int64_t)d->max_blocks_per_sm - warps;
+  int64_t target = 2 * blocks < bound ? 2 * blocks : bound;
   if (blocks == 1 || warps * 32 >= max_warps * 15)
     target = blocks;
   else if (warps * 64 > max_warps * 28)
@@ -249,7 +255,9 @@ static int64_t config_with_own(const occ_device *d, const occ_result *r) {
  * choice was measured (launch_default_smem_cap_bytes > 0); fitted with no
  * miss to 19,992 launchable configurations on an H100 and 34,272 on an
  * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
- * ncu's launch__shared_mem_config_size agreed on all 512 asked). Residency
+ * ncu's launch__shared_mem_config_size agreed on all 512 asked), and to
+ * 7,760 more on an H100 with 0 B to 4 KB of a block's own memory
+ * (tests/data/h100-config-small.csv, h100-config-fine.csv). Residency
  * is unchanged: the configuration holds the blocks that fit. */
 bool occ_launch_config_terms(const occ_device *d, const occ_kernel *k,
                              const occ_result *r, int64_t *blocks,
@@ -325,7 +333,7 @@ static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
   int64_t fixed = k->smem_static_bytes + d->reserved_smem_per_block_bytes;
   r->smem_requested_bytes = fixed + k->smem_dynamic_bytes;
   r->smem_per_block_bytes =
-      round_up64(r->smem_requested_bytes, d->smem_alloc_unit_bytes);
+      occ_round_up(r->smem_requested_bytes, d->smem_alloc_unit_bytes);
   /* The kernel is taken to have opted in to exactly its dynamic size, as
    * it must to launch with more than the default per-block cap. */
   r->smem_optin = r->smem_requested_bytes > d->smem_per_block_bytes;
@@ -409,7 +417,7 @@ occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
   occ_result *r = result;
   memset(r, 0, sizeof *r);
   r->threads_per_block = (int)occ_block_threads(kernel);
-  r->warps_per_block = div_round_up(r->threads_per_block, device->warp_size);
+  r->warps_per_block = (int)occ_ceil_div(r->threads_per_block, device->warp_size);
   r->inactive_threads =
       r->warps_per_block * device->warp_size - r->threads_per_block;
 
@@ -464,7 +472,7 @@ occ_status occ_best_block_sizes(const occ_device *device,
   memset(choice, 0, sizeof *choice);
   *count = 0;
   if (!occ_device_check(device, NULL)) return OCC_ERR_INVALID_DEVICE;
-  for (int aligned = (int)round_up64(device->max_threads_per_block, step);
+  for (int aligned = (int)occ_round_up(device->max_threads_per_block, step);
        aligned > 0; aligned -= step) {
     k.block[0] = min_int(device->max_threads_per_block, aligned);
     k.block[1] = k.block[2] = 1;

@@ -10,7 +10,7 @@
  * global; they point at the arena only while cJSON parses. */
 #include "db/rank_report.h"
 
-#include "db/why.h"
+#include "text/why.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -4,7 +4,7 @@
 #define _GNU_SOURCE
 #include "model/run_merge.h"
 
-#include "db/why.h"
+#include "text/why.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 
 #include "render/csv.h"
 #include "render/json_write.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* An occupancy fraction as a percentage, "-" when unknown. */
 static void pct(double v, bool known, char *buf, size_t size) {

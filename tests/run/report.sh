@@ -205,5 +205,5 @@ for cmd in "report rank0.json" "report --json rank0.json rank1.json" \
     no "'$cmd' >&-: message: $(cat err)"
 done
 
-[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv, the ranks' cost); 11 bad files and 6 bad command lines refused"
+[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv, the ranks' cost); 11 bad files, 3 repeated, 4 forged, 3 extreme and 6 bad command lines refused; a closed stdout is status 1 for 6 commands"
 exit $fail
