@@ -180,6 +180,15 @@ grep -Eq '^kernel\(\) +2\.0e\+15 +2 .* 9\.0000e\+15$' text ||
 "$OCC" report --json wide0.json wide1.json >wide.json 2>err || no "wide --json: status $?"
 jq -e '.rows[0].total_time_us == 9e15 and .rows[0].launch_count == 2e15' wide.json >/dev/null ||
   no "wide --json: $(jq -c '.rows[0] | [.launch_count, .total_time_us]' wide.json)"
+# A measured metric near the largest double in both ranks: its weighted
+# mean is that value, never inf (JSON null, which reads "not measured").
+jq '.rows |= map(if .kernel.name == "kernel()" then .metrics = {"m": 1.7e308} else . end)' \
+  rank0.json >max0.json
+jq '.rows |= map(if .kernel.name == "kernel()" then .metrics = {"m": 1.7e308} else . end)' \
+  rank1.json >max1.json
+"$OCC" report --json max0.json max1.json >max.json 2>err || no "1.7e308: status $? ($(cat err))"
+jq -e '.rows[] | select(.kernel.name == "kernel()") | .metrics.m == 1.7e308' max.json >/dev/null ||
+  no "1.7e308 twice: $(jq -c '.rows[0].metrics' max.json)"
 # Past 2^53 the sums lose digits: refused, with why.
 jq '.rows[0].total_time_us = 5e15' rank0.json >big0.json
 jq '.rows[0].total_time_us = 5e15' rank1.json >big1.json
