@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/exit.h"
+#include "render/amd_out.h"
 #include "render/chart_out.h"
 #include "render/cluster_verify_out.h"
 #include "render/explain_out.h"
@@ -78,7 +79,25 @@ static void print_live(const occ_render *r, const occ_item *item) {
   }
 }
 
+/* An AMD item in text: its report or worksheet, a remark log's kernel
+ * under its name. */
+static int write_amd_text(occ_render *r, const occ_item *item) {
+  const occ_amd_item *amd = item->amd;
+  if (r->written > 0) fputc('\n', r->out);
+  if (r->many && amd->name) {
+    char name[160];
+    fprintf(r->out, "== %s ==\n", occ_text_safe(amd->name, name, sizeof name));
+  }
+  if (r->explain && item->explanation)
+    occ_print_amd_explain(r->out, amd, item->explanation->steps,
+                          item->explanation->count);
+  else
+    occ_amd_write_report(r->out, amd);
+  return OCC_EXIT_OK;
+}
+
 static int write_text(occ_render *r, const occ_item *item) {
+  if (item->amd) return write_amd_text(r, item);
   /* A compiler report's kernel is named in its heading; a module's by its
    * readable name, as a person reads it. */
   const char *name = item->readable ? item->readable : item->name;
@@ -99,6 +118,11 @@ static int write_text(occ_render *r, const occ_item *item) {
 }
 
 static int write_table(occ_render *r, const occ_item *item) {
+  if (item->amd) {
+    if (r->written == 0) occ_amd_table_header(r->out, item->amd);
+    occ_amd_table_row(r->out, item->amd);
+    return OCC_EXIT_OK;
+  }
   occ_report rep = report_of(item, item->name);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
   if (r->written == 0) {
@@ -123,6 +147,12 @@ static int write_table(occ_render *r, const occ_item *item) {
 }
 
 static int write_csv(const occ_render *r, const occ_item *item) {
+  /* An AMD target has no charts: its CSV is the report's row. */
+  if (item->amd) {
+    if (r->written == 0) occ_amd_csv_header(r->out);
+    occ_amd_csv_row(r->out, item->amd);
+    return OCC_EXIT_OK;
+  }
   if (r->written == 0) occ_chart_write_csv_header(r->out);
   if (item->charts)
     occ_chart_write_csv(r->out, item->label, item->charts->list,
@@ -183,7 +213,11 @@ static int build_sections(const occ_render *r, const occ_item *item,
                      occ_chart_json(item->charts->list, item->charts->count));
     if (ok && r->svg_path) rc = write_svg(r, item);
   }
-  if (ok && item->explanation) {
+  if (ok && item->explanation && item->amd) {
+    ok = add_section(s, "explain",
+                     occ_json_amd_explain(item->amd, item->explanation->steps,
+                                          item->explanation->count));
+  } else if (ok && item->explanation) {
     occ_report rep = report_of(item, item->name);
     ok = add_section(s, "explain", occ_json_explain(&rep));
   }
@@ -219,15 +253,39 @@ static void item_json(occ_render *r, occ_jw *w, const occ_item *item,
   occ_jw_close(w);
 }
 
+/* An AMD item's document: its own object (render/amd_out.c), built as a
+ * tree, with the sections added; NULL when out of memory. */
+static cJSON *amd_json(const occ_item *item, sections *s) {
+  cJSON *doc = occ_amd_json(item->amd);
+  for (int i = 0; doc && i < s->count; i++) {
+    if (!cJSON_AddItemToObject(doc, s->key[i], s->tree[i])) {
+      cJSON_Delete(doc);
+      doc = NULL;
+      break;
+    }
+    s->tree[i] = NULL; /* the document's now */
+  }
+  free_sections(s);
+  return doc;
+}
+
 static int write_json(occ_render *r, const occ_item *item) {
   sections s = {.count = 0};
   int rc = build_sections(r, item, &s);
   if (rc != OCC_EXIT_OK) return rc;
+  cJSON *amd = item->amd ? amd_json(item, &s) : NULL;
+  if (item->amd && !amd) {
+    occ_msg(r->err, "out of memory writing JSON");
+    return OCC_EXIT_FAILURE;
+  }
   bool lines = r->format == OCC_FORMAT_JSONL;
   if (!lines) fputs(!r->many ? "" : r->written == 0 ? "[\n" : ",\n", r->out);
   occ_jw w;
   occ_jw_stream(&w, r->out, !lines);
-  item_json(r, &w, item, &s);
+  if (amd)
+    occ_jw_item(&w, NULL, amd);
+  else
+    item_json(r, &w, item, &s);
   if (!occ_jw_end_stream(&w)) { /* not expected: nothing is allocated */
     occ_msg(r->err, "out of memory writing JSON");
     return OCC_EXIT_FAILURE;
