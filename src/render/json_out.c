@@ -18,7 +18,7 @@
 #include "core/ncu.h"
 #include "render/ncu_rows.h"
 #include "render/report_rows.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 static void limit(occ_jw *w, const char *key, int value) {
   occ_jw_int_or_null(w, key, value, value != OCC_UNLIMITED);
