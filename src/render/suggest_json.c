@@ -135,20 +135,21 @@ cJSON *occ_suggest_json(const occ_suggestion *s) {
   return o;
 }
 
-cJSON *occ_json_block_choice(const occ_block_choice *c, bool best) {
-  cJSON *o = cJSON_CreateObject();
+void occ_jw_block_choice(occ_jw *w, const occ_block_choice *c, bool best) {
+  if (!c) {
+    occ_jw_null(w, "block_choice");
+    return;
+  }
   bool any = c->block_size > 0;
-  bool ok = o && cJSON_AddStringToObject(
-                     o, "rule",
-                     best ? "largest block size reaching the highest occupancy "
-                            "(cudaOccupancyMaxPotentialBlockSize)"
-                          : "smallest block size reaching the highest occupancy");
-  ok = ok && add_num(o, "smallest_best_block_size", c->smallest_block_size, any) &&
-       add_num(o, "max_potential_block_size", c->block_size, any) &&
-       add_num(o, "max_threads_per_block", c->max_threads_per_block, true) &&
-       add_num(o, "min_grid_blocks", (double)c->min_grid_size,
-               any && c->min_grid_size > 0);
-  if (ok) return o;
-  cJSON_Delete(o);
-  return NULL;
+  occ_jw_object(w, "block_choice");
+  occ_jw_string(w, "rule",
+                best ? "largest block size reaching the highest occupancy "
+                       "(cudaOccupancyMaxPotentialBlockSize)"
+                     : "smallest block size reaching the highest occupancy");
+  occ_jw_int_or_null(w, "smallest_best_block_size", c->smallest_block_size, any);
+  occ_jw_int_or_null(w, "max_potential_block_size", c->block_size, any);
+  occ_jw_int(w, "max_threads_per_block", c->max_threads_per_block);
+  occ_jw_int_or_null(w, "min_grid_blocks", c->min_grid_size,
+                     any && c->min_grid_size > 0);
+  occ_jw_close(w);
 }
