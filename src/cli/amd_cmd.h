@@ -36,11 +36,6 @@ void occ_amd_target_of(const occ_target *target, occ_amd_target *amd);
 int occ_amd_calculate(const occ_cli *cli, const occ_amd_target *target, FILE *out,
                       FILE *err);
 
-/* Refuses, in one line (status 2), the first NVIDIA-only option given
- * for an AMD target (named target in the message). Returns OCC_EXIT_OK
- * when none was given. */
-int occ_amd_refuse_nvidia_options(const occ_cli *cli, const char *target, FILE *err);
-
 /* The item of a configuration on target: its architecture, and the board
  * when the target is one. */
 void occ_amd_item_of_target(const occ_amd_target *target, occ_amd_item *item);
@@ -50,10 +45,5 @@ void occ_amd_item_of_target(const occ_amd_target *target, occ_amd_item *item);
  * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE after the one-line diagnostic. */
 int occ_amd_launch_shape(const occ_cli *cli, const occ_amd_arch *arch,
                          occ_amd_item *item, FILE *err);
-
-/* Refuses, in one line (status 2), an option that only an AMD target
- * takes when the target is NVIDIA's. Returns OCC_EXIT_OK when none was
- * given. */
-int occ_amd_refuse_on_nvidia(const occ_cli *cli, FILE *err);
 
 #endif

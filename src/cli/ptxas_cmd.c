@@ -22,7 +22,7 @@
 #include "ptxas/lines.h"
 #include "ptxas/log_kind.h"
 #include "ptxas/ptxas.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Distinct targets in one report are few (one per -gencode); past this
  * many the device is looked up again for each kernel. */
@@ -198,7 +198,7 @@ static occ_status best_block(run *r, const occ_device *device,
  * result still says why). */
 static occ_status choose_block(run *r, const occ_device *device,
                                occ_kernel *kernel, occ_block_choice *choice) {
-  if (r->cli->block) {
+  if (occ_cli_given(r->cli, OCC_OPT_BLOCK)) {
     r->rc = occ_pipeline_block(&r->pipeline, device, kernel);
     return OCC_OK;
   }
@@ -236,7 +236,7 @@ static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   occ_block_choice choice;
   occ_item item = {.device = device, .name = k->name, .readable = readable,
                    .label = label, .ptxas = k,
-                   .choice = r->cli->block ? NULL : &choice};
+                   .choice = occ_cli_given(r->cli, OCC_OPT_BLOCK) ? NULL : &choice};
   make_kernel(r, k, device, &item.kernel);
   occ_status status = choose_block(r, device, &item.kernel, &choice);
   if (r->rc) return r->rc;
@@ -414,10 +414,11 @@ static int decide(command *c, occ_log_kind kind) {
     return occ_cli_usage_error(c->err, "%s: the log holds AMD's compiler remarks; give "
                                "--arch gfxNNN, an AMD --gpu, or neither",
                                c->cli->gpu ? "--gpu" : "--arch/--cc");
-  int rc = kind == OCC_LOG_NVIDIA ? occ_amd_refuse_on_nvidia(c->cli, c->err)
-           : c->target.amd       ? OCC_EXIT_OK
-                                 : occ_amd_refuse_nvidia_options(c->cli, "a remark log",
-                                                                 c->err);
+  int rc = kind == OCC_LOG_NVIDIA
+               ? occ_cli_refuse_vendor(c->cli, OCC_VENDOR_NVIDIA, "a ptxas log", c->err)
+           : c->target.amd
+               ? OCC_EXIT_OK
+               : occ_cli_refuse_vendor(c->cli, OCC_VENDOR_AMD, "a remark log", c->err);
   if (rc != OCC_EXIT_OK) return rc;
   c->kind = kind;
   if (kind == OCC_LOG_NVIDIA) {
@@ -497,9 +498,9 @@ int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *
   /* A target named decides the vendor's options at once; none named waits
    * for the log's first line of its own. */
   if (c.target.amd)
-    rc = occ_amd_refuse_nvidia_options(cli, c.target.gpu.arch.name, err);
+    rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_AMD, c.target.gpu.arch.name, err);
   else if (cli->gpu || cli->arch)
-    rc = occ_amd_refuse_on_nvidia(cli, err);
+    rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_NVIDIA, "a ptxas log", err);
   if (rc != OCC_EXIT_OK) return rc;
   bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
   int fd = is_stdin ? STDIN_FILENO : open(cli->ptxas_path, O_RDONLY | O_CLOEXEC);

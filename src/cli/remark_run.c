@@ -11,7 +11,7 @@
 #include "cli/pipeline.h"
 #include "ptxas/amdgpu_remarks.h"
 #include "ptxas/demangle.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Targets in one log are few (one per --offload-arch). */
 #define ARCH_CACHE_SIZE 16
