@@ -168,7 +168,7 @@ static const occ_option options[] = {
          "run: only launch records (no replay, no counter rights)", 0},
     [OCC_OPT_CACHE_CONTROL] =
         {"cache-control", "all|none", OCC_ARG_NAME, 0, 0, AT(cache_control),
-         RUN, "run: flush caches before profiled launches (all)",
+         RUN, "run: all flushes caches before profiling (default none)",
          0},
     [OCC_OPT_OUTPUT] =
         {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,

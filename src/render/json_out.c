@@ -49,6 +49,13 @@ cJSON *occ_json_device(const occ_device *d) {
     occ_json_add_int_or_null(obj, fields[i].key, v,
                              v != 0 || fields[i].offset !=
                                             offsetof(occ_device, sm_count));
+    if (fields[i].offset == offsetof(occ_device, sm_count) && d->sm_count == 0)
+      cJSON_AddNullToObject(obj, "sm_count_source");
+    else if (fields[i].offset == offsetof(occ_device, sm_count))
+      cJSON_AddStringToObject(obj, "sm_count_source",
+                              d->sm_count_source ? d->sm_count_source
+                              : d->source        ? d->source
+                                                 : "database");
     if (fields[i].offset == offsetof(occ_device, max_threads_per_sm))
       cJSON_AddNumberToObject(obj, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
   }
