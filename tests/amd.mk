@@ -18,9 +18,9 @@ TEST_TARGETS += test-amd-unit test-amd-llvm test-amd-fuzz test-amd-fuzz-db
 
 AMD_LLC ?= llc-19
 
-build/amd_llvm_diff: tests/amd_llvm_diff.c build/db/gpudb.o build/db/devfields.o $(CORE_LIB) | deps
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/amd_llvm_diff.c build/db/gpudb.o \
-	  build/db/devfields.o $(CORE_LIB) $(CJSON_LIBS) -lm
+build/amd_llvm_diff: tests/amd_llvm_diff.c $(DB_LOADER_OBJS) $(CORE_LIB) | deps
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/amd_llvm_diff.c $(DB_LOADER_OBJS) \
+	  $(CORE_LIB) $(CJSON_LIBS) -lm
 
 test-amd-llvm: build/amd_llvm_diff
 	@if ! command -v $(AMD_LLC) >/dev/null 2>&1; then \

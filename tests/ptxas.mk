@@ -68,7 +68,7 @@ test-ptxas-cli: occcalc
 
 test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
-	   tests/kernels/*.cu $(wildcard kernels/*.cu)
+	   tests/kernels/*.cu $(wildcard kernels/*.cu) src/live/probe.cu
 
 test-ptxas-sanitize: build/ptxas_dump_san build/ptxas_unit_san build/json_write_test_san
 	sh tests/ptxas/golden.sh build/ptxas_dump_san tests/ptxas/golden

@@ -12,7 +12,7 @@ CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tes
                  $(wildcard tests/test_db*.c)
 
 # The writers read the model (run_out.c its cluster section): its objects too.
-UNIT_RENDER_OBJS = $(RENDER_OBJS) $(MODEL_OBJS)
+UNIT_RENDER_OBJS = $(RENDER_OBJS) $(MODEL_OBJS) $(TEXT_OBJS)
 
 build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(UNIT_RENDER_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_RENDER_OBJS) $(CORE_DB_LIBS) -lcjson -lcriterion

@@ -6,7 +6,7 @@ TEST_TARGETS += test-walk
 
 WALK_OBJS = $(patsubst build/%,build/walk/%,$(CLI_OBJS) $(RENDER_OBJS) \
               $(call obj,$(wildcard src/live/*.c)) $(MODEL_OBJS) \
-              $(PTXAS_OBJS) $(DB_OBJS) $(CORE_OBJS))
+              $(PTXAS_OBJS) $(DB_OBJS) $(TEXT_OBJS) $(CORE_OBJS))
 
 build/walk/%.o: src/%.c $(HDRS) Makefile tests/walk.mk build/cshim/string | deps
 	@mkdir -p $(dir $@)
