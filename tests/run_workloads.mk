@@ -1,7 +1,9 @@
 # occcalc run on real workloads: --output's patterns
 # (tests/run/pattern_unit.c) and the merge of several run --json files
 # (tests/run/merge_unit.c) and `occcalc report` over two ranks' files and
-# bad ones (tests/run/report.sh), the counters' turns between processes
+# bad, forged, repeated and extreme ones, and a closed stdout
+# (tests/run/report.sh), output names up to 255 bytes
+# (tests/run/long_names.sh), the counters' turns between processes
 # (tests/run/turns_unit.c).
 TEST_TARGETS += test-run-workloads
 
@@ -10,9 +12,10 @@ build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	  build/live/out_pattern.o $(LDFLAGS) -lcriterion
 
 
-build/merge_unit: tests/run/merge_unit.c build/db/run_merge.o
+build/merge_unit: tests/run/merge_unit.c $(LIBOCC)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
-	  build/db/run_merge.o $(LDFLAGS) -lcjson -lm -lcriterion
+	  $(LIBOCC) $(LDFLAGS) -lcjson -lm -lcriterion -Wl,-Bstatic -lstdc++ \
+	  -Wl,-Bdynamic
 
 test-run-workloads: occcalc build/forge build/pattern_unit build/merge_unit \
                     build/turns_unit
@@ -20,6 +23,7 @@ test-run-workloads: occcalc build/forge build/pattern_unit build/merge_unit \
 	sh tests/run/output_patterns.sh
 	./build/merge_unit --short-filename
 	sh tests/run/report.sh
+	sh tests/run/long_names.sh
 	./build/turns_unit --short-filename
 
 build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/inject_turns.h
@@ -70,3 +74,12 @@ bench-gpu-run-torch-stats: occcalc $(INJECT_LIB)
 GPU_BENCH_TARGETS += bench-gpu-run-small
 bench-gpu-run-small: occcalc $(INJECT_LIB) build/run_graphs
 	BENCH_PROG="build/run_graphs 3" sh tests/run/bench.sh
+
+# `occcalc report` at job scale (tests/run/bench_report.sh): 8 ranks x 100
+# configurations, 64 x 1,000 and 64 x 5,000 of generated reports with C++
+# template names, and a row of 40,000 metrics; fails past 5 s or 300 MB
+# at 64 x 5,000, or where time grows faster than the ranks x
+# configurations or the metrics.
+BENCH_TARGETS += bench-report
+bench-report: occcalc build/forge $(INJECT_LIB)
+	sh tests/run/bench_report.sh
