@@ -38,11 +38,12 @@ test-amd-unit: build/unit_amd
 	./build/unit_amd --short-filename
 
 build/fuzz_amd_remarks: tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/amdgpu_remarks.h \
-                        src/ptxas/lines.c src/ptxas/lines.h | deps
+                        src/ptxas/lines.c src/ptxas/lines.h src/ptxas/log_kind.c | deps
 	@mkdir -p build
 	$(CLANG) $(ALL_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
 	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -o $@ tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/lines.c
+	  -o $@ tests/amd_remarks_fuzz.c src/ptxas/amdgpu_remarks.c src/ptxas/lines.c \
+	  src/ptxas/log_kind.c
 
 # make fuzz runs the remark reader's fuzzer for FUZZ_SECONDS (default 60).
 fuzz: fuzz-amd

@@ -1,7 +1,7 @@
 # The ptxas/cuobjdump reader: its tests, fuzz target and
 # benchmark. `make fuzz-ptxas` runs its fuzzer for FUZZ_SECONDS (default 60).
 TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
-                test-ptxas-cli test-ptxas-nvcc test-ptxas-sanitize \
+                test-ptxas-cli test-ptxas-stream test-ptxas-nvcc test-ptxas-sanitize \
                 test-ptxas-fuzz
 BENCH_TARGETS += bench-ptxas
 
@@ -12,7 +12,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 FUZZ_SECONDS ?= 60
 CLANG ?= clang
 
-.PHONY: test-ptxas-golden test-ptxas-unit test-ptxas-real test-ptxas-cli \
+.PHONY: test-ptxas-golden test-ptxas-unit test-ptxas-real test-ptxas-cli test-ptxas-stream \
         test-ptxas-nvcc \
         test-ptxas-sanitize test-ptxas-fuzz fuzz-ptxas bench-ptxas
 
@@ -65,6 +65,11 @@ test-ptxas-real: build/ptxas_dump
 # occcalc --ptxas end to end: the gate, --jsonl through jq, bad inputs.
 test-ptxas-cli: occcalc
 	sh tests/ptxas/cli_test.sh
+
+# --ptxas - writes each row as its lines arrive, decides the reader by the
+# first line only one vendor writes, and refuses a log of both kinds.
+test-ptxas-stream: occcalc
+	bash tests/ptxas/stream_test.sh
 
 test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \

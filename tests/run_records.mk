@@ -3,7 +3,7 @@
 # tests/run/records_test.sh runs occcalc on them (OCCCALC= and FORGE= run
 # the same cases on another build); tests/run/records_unit.c drives the
 # reader's caps and the hash index directly.
-TEST_TARGETS += test-run-records
+TEST_TARGETS += test-run-records test-run-plural
 
 build/forge: tests/run/forge.c src/model/launch_record.h
 	@mkdir -p build
@@ -17,6 +17,11 @@ build/records_unit: tests/run/records_unit.c build/live/records.o build/cli/run_
 test-run-records: occcalc $(INJECT_LIB) build/forge build/records_unit
 	./build/records_unit --short-filename
 	sh tests/run/records_test.sh
+
+# A count of one is singular in run's text: every template with a count
+# read from the writers' sources, and forged runs at counts of one and two.
+test-run-plural: occcalc $(INJECT_LIB) build/forge
+	python3 tests/run/plural.py ./occcalc build/forge
 
 # The targets for a program that varies its configuration 40,000
 # times, in every format, and for the demangler bomb (a CPU benchmark).
