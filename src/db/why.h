@@ -1,7 +1,7 @@
 /* why.h - how a reader says why it refuses its input: printf into the
  * caller's reason buffer (why, size bytes; cut to fit, NUL-terminated when
  * size > 0). In db/, the lowest layer that may include stdio.h
- * (tests/layers.sh keeps it out of the core), so that the database's and
+ * (tests/layers/layers.sh keeps it out of the core), so that the database's and
  * the live layer's readers share it. It writes to memory only, no I/O. */
 #ifndef OCC_DB_WHY_H
 #define OCC_DB_WHY_H

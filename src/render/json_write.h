@@ -5,7 +5,7 @@
  * (cjson/cJSON.h, included here) and print it with cJSON_Print (--json)
  * or cJSON_PrintUnformatted (--jsonl); the goldens hold cJSON's layout. A
  * document has one owner, who frees it with cJSON_Delete. cJSON stays out
- * of the core (tests/layers.sh). */
+ * of the core (tests/layers/layers.sh). */
 #ifndef OCC_JSON_WRITE_H
 #define OCC_JSON_WRITE_H
 
@@ -47,7 +47,7 @@ typedef cJSON *occ_json_item_fn(void *context, size_t i);
  * count - 1): each item is made, printed and freed before the next, so a
  * document of many rows never holds more than one row's tree or text
  * (occcalc run's report of 40,000 configurations). The layout is
- * cJSON_Print's byte for byte (tests/ptxas/json_write_test.c). False when
+ * cJSON_Print's byte for byte (tests/json/json_write_test.c). False when
  * out of memory or key is not an empty array of doc; what was written
  * stays written. */
 __attribute__((warn_unused_result))

@@ -1,6 +1,6 @@
 /* amd_remarks_unit.c - the reader of AMD's kernel-resource-usage remarks
  * (src/ptxas/amdgpu_remarks.c) over logs clang 19 wrote
- * (tests/data/amd/make_logs.sh), and each kernel's occupancy, computed
+ * (tests/amd/data/make_logs.sh), and each kernel's occupancy, computed
  * from what the log says it used, against the compiler's own figure. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -89,7 +89,7 @@ Test(amd_remarks, every_log_every_kernel_matches_the_compiler) {
   occ_gpudb *db = occ_gpudb_load_builtin(err, sizeof err);
   cr_assert(db, "%s", err);
   for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-    snprintf(path, sizeof path, "tests/data/amd/%s", logs[i].file);
+    snprintf(path, sizeof path, "tests/amd/data/%s", logs[i].file);
     seen s;
     occ_amdgpu_stats st = read_log(path, &s);
     cr_assert_eq(s.count, 4, "%s", path);
@@ -126,8 +126,8 @@ Test(amd_remarks, every_log_every_kernel_matches_the_compiler) {
 /* Colour, CRLF and the TotalSGPRs form read as the plain log does. */
 Test(amd_remarks, variants_read_alike) {
   seen plain, crlf, total;
-  read_log("tests/data/amd/clang19-gfx1100.log", &plain);
-  read_log("tests/data/amd/clang19-gfx1100-crlf.log", &crlf);
+  read_log("tests/amd/data/clang19-gfx1100.log", &plain);
+  read_log("tests/amd/data/clang19-gfx1100-crlf.log", &crlf);
   cr_assert_eq(plain.count, crlf.count);
   for (int j = 0; j < plain.count; j++) {
     cr_expect_str_eq(plain.k[j].name, crlf.k[j].name);
@@ -135,8 +135,8 @@ Test(amd_remarks, variants_read_alike) {
     cr_expect_eq(plain.k[j].lds_bytes, crlf.k[j].lds_bytes);
     cr_expect_eq(plain.k[j].line, crlf.k[j].line);
   }
-  read_log("tests/data/amd/clang19-gfx942.log", &plain);
-  read_log("tests/data/amd/clang19-gfx942-totalsgprs.log", &total);
+  read_log("tests/amd/data/clang19-gfx942.log", &plain);
+  read_log("tests/amd/data/clang19-gfx942-totalsgprs.log", &total);
   for (int j = 0; j < plain.count; j++) {
     cr_expect_eq(plain.k[j].sgprs, total.k[j].sgprs);
     cr_expect_not(plain.k[j].sgprs_total_form);
@@ -146,7 +146,7 @@ Test(amd_remarks, variants_read_alike) {
 
 Test(amd_remarks, byte_by_byte_equals_whole) {
   size_t len;
-  const char *text = slurp("tests/data/amd/clang19-gfx90a-color.log", &len);
+  const char *text = slurp("tests/amd/data/clang19-gfx90a-color.log", &len);
   seen whole, bytes;
   read_text(text, len, len, &whole);
   read_text(text, len, 1, &bytes);
@@ -163,7 +163,7 @@ Test(amd_remarks, byte_by_byte_equals_whole) {
  * line before it. */
 Test(amd_remarks, two_targets) {
   seen s;
-  read_log("tests/data/amd/clang19-two-targets.log", &s);
+  read_log("tests/amd/data/clang19-two-targets.log", &s);
   cr_assert_eq(s.count, 8);
   cr_expect_str_eq(s.k[0].arch, "gfx90a");
   cr_expect_str_eq(s.k[7].arch, "gfx1030");
@@ -229,7 +229,7 @@ Test(amd_remarks, nul_line_skipped_in_any_chunks) {
 
 Test(amd_remarks, tells_logs_apart) {
   size_t len;
-  const char *amd = slurp("tests/data/amd/clang19-gfx908.log", &len);
+  const char *amd = slurp("tests/amd/data/clang19-gfx908.log", &len);
   cr_expect(occ_amdgpu_is_remark_log(amd, len));
   const char *ptxas = "ptxas info    : Used 27 registers, used 1 barriers, 4096 bytes smem\n";
   cr_expect_not(occ_amdgpu_is_remark_log(ptxas, strlen(ptxas)));

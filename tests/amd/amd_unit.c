@@ -1,7 +1,7 @@
 /* amd_unit.c - the AMD calculator (src/core/amd.c) and the database's AMD
  * entries: HIP's rule against a table written by hand from clr's formula,
  * the worksheet's steps, bad input, look-ups and the loader's refusals.
- * LLVM's rule is checked against llc itself (tests/amd_llvm_diff.c). */
+ * LLVM's rule is checked against llc itself (tests/amd/amd_llvm_diff.c). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* bench_floor.c - the floor that `occcalc --device 0` is benchmarked
  * against: the least a program must do to get the CUDA occupancy API's
- * answer for the mission's configuration. It creates the context, JIT-loads
+ * answer for the README example's configuration. It creates the context, JIT-loads
  * the same probe PTX with the same 48-register cap and asks the API for
  * 128 threads and 4096 B of dynamic shared memory. Like occcalc it reaches
  * the driver through the static runtime (no -lcuda). */

@@ -1,5 +1,5 @@
 /* bench_floor_calc.c - the floor that one occcalc report is benchmarked
- * against (tests/bench_process.sh, tests/bench_callgrind.sh): the least a
+ * against (tests/bench/process.sh, tests/bench/callgrind.sh): the least a
  * C program must do to print the toolkit's answer for one configuration.
  * It evaluates cuda_occupancy.h once for an H100 SXM (properties typed in,
  * as data/gpus.json has them), 48 registers, 4096 B of static shared memory

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench_gpu.sh: make bench-gpu, on a machine with a GPU.
-# 1. End-to-end wall time of the mission command against build/bench_floor
+# 1. End-to-end wall time of the README example (live) against build/bench_floor
 #    (context + JIT of the same probe PTX + the occupancy API), alternated,
 #    median of 5 after one warm-up each, with the driver's JIT cache on
 #    (its default) and off (CUDA_CACHE_DISABLE=1: every run compiles).
@@ -8,7 +8,7 @@
 set -u
 ./occcalc --regs 32 --block 32 --device 0 --no-verify >/dev/null 2>&1 ||
   { echo "skipped: no GPU"; exit 77; }
-mission="./occcalc --regs 48 --smem 4096 --block 128 --device 0"
+example="./occcalc --regs 48 --smem 4096 --block 128 --device 0"
 
 ms() { # ms COMMAND...: wall milliseconds of one run
   t0=$(date +%s%N)
@@ -23,14 +23,14 @@ compare() { # compare LABEL ENV...: prints the two medians and the ratio
   label=$1
   shift
   env "$@" ./build/bench_floor >/dev/null 2>&1
-  env "$@" $mission >/dev/null 2>&1
+  env "$@" $example >/dev/null 2>&1
   : >/tmp/occ_floor.$$
   : >/tmp/occ_tool.$$
   : >/tmp/occ_counter.$$
   for i in 1 2 3 4 5; do
     ms env "$@" ./build/bench_floor >>/tmp/occ_floor.$$
-    ms env "$@" $mission >>/tmp/occ_tool.$$
-    ms env "$@" $mission --counter >>/tmp/occ_counter.$$
+    ms env "$@" $example >>/tmp/occ_tool.$$
+    ms env "$@" $example --counter >>/tmp/occ_counter.$$
   done
   f=$(median5 </tmp/occ_floor.$$) t=$(median5 </tmp/occ_tool.$$) c=$(median5 </tmp/occ_counter.$$)
   rm -f /tmp/occ_floor.$$ /tmp/occ_tool.$$ /tmp/occ_counter.$$

@@ -1,43 +1,59 @@
-# Criterion unit tests. The core's, the database's, the chart writers' and
-# the explanation's (tests/test_core.c, tests/test_explore.c,
-# tests/test_explain.c) link libocc_core.a, the
-# database and the writers, without the CUDA runtime; the verifier's, the
-# command line's and the library opener's (tests/test_verify.c,
-# tests/test_cli.c, tests/test_dl.c) link the whole program but main(); the injection
-# library's counters logic (tests/test_inject_counters.c) links its object.
-TEST_TARGETS += test-unit test-lib
+# The calculator: the core's rules, the sweep engine, charts, suggestions,
+# the explanation and the report's rows.
+# - test-calculator-unit: Criterion (test_core.c, test_explore.c,
+#   test_explain.c, test_config.c, test_report_rows.c), linked with the
+#   core, the database, the model and the renderers, without CUDA.
+# - test-golden: every feature's golden cases (tests/*/cases/*.case, see
+#   tests/harness/golden.sh); KEYWORD=WORD runs one feature's or one
+#   keyword's alone (make test-golden KEYWORD=amd).
+# - test-diff: the differential test against the toolkit's cuda_occupancy.h.
+# - test-sweep: the sweep engine against cuda_occupancy.h and occ_compute on
+#   every architecture's full grid.
+# - test-charts-svg: the SVG charts' structure (skipped without xmllint).
+# - test-unlimited: the core's "unlimited" (OCC_UNLIMITED) never reaches an
+#   output, on every architecture and through every writer.
+UNIT_TARGETS  += test-calculator-unit
+CHECK_TARGETS += test-calculator-unit test-golden
+CHECK_BINS    += build/unit_calculator build/ptxas_dump
+TEST_TARGETS  += test-calculator-unit test-golden test-diff test-sweep \
+                 test-charts-svg test-unlimited
 
-CORE_UNIT_SRCS = tests/test_core.c tests/test_explore.c tests/test_explain.c tests/test_config.c \
-                 tests/test_report_rows.c \
-                 $(wildcard tests/test_db*.c)
+.PHONY: test-calculator-unit test-golden test-diff test-sweep test-charts-svg \
+        test-unlimited
+
+CALCULATOR_UNIT_SRCS = tests/calculator/test_core.c tests/calculator/test_explore.c \
+                       tests/calculator/test_explain.c tests/calculator/test_config.c \
+                       tests/calculator/test_report_rows.c
 
 # The writers read the model (run_out.c its cluster section): its objects too.
 UNIT_RENDER_OBJS = $(RENDER_OBJS) $(MODEL_OBJS)
 
-build/unit_core: $(CORE_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(UNIT_RENDER_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CORE_UNIT_SRCS) $(UNIT_RENDER_OBJS) $(CORE_DB_LIBS) -lcjson -lcriterion
+build/unit_calculator: $(CALCULATOR_UNIT_SRCS) tests/harness/db_fixture.h tests/harness/json_parsed.h \
+                       $(UNIT_RENDER_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(CALCULATOR_UNIT_SRCS) $(UNIT_RENDER_OBJS) \
+	  $(CORE_DB_LIBS) -lcjson -lcriterion
 
-PROGRAM_UNIT_SRCS = tests/test_verify.c tests/test_cli.c tests/test_dl.c
+test-calculator-unit: build/unit_calculator
+	./build/unit_calculator --short-filename
 
-build/unit_program: $(PROGRAM_UNIT_SRCS) tests/db_fixture.h tests/json_parsed.h $(LIB_OBJS)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(PROGRAM_UNIT_SRCS) $(LIB_OBJS) $(LIBS) -lcjson -lcriterion
+# The reader's cases run build/ptxas_dump (tests/ptxas/ptxas.mk).
+test-golden: occcalc build/ptxas_dump
+	sh tests/harness/golden.sh tests/*/cases/*.case
 
-# The injection library's counters logic against a fake Range Profiler
-# (tests/test_inject_counters.c).
-build/unit_inject: tests/test_inject_counters.c build/inject/inject/inject_counters.o
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
-	  -o $@ $^ -lcriterion -lpthread
+build/diff_occupancy: tests/calculator/diff_occupancy.c $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(CORE_DB_LIBS)
 
-test-unit: build/unit_core build/unit_program build/unit_inject
-	./build/unit_core --short-filename
-	./build/unit_program --short-filename
-	./build/unit_inject --short-filename
+test-diff: build/diff_occupancy
+	./build/diff_occupancy
 
-# The library's boundary: tests/lib_test.c includes src/libocc.h alone and
-# links build/libocc.a alone (no command line, no live backend, no CUDA).
-build/lib_test: tests/lib_test.c src/libocc.h $(LIBOCC)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/lib_test.c $(LIBOCC) \
-	  -lcjson -lm -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
+build/sweep_check: tests/calculator/sweep_check.c tests/harness/ref_header.h $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -o $@ $< $(CORE_DB_LIBS)
 
-test-lib: build/lib_test
-	./build/lib_test
+test-sweep: build/sweep_check
+	./build/sweep_check
+
+test-charts-svg: occcalc
+	sh tests/calculator/svg_check.sh
+
+test-unlimited: occcalc
+	sh tests/calculator/unlimited_check.sh

@@ -53,7 +53,7 @@ check_case() { # name launchable(yes|no) occcalc-args...
   done
 }
 
-check_case h100-mission yes --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128
+check_case h100-example yes --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128
 check_case gtx970-step1 yes --gpu gtx970 --regs 48 --smem 4000 --block 100 --step 1
 check_case v100-cannot-launch no --gpu v100 --regs 255 --block 1024
 check_case a100-carveout yes --gpu a100 --regs 64 --dyn-smem 100K --block 256 --carveout 30

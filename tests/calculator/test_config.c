@@ -41,15 +41,15 @@ static int check_survey(const char *path, const char *gpu) {
 }
 
 Test(config, driver_choice_matches_h100_survey) {
-  cr_expect_eq(check_survey("tests/data/h100-config-survey.csv", "H100 SXM"), 19992);
+  cr_expect_eq(check_survey("tests/survey/h100-config-survey.csv", "H100 SXM"), 19992);
 }
 
 Test(config, driver_choice_matches_h200_survey) {
-  cr_expect_eq(check_survey("tests/data/h200-config-survey.csv", "H200"), 34272);
+  cr_expect_eq(check_survey("tests/survey/h200-config-survey.csv", "H200"), 34272);
 }
 
 Test(config, driver_choice_matches_h200_block_sizes) {
-  cr_expect_eq(check_survey("tests/data/h200-config-blocks.csv", "H200"), 1806);
+  cr_expect_eq(check_survey("tests/survey/h200-config-blocks.csv", "H200"), 1806);
 }
 
 Test(config, mission_example_is_configured_100_kb) {
@@ -78,7 +78,7 @@ static void expect_field(const char *line, const char *name, long long ours,
 
 Test(config, ncu_values_match_nsight_compute) {
   occ_device d = board("H200");
-  FILE *f = fopen("tests/data/h200-config-ncu.csv", "r");
+  FILE *f = fopen("tests/survey/h200-config-ncu.csv", "r");
   cr_assert_not_null(f);
   char line[512];
   int rows = 0;

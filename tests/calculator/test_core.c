@@ -240,15 +240,15 @@ Test(text, percentages_keep_what_matters) {
   cr_expect_str_eq(s, "33.33");
 }
 
-/* Every row of tests/data/h100-carveout.csv (kernels/carveout_survey.cu on
+/* Every row of tests/survey/h100-carveout.csv (kernels/carveout_survey.cu on
  * an H100): the occupancy API's answer must equal active_blocks_per_sm and
  * the residency measured on every SM must equal launch_active_blocks_per_sm.
  * The survey includes configurations where the two rules differ, so a
  * calculator with only one of them fails here. */
 Test(core, launch_rule_matches_h100_survey) {
   occ_device d = board("H100 SXM");
-  FILE *f = fopen("tests/data/h100-carveout.csv", "r");
-  cr_assert_not_null(f, "tests/data/h100-carveout.csv: run from the repository root");
+  FILE *f = fopen("tests/survey/h100-carveout.csv", "r");
+  cr_assert_not_null(f, "tests/survey/h100-carveout.csv: run from the repository root");
   char line[256];
   int rows = 0, rules_differ = 0;
   while (fgets(line, sizeof line, f)) {

@@ -1,24 +1,26 @@
-# Golden CLI cases (tests/golden/*.case), the option/man-page agreement
-# and the figures the docs quote (tests/docs_check.sh).
-TEST_TARGETS += test-golden test-options test-json test-files test-layers test-docs test-sentinel
+# The command line: option parsing (test_cli.c), --help and the man page
+# naming the same options with the man page's examples run (options.sh),
+# output files written whole or not at all (files.sh), and hostile command
+# lines (tests/cli/hostile/: golden cases with control characters, run by
+# bash, and what a case cannot say). Its golden cases are tests/cli/cases.
+UNIT_TARGETS  += test-cli-unit
+CHECK_TARGETS += test-cli-unit test-options
+CHECK_BINS    += build/unit_cli
+TEST_TARGETS  += test-cli-unit test-options test-files test-hostile-cli
 
-test-golden: occcalc
-	sh tests/golden.sh tests/golden/*.case
+.PHONY: test-cli-unit test-options test-files test-hostile-cli
+
+build/unit_cli: tests/cli/test_cli.c tests/harness/db_fixture.h $(LIB_OBJS)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/cli/test_cli.c $(LIB_OBJS) $(LIBS) -lcjson -lcriterion
+
+test-cli-unit: build/unit_cli
+	./build/unit_cli --short-filename
 
 test-options: occcalc
-	sh tests/options.sh
-
-test-json: occcalc build/forge
-	sh tests/json_keys.sh
+	sh tests/cli/options.sh
 
 test-files: occcalc
-	sh tests/files.sh
+	sh tests/cli/files.sh
 
-test-layers:
-	sh tests/layers.sh
-
-test-docs: occcalc
-	sh tests/docs_check.sh
-
-test-sentinel: occcalc
-	sh tests/sentinel_check.sh
+test-hostile-cli: occcalc
+	sh tests/cli/hostile/run.sh

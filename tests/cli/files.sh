@@ -47,11 +47,11 @@ mode=$(printf '%o' $((0666 & ~0$(umask))))
 [ "$(stat -c %a "$svg")" = "$mode" ] || ok "the SVG file has mode $(stat -c %a "$svg"), not $mode"
 # --ptxas: a directory, one file per kernel and target, named N-NAME-ARCH.
 mkdir "$tmp/charts"
-expect 0 "ptxas into a directory" -- --ptxas tests/ptxas/golden/gencode_warnings.log \
+expect 0 "ptxas into a directory" -- --ptxas tests/ptxas/logs/gencode_warnings.log \
   --chart regs --svg "$tmp/charts"
 [ "$(ls "$tmp/charts" | tr '\n' ' ')" = "1-_Z3k48Pfi-sm_75.svg 2-_Z3k48Pfi-sm_86.svg 3-_Z3k48Pfi-sm_90a.svg " ] ||
   ok "ptxas --svg files: $(ls "$tmp/charts" | tr '\n' ' ')"
-expect 2 "ptxas into a file" -- --ptxas tests/ptxas/golden/gencode_warnings.log \
+expect 2 "ptxas into a file" -- --ptxas tests/ptxas/logs/gencode_warnings.log \
   --chart regs --svg "$svg"
 [ $fail -eq 0 ] && echo "files: output files are whole or absent"
 exit $fail

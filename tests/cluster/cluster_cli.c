@@ -1,7 +1,7 @@
 /* cluster_cli.c - --cluster's value and its checks (cli/cluster_arg.h),
  * the sweep's cluster counts (live/cluster_sweep.h) and the live cluster
  * verification's JSON (render/cluster_verify_out.h), without a GPU. Part
- * of make test-cluster. */
+ * of make test-cluster-unit. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,13 +1,13 @@
 #!/bin/sh
 # cluster_ncu.sh: occcalc's Nsight Compute cluster figures against what
 # Nsight Compute reported for the same cluster launches on an H100
-# (tests/data/h100-ncu-cluster.csv, recorded by tests/cluster_ncu_record.sh):
+# (tests/survey/h100-ncu-cluster.csv, recorded by tests/survey/cluster_ncu_record.sh):
 # launch__cluster_max_active exactly, launch__occupancy_cluster_pct,
 # launch__occupancy_cluster_gpu_pct and sm__maximum_warps_per_active_cycle_pct
 # to ncu's two decimals.
 set -u
 OCC=${OCCCALC:-./occcalc}
-data=tests/data/h100-ncu-cluster.csv
+data=tests/survey/h100-ncu-cluster.csv
 fail=0 n=0
 while IFS= read -r line; do
   case $line in '#'*|args,*|'') continue ;; esac

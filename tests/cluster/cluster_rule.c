@@ -1,7 +1,7 @@
 /* cluster_rule.c - the offline thread block cluster rule (core/cluster.h)
  * against the cluster survey's every row on the H100 and the H200
- * (tests/data/h{100,200}-cluster-{domains,grid}.csv, make cluster-survey),
- * and the database's layouts. make test-cluster. */
+ * (tests/survey/h{100,200}-cluster-{domains,grid}.csv, make cluster-survey),
+ * and the database's layouts. make test-cluster-unit. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,10 +95,10 @@ Test(cluster, rule_reproduces_every_survey_row) {
     const char *path, *board;
     int min_rows;
   } files[] = {
-      {"tests/data/h100-cluster-domains.csv", "H100 SXM", 32},
-      {"tests/data/h200-cluster-domains.csv", "H200", 32},
-      {"tests/data/h100-cluster-grid.csv", "H100 SXM", 1100},
-      {"tests/data/h200-cluster-grid.csv", "H200", 1100},
+      {"tests/survey/h100-cluster-domains.csv", "H100 SXM", 32},
+      {"tests/survey/h200-cluster-domains.csv", "H200", 32},
+      {"tests/survey/h100-cluster-grid.csv", "H100 SXM", 1100},
+      {"tests/survey/h200-cluster-grid.csv", "H200", 1100},
   };
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     int measured = 0;
@@ -112,8 +112,8 @@ Test(cluster, rule_reproduces_every_survey_row) {
  * "# domains" line), for both boards. */
 Test(cluster, database_layout_is_the_surveyed_one) {
   static const char *const files[][2] = {
-      {"tests/data/h100-cluster-domains.csv", "H100 SXM"},
-      {"tests/data/h200-cluster-domains.csv", "H200"}};
+      {"tests/survey/h100-cluster-domains.csv", "H100 SXM"},
+      {"tests/survey/h200-cluster-domains.csv", "H200"}};
   for (int i = 0; i < 2; i++) {
     FILE *f = fopen(files[i][0], "r");
     cr_assert_not_null(f);

@@ -1,5 +1,5 @@
 /* cluster_timeline.c - co-resident clusters and placement from synthetic
- * probe timelines (live/cluster_timeline.h). Part of make test-cluster. */
+ * probe timelines (live/cluster_timeline.h). Part of make test-cluster-unit. */
 #include <criterion/criterion.h>
 
 #include "live/cluster_timeline.h"

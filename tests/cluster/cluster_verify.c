@@ -1,5 +1,5 @@
 /* cluster_verify.c - the live cluster verification's judge and the sweep's
- * cluster cases (model/verify.h, live/verify.h), without a GPU. Part of make test-cluster. */
+ * cluster cases (model/verify.h, live/verify.h), without a GPU. Part of make test-cluster-unit. */
 #include <criterion/criterion.h>
 #include <string.h>
 

@@ -182,8 +182,8 @@ Test(db_select, unknown_capability_with_the_nearest) {
 }
 
 Test(db_select, data_file_that_does_not_load) {
-  const char *files[] = {"/nonexistent/gpus.json", "tests/data/malformed.json",
-                         "tests/hostile-db/default-unknown.json"};
+  const char *files[] = {"/nonexistent/gpus.json", "tests/db/data/malformed.json",
+                         "tests/db/hostile/default-unknown.json"};
   for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
     occ_target_query q = {.data_path = files[i], .gpu = "h100"};
     occ_target t;
@@ -199,9 +199,9 @@ Test(db_select, data_file_that_does_not_load) {
 }
 
 Test(db_select, data_file_replaces_the_builtin_database) {
-  /* tests/hostile-db/corners.json has boards of its own ("Test GPU", its
+  /* tests/db/hostile/corners.json has boards of its own ("Test GPU", its
    * default, "Wide", "Tiny") and none of the built-in ones. */
-  occ_target_query none = {.data_path = "tests/hostile-db/corners.json"};
+  occ_target_query none = {.data_path = "tests/db/hostile/corners.json"};
   occ_target t;
   cr_assert_eq(occ_gpudb_select(&none, &t), OCC_TARGET_FOUND, "%s", t.why);
   cr_expect_eq(t.by, OCC_TARGET_BY_DEFAULT);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # docs_check.sh: figures the docs quote that the tree itself can check.
 # - docs/gpu-verification.md's count of GPU targets is the suite's
-#   (GPU_TEST_TARGETS, every tests/*.mk included);
+#   (GPU_TEST_TARGETS, every tests/*/*.mk included);
 # - docs/gpu-verification.md says of occcalc run's targets what
 #   BENCHMARKS.md says (met or missed);
 # - every JSON key that ends in _pct, in every report occcalc writes
@@ -37,7 +37,7 @@ fi
   ./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --carveout 28 \
     --json --explain --suggest
   ./occcalc --gpu h100 --regs 48 --block 128 --chart all --json
-  ./occcalc --ptxas tests/ptxas/golden/gencode_warnings.log --json 2>/dev/null
+  ./occcalc --ptxas tests/ptxas/logs/gencode_warnings.log --json 2>/dev/null
 } | jq -r '[.. | objects | keys[] | select(endswith("_pct"))] | unique[]' 2>/dev/null |
   sort -u >"$tmp/keys"
 [ -s "$tmp/keys" ] || { echo "docs: no _pct key found in the reports"; fail=1; }

@@ -1,8 +1,8 @@
 /* amd_remarks_fuzz.c - libFuzzer target for the AMD remark reader
  * (src/ptxas/amdgpu_remarks.c): the input in two chunks split where the
  * input says, every kernel's fields checked against their ranges, and the
- * counts kept consistent. `make test-amd-fuzz` runs it for 20 s on the
- * clang-19 logs of tests/data/amd/. */
+ * counts kept consistent. `make test-fuzz-amd` runs it for 20 s on the
+ * clang-19 logs of tests/amd/data/. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -8,6 +8,9 @@
 # every occupancy is a fraction from 0 to 1, and every kernel's block is
 # [x, y, z].
 set -u
+for tool in jq python3; do
+  command -v $tool >/dev/null 2>&1 || { echo "skipped: no $tool (the contract is read with jq and python3)"; exit 77; }
+done
 fail=0
 check() { # check WHAT DOCUMENT FILTER: fails unless FILTER is true
   # An empty document fails too: jq -e exits 0 on no input at all, so a
@@ -125,8 +128,8 @@ check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
   (.cluster.unknown_reason | type) == \"string\" and .ncu.launch__cluster_max_active == null"
 
 # The ncu object: Nsight Compute's names, the driver's configuration.
-mission=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
-check ncu "$mission" '(.ncu | keys | length) == 15 and .ncu.launch__cluster_max_active == null and
+example=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
+check ncu "$example" '(.ncu | keys | length) == 15 and .ncu.launch__cluster_max_active == null and
   .ncu.launch__occupancy_cluster_pct == null and .ncu.launch__occupancy_cluster_gpu_pct == null and .cluster == null and .ncu.launch__shared_mem_config_size
   == .at_launch.smem_config_bytes and .at_launch.smem_config_bytes == 102400 and
   .at_launch.l1_bytes == 262144 - 102400 and .ncu.launch__occupancy_limit_shared_mem == 20
@@ -145,7 +148,7 @@ check explain-values "$explained" '. as $r | [.explain[].result | select(.name =
   ($res | length) >= 3 and all($res[]; . as $x | $x.value == ($r | getpath($x.name | split("."))))'
 check explain-fraction "$explained" '[.explain[] | .result, .operands[] | select(.unit == "fraction")
   | .value] | length > 0 and all(. >= 0 and . <= 1)'
-ptxas_explained=$(./occcalc --ptxas tests/ptxas/golden/gencode_warnings.log --json --explain)
+ptxas_explained=$(./occcalc --ptxas tests/ptxas/logs/gencode_warnings.log --json --explain)
 check explain-ptxas "$ptxas_explained" 'length == 3 and all(.explain | length > 10)'
 
 log=tests/ptxas/real/smem.ptxas.log
@@ -244,7 +247,7 @@ amd_shape='["name", "mangled_name", "block", "wave_size", "cu_mode", "vgprs_per_
   "agprs_per_thread", "sgprs_per_wave", "lds_per_block_bytes", "lds_dynamic_bytes",
   "max_threads_per_block"] | sort'
 amd_typed=$(./occcalc --gpu mi300x --vgprs 128 --block 256 --json)
-amd_log=$(./occcalc --ptxas tests/data/amd/clang19-two-targets.log --max-block 256 --json)
+amd_log=$(./occcalc --ptxas tests/amd/data/clang19-two-targets.log --max-block 256 --json)
 for json in "$amd_typed" "$amd_log"; do
   rules amd "$json"
   check "amd: schema 3" "$json" '[.. | objects | select(has("schema")) | .schema] | all(. == 3)'
@@ -267,7 +270,7 @@ check "amd: --list-gpus" "$gpus" '(.amd_gpus | length >= 10) and (.amd_architect
 check "amd: typed numbers have no compiler" "$amd_typed" '.compiler == null and .device.cu_count == 304'
 check "amd: each remark is checked" "$amd_log" 'length == 8 and all(.[]; .compiler.agrees and
   .compiler.occupancy_waves_per_simd == .waves_per_simd and .device.cu_count == null)'
-if ! ./occcalc --ptxas tests/data/amd/clang19-two-targets.log --max-block 256 --csv | python3 -c '
+if ! ./occcalc --ptxas tests/amd/data/clang19-two-targets.log --max-block 256 --csv | python3 -c '
 import csv, json, sys
 docs = json.loads(sys.argv[1])
 rows = list(csv.DictReader(sys.stdin))

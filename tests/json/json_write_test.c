@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "render/json_write.h"
-#include "../json_parsed.h"
+#include "json_parsed.h"
 
 /* doc through occ_json_write_compact and _formatted is cJSON's own text. */
 static void same_as_cjson(const cJSON *doc) {

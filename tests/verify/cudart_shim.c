@@ -3,7 +3,7 @@
  * needs the real libcudart (a DT_NEEDED dependency): occcalc opens it with
  * OCCCALC_CUDART, finds every other runtime call in that dependency, and
  * this cudaOccupancyMaxActiveBlocksPerMultiprocessor in front of it. With
- * it, tests/gpu_tests.sh sees that the number occcalc shows as the CUDA
+ * it, tests/verify/gpu_tests.sh sees that the number occcalc shows as the CUDA
  * occupancy API is the runtime's answer (not the driver's, nor occcalc's
  * own), and that a driver's answer that differs is shown beside it. */
 #include <cuda_runtime_api.h>

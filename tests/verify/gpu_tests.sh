@@ -61,7 +61,7 @@ cudart_fn=cudaOccupancyMaxActiveBlocksPerMultiprocessor
 driver_fn=cuOccupancyMaxActiveBlocksPerMultiprocessor
 names_functions="j['verify']['api_function'] == '$cudart_fn' and j['verify']['driver_api_function'] == '$driver_fn'"
 # A CUDA runtime whose occupancy API answers one block more than the real
-# one (tests/gpu/cudart_shim.c, built by tests/gpu.mk).
+# one (tests/verify/cudart_shim.c, built by tests/verify/verify.mk).
 shim=$PWD/build/cudart_shim.so
 
 run() { # run STATUS ARGS...: runs occcalc, keeps stdout in $tmp/out
@@ -78,15 +78,15 @@ run() { # run STATUS ARGS...: runs occcalc, keeps stdout in $tmp/out
 
 need_gpu
 case $case_name in
-mission)
-  # The mission's example with every check; 10 blocks/SM, 62.5 %,
+example)
+  # The README's example with every check; 10 blocks/SM, 62.5 %,
   # registers and a 100 KB configuration (ncu's launch__shared_mem_config_size)
   # on compute capability 9.0 (the H100 and H200).
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter
   cat "$tmp/out"
-  grep -q "SM configuration .*driver's choice (CUPTI); predicted" "$tmp/out" || { echo "gpu-mission: FAILED: no SM configuration line with a prediction"; exit 1; }
-  grep -q "^    $cudart_fn\$" "$tmp/out" || { echo "gpu-mission: FAILED: the text does not name $cudart_fn"; exit 1; }
-  if grep -q "driver's occupancy API" "$tmp/out"; then echo "gpu-mission: FAILED: the driver's answer differs from cudart's"; exit 1; fi
+  grep -q "SM configuration .*driver's choice (CUPTI); predicted" "$tmp/out" || { echo "gpu-example: FAILED: no SM configuration line with a prediction"; exit 1; }
+  grep -q "^    $cudart_fn\$" "$tmp/out" || { echo "gpu-example: FAILED: the text does not name $cudart_fn"; exit 1; }
+  if grep -q "driver's occupancy API" "$tmp/out"; then echo "gpu-example: FAILED: the driver's answer differs from cudart's"; exit 1; fi
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --counter --json
   f=$tmp/out
   schema2 "$f"
@@ -113,11 +113,11 @@ mission)
   check "$f" "$v['measured_blocks_per_sm']['min'] == $v['measured_blocks_per_sm']['max'] == $v['driver_api_blocks_per_sm']" "with the shim, the GPU does not hold the driver's answer"
   check "$f" "'api' in $v['differences'] and 'driver_api' in $v['differences'] and not $v['agree']" "with the shim, the differences are not api and driver_api"
   run 4 --regs 48 --smem 4096 --block 128 --device 0
-  grep -q "^  driver's occupancy API  *[0-9]" "$tmp/out" && grep -q "^    $driver_fn\$" "$tmp/out" || { echo "gpu-mission: FAILED: with the shim, the text does not show the driver's answer"; cat "$tmp/out"; exit 1; }
+  grep -q "^  driver's occupancy API  *[0-9]" "$tmp/out" && grep -q "^    $driver_fn\$" "$tmp/out" || { echo "gpu-example: FAILED: with the shim, the text does not show the driver's answer"; cat "$tmp/out"; exit 1; }
   grep -A1 "CUDA occupancy API" "$tmp/out"
   grep -A1 "driver's occupancy API" "$tmp/out"
   unset OCCCALC_CUDART
-  echo "gpu-mission: the four numbers agree; the API's is cudart's"
+  echo "gpu-example: the four numbers agree; the API's is cudart's"
   ;;
 sweep)
   run 0 verify --sweep 300 --seed 1 --json
@@ -139,8 +139,8 @@ module)
   # prediction and the API is asked about that function.
   run 0 --regs 32 --block 32 --device 0 --no-verify --json
   arch=$(python3 -c "import json; print('sm_' + json.load(open('$tmp/out'))['device']['cc'].replace('.', ''))")
-  nvcc -cubin -arch="$arch" -o "$tmp/k.cubin" tests/gpu/module_kernel.cu || exit 1
-  nvcc -ptx -arch=compute_75 -o "$tmp/k.ptx" tests/gpu/module_kernel.cu || exit 1
+  nvcc -cubin -arch="$arch" -o "$tmp/k.cubin" tests/verify/module_kernel.cu || exit 1
+  nvcc -ptx -arch=compute_75 -o "$tmp/k.ptx" tests/verify/module_kernel.cu || exit 1
   for file in k.cubin k.ptx; do
     run 0 --block 256 --dyn-smem 8K --device 0 --module "$tmp/$file" --kernel module_test_kernel --json
     schema2 "$tmp/out"
@@ -182,13 +182,13 @@ achieved)
   check "$f" "abs(j['verify']['achieved_occupancy']['counter'] - j['occupancy']) <= 0.1 * j['occupancy']" "counter not within 10 %"
   python3 -c "import json; j=json.load(open('$f')); a=j['verify']['achieved_occupancy']; print('gpu-achieved: theoretical %.3f, timeline %.3f, counter %.3f' % (j['occupancy'], a['timeline'], a['counter']))"
   ;;
-explore)
+charts)
   # The device's configuration through the whole pipeline: charts and
   # suggestions of the driver's properties beside the verification.
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --chart regs --suggest --ascii
   cat "$tmp/out"
   for what in "Occupancy by registers per thread" "block sizes reaching the most warps" "verdict: agree"; do
-    grep -q "$what" "$tmp/out" || { echo "gpu-explore: FAILED: no '$what' in the text"; exit 1; }
+    grep -q "$what" "$tmp/out" || { echo "gpu-charts: FAILED: no '$what' in the text"; exit 1; }
   done
   run 0 --regs 48 --smem 4096 --block 128 --device 0 --chart regs --suggest --json
   f=$tmp/out
@@ -197,7 +197,7 @@ explore)
   check "$f" "[c['chart'] for c in j['charts']] == ['regs']" "not one regs chart"
   check "$f" "j['charts'][0]['points'][j['charts'][0]['marked']][:3] == [48, j['active_blocks_per_sm'], j['active_warps_per_sm']]" "the chart's marked point is not the report's"
   check "$f" "j['suggest']['max_potential_block_size'] > 0" "no suggestion"
-  echo "gpu-explore: charts and suggestions of the live device"
+  echo "gpu-charts: charts and suggestions of the live device"
   ;;
 ncu)
   # Nsight Compute's launch statistics against the ncu object, key by key,

@@ -20,7 +20,7 @@ Test(dl, the_variable_names_the_file_and_its_failure) {
                         .names = missing, .flags = RTLD_NOW | RTLD_LOCAL};
   char err[512];
   cr_assert_null(occ_dl_open(&lib, NULL, 0, err, sizeof err));
-  cr_assert(strstr(err, "dlopen (tests/test_dl.c:") == err, "%s", err);
+  cr_assert(strstr(err, "dlopen (tests/verify/test_dl.c:") == err, "%s", err);
   cr_assert(strstr(err, "): no test library: OCC_TEST_DL: /nonexistent/libx.so: "),
             "%s", err);
 }

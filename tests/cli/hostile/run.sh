@@ -1,13 +1,13 @@
 #!/bin/sh
 # run.sh: the hostile command lines. The *.case files are golden cases
-# (tests/golden.sh) whose arguments carry control characters written as
+# (tests/harness/golden.sh) whose arguments carry control characters written as
 # bash's $'...', so bash runs them. Then what a case file cannot say: an
 # environment value with a newline, and a reader of stdout that goes away
 # while SIGPIPE is ignored (the run must stop at once, quietly, with 141).
 bin=${OCCCALC:-./occcalc}
 dir=$(dirname "$0")
 fail=0
-bash tests/golden.sh "$dir"/*.case || fail=1
+bash tests/harness/golden.sh "$dir"/*.case || fail=1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,4 +1,4 @@
-# walk.py - run under gdb (tests/walk/walk.sh): every call between two
+# walk.py - run under gdb (tests/layers/walk/walk.sh): every call between two
 # layers of src/ (core db ptxas model render live inject cli, lowest
 # first) while occcalc computes and writes each configuration of the file
 # $OCC_WALK_CASES (one line of arguments each). Only a function of external

@@ -13,7 +13,7 @@
 set -u
 bin=${1:?usage: walk.sh BINARY}
 if ! command -v gdb >/dev/null 2>&1; then
-  echo "walk: gdb is missing (tests/deps.sh installs it)"; exit 1
+  echo "walk: gdb is missing (tests/harness/deps.sh installs it)"; exit 1
 fi
 order="core db ptxas model render live inject cli"
 tmp=$(mktemp -d)
@@ -28,7 +28,7 @@ grep -v '^#' <<'CASES' | grep . >"$tmp/cases"
 --regs 32 --block 128 --gpu h100 --cluster 2 --grid 264 --jsonl
 CASES
 OCC_WALK_CASES="$tmp/cases" OCC_WALK_OUT="$tmp/walk" \
-  gdb -nx -batch -x tests/walk/walk.py "$bin" >"$tmp/gdb" 2>&1
+  gdb -nx -batch -x tests/layers/walk/walk.py "$bin" >"$tmp/gdb" 2>&1
 n=0
 while IFS= read -r args; do
   n=$((n + 1))

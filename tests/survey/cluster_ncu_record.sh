@@ -1,7 +1,7 @@
 #!/bin/sh
 # cluster_ncu_record.sh (GPU, Nsight Compute): records ncu's cluster metrics
 # for occcalc's cluster probe launches, one ncu CSV per case in $OUT or
-# build/ncu-cluster; tests/data/h100-ncu-cluster.csv holds the H100's.
+# build/ncu-cluster; tests/survey/h100-ncu-cluster.csv holds the H100's.
 # The GPU machine has no libcjson: carry libcjson.so.1 in build/carry.
 export LD_LIBRARY_PATH="$PWD/build/carry:${LD_LIBRARY_PATH:-}"
 L=${OUT:-build}/ncu-cluster; mkdir -p $L

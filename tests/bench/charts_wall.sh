@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_explore_wall.sh: wall time of a whole `occcalc --chart all
+# charts_wall.sh: wall time of a whole `occcalc --chart all
 # --suggest` process (the three charts and every suggestion, Unicode
 # terminal output), median of 50 runs after 5 warm-ups, by hyperfine when
 # installed, else by a date loop. Fails when the median is 20 ms or more.

@@ -1,4 +1,4 @@
-/* bench_explore.c - evaluations per second of the sweep engine, of the
+/* charts.c - evaluations per second of the sweep engine, of the
  * plain core (occ_compute in a loop) and of the toolkit's cuda_occupancy.h,
  * on one grid in one run, checking that all three give identical answers.
  *
@@ -89,7 +89,7 @@ int main(void) {
   occ_device d;
   char near[256];
   if (!db || occ_gpudb_find_cc(db, 9, 0, &d, near, sizeof near) != 0) {
-    fprintf(stderr, "bench_explore: %s\n", db ? "no CC 9.0 in the database" : err);
+    fprintf(stderr, "bench_charts: %s\n", db ? "no CC 9.0 in the database" : err);
     return 2;
   }
   occ_gpudb_free(db);
