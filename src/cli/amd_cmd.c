@@ -11,6 +11,7 @@
 
 #include "cli/devselect.h"
 #include "cli/kernel_name.h"
+#include "cli/pipeline.h"
 #include "cli/ptxas_run.h"
 #include "model/amd_item.h"
 #include "ptxas/amdgpu_remarks.h"
@@ -146,38 +147,6 @@ static void item_from_target(const occ_amd_target *t, occ_amd_item *it) {
   it->cu_count = t->board ? t->gpu.cu_count : -1;
 }
 
-/* The writers' switch for a single configuration. */
-static int write_one(const occ_cli *cli, const occ_amd_item *it, FILE *out) {
-  if (cli->json || cli->jsonl) {
-    cJSON *doc = occ_amd_json(it);
-    bool ok = doc && (cli->jsonl ? occ_json_write_compact(out, doc)
-                                 : occ_json_write_formatted(out, doc));
-    cJSON_Delete(doc);
-    if (!ok) {
-      occ_msg(stderr, "out of memory writing JSON");
-      return OCC_EXIT_FAILURE;
-    }
-    fputc('\n', out);
-  } else if (cli->csv) {
-    occ_amd_csv_row(out, it);
-  } else if (cli->explain) {
-    occ_amd_write_explain(out, it);
-  } else {
-    occ_amd_write_report(out, it);
-  }
-  return OCC_EXIT_OK;
-}
-
-static bool below_gate(const occ_cli *cli, const occ_amd_item *it, FILE *err) {
-  if (!occ_cli_given(cli, OCC_OPT_MIN_OCCUPANCY) ||
-      it->result.occupancy * 100.0 >= cli->min_occupancy_pct)
-    return false;
-  occ_msg(err, "below --min-occupancy %g%%: %s on %s: %.1f%%", cli->min_occupancy_pct,
-          it->name ? it->name : "the kernel", it->board ? it->board : it->arch.name,
-          100.0 * it->result.occupancy);
-  return true;
-}
-
 /* --csv writes the report's row, not charts: check_refinements asked for
  * every chart, which only an NVIDIA target draws. */
 static bool charts_asked(const occ_cli *cli) {
@@ -193,14 +162,16 @@ int occ_amd_calculate(const occ_cli *cli, const occ_amd_target *t, FILE *out, FI
   if ((rc = typed_resources(cli, a, &it, err)) != OCC_EXIT_OK ||
       (rc = launch_shape(cli, a, &it, err)) != OCC_EXIT_OK)
     return rc;
-  occ_amd_status st = occ_amd_item_compute(&it);
-  if (st != OCC_AMD_OK) {
-    occ_msg(err, "%s: %s", a->name, occ_amd_strerror(st));
-    return OCC_EXIT_USAGE;
-  }
-  if (cli->csv) occ_amd_csv_header(out);
-  if ((rc = write_one(cli, &it, out)) != OCC_EXIT_OK) return rc;
-  return below_gate(cli, &it, err) ? OCC_EXIT_GATE : OCC_EXIT_OK;
+  occ_pipeline p;
+  if ((rc = occ_pipeline_init(&p, cli, false, out, err)) != OCC_EXIT_OK) return rc;
+  occ_item item = {.amd = &it};
+  occ_model_section failed;
+  occ_status status = occ_pipeline_build(&p, &item, &failed);
+  if (status != OCC_OK) return occ_pipeline_build_error(&p, &item, status, failed);
+  rc = occ_pipeline_write(&p, &item);
+  free(item.sections);
+  int gate = occ_pipeline_finish(&p);
+  return rc != OCC_EXIT_OK ? rc : gate;
 }
 
 /* --ptxas: choosing the reader ------------------------------------------ */
@@ -256,8 +227,9 @@ typedef struct remark_run {
   const occ_cli *cli;
   const occ_gpudb *db;
   const occ_amd_target *target;
-  FILE *out, *err;
-  long kernels, selected, written, differ, below, unknown_arch, no_arch, rejected;
+  FILE *err;
+  occ_pipeline pipeline;
+  long kernels, selected, differ, unknown_arch, no_arch, rejected;
   long other_target; /* kernels the log compiled for another target than
                         --arch / --gpu names: computed for the log's */
   char first_differ[128], first_unknown[OCC_AMDGPU_ARCH_MAX];
@@ -316,10 +288,14 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
                                    .sgpr_spills = k->sgpr_spills,
                                    .vgpr_spills = k->vgpr_spills,
                                    .dynamic_stack = k->dynamic_stack};
-  occ_amd_status st = occ_amd_item_compute(&it);
-  if (st != OCC_AMD_OK) {
+  occ_item item = {.amd = &it, .name = k->name, .readable = it.name};
+  occ_model_section failed;
+  occ_status status = occ_pipeline_build(&r->pipeline, &item, &failed);
+  if (status != OCC_OK && failed != OCC_SECTION_NONE)
+    return r->rc = occ_pipeline_build_error(&r->pipeline, &item, status, failed);
+  if (status != OCC_OK) {
     r->rejected++;
-    r->rejected_why = occ_amd_strerror(st);
+    r->rejected_why = occ_amd_strerror(it.status);
     return 0;
   }
   if (it.compiler.occupancy_waves_per_simd >= 0 && !it.compiler.agrees && !r->differ++) {
@@ -328,32 +304,15 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
     r->differ_theirs = it.compiler.occupancy_waves_per_simd;
     r->max_block = it.kernel.max_threads_per_block;
   }
-  if (cli->json && r->written) fputs(",\n", r->out);
-  if (!cli->json && !cli->jsonl && !cli->csv && !cli->explain && !r->written)
-    occ_amd_table_header(r->out, &it);
-  if (cli->explain && r->written) fputc('\n', r->out);
-  if (cli->explain) {
-    char name[160];
-    fprintf(r->out, "== %s ==\n", occ_text_safe(it.name, name, sizeof name));
-  }
-  r->written++;
-  if (cli->json) {
-    cJSON *doc = occ_amd_json(&it);
-    bool ok = doc && occ_json_write_formatted(r->out, doc);
-    cJSON_Delete(doc);
-    if (!ok) return r->rc = OCC_EXIT_FAILURE;
-  } else if (cli->jsonl || cli->csv || cli->explain) {
-    if (write_one(cli, &it, r->out) != OCC_EXIT_OK) return r->rc = OCC_EXIT_FAILURE;
-  } else {
-    occ_amd_table_row(r->out, &it);
-  }
-  r->below += below_gate(cli, &it, r->err);
-  return 0;
+  r->rc = occ_pipeline_write(&r->pipeline, &item);
+  free(item.sections);
+  return r->rc;
 }
 
 static int remark_conclude(remark_run *r, const occ_amdgpu_stats *s) {
   const char *input = strcmp(r->cli->ptxas_path, "-") == 0 ? "standard input" : r->cli->ptxas_path;
-  if (r->cli->json) fputs(r->written ? "\n]\n" : "]\n", r->out);
+  occ_pipeline_end(&r->pipeline);
+  long written = r->pipeline.render.written;
   if (s->kernels == 0) {
     occ_msg(r->err, "%s: no kernel found (expected clang's or hipcc's "
             "-Rpass-analysis=kernel-resource-usage remarks)", input);
@@ -362,7 +321,7 @@ static int remark_conclude(remark_run *r, const occ_amdgpu_stats *s) {
   if (r->selected == 0)
     return occ_cli_usage_error(r->err, "--kernel: no kernel matches '%s' (%ld read)",
                                r->cli->kernel_name, s->kernels);
-  if (r->written == 0) {
+  if (written == 0) {
     if (r->no_arch)
       return occ_cli_usage_error(r->err, "%s: the log names no target; give --arch "
                                  "gfxNNN or an AMD --gpu", input);
@@ -379,9 +338,7 @@ static int remark_conclude(remark_run *r, const occ_amdgpu_stats *s) {
     occ_msg(r->err, "note: %ld kernel%s computed for the target the log names, not %s's "
             "%s", r->other_target, r->other_target == 1 ? "" : "s",
             r->cli->gpu ? "--gpu" : "--arch", r->target->gpu.arch.name);
-  if (r->below)
-    occ_msg(r->err, "%ld kernel%s below --min-occupancy %g%%", r->below,
-            r->below == 1 ? "" : "s", r->cli->min_occupancy_pct);
+  int gate = occ_pipeline_gate(&r->pipeline);
   if (r->differ) {
     occ_msg(r->err, "%ld kernel%s: occcalc's waves per SIMD differ from the compiler's "
             "Occupancy (first: %s: %d, the compiler %d; the log does not carry a kernel's "
@@ -390,7 +347,7 @@ static int remark_conclude(remark_run *r, const occ_amdgpu_stats *s) {
             r->differ_ours, r->differ_theirs, r->max_block);
     return OCC_EXIT_DISAGREE;
   }
-  return r->below ? OCC_EXIT_GATE : OCC_EXIT_OK;
+  return gate;
 }
 
 static int remarks_run(const occ_cli *cli, const occ_gpudb *db, const occ_amd_target *t,
@@ -405,16 +362,16 @@ static int remarks_run(const occ_cli *cli, const occ_gpudb *db, const occ_amd_ta
   } else if (refuse_nvidia_options(cli, "a remark log", err) != OCC_EXIT_OK) {
     return OCC_EXIT_USAGE;
   }
-  remark_run r = {.cli = cli, .db = db, .target = t, .out = out, .err = err};
+  remark_run r = {.cli = cli, .db = db, .target = t, .err = err};
+  int rc = occ_pipeline_init(&r.pipeline, cli, true, out, err);
+  if (rc != OCC_EXIT_OK) return rc;
   occ_amdgpu_parser *parser = occ_amdgpu_new(on_remark, &r);
   if (!parser) {
     occ_msg(err, "out of memory");
     return OCC_EXIT_FAILURE;
   }
-  if (cli->json) fputs("[\n", out);
-  if (cli->csv) occ_amd_csv_header(out);
   errno = 0;
-  int rc = occ_amdgpu_read_file(parser, in);
+  rc = occ_amdgpu_read_file(parser, in);
   if (rc == -1) {
     occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno ? errno : EIO));
     rc = OCC_EXIT_USAGE;

@@ -129,6 +129,11 @@ int occ_pipeline_build_error(const occ_pipeline *p, const occ_item *item,
             occ_strerror(status));
     return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
   }
+  if (item->amd) {
+    occ_msg(p->err, "%s: %s", item->amd->arch.name,
+            occ_amd_strerror(item->amd->status));
+    return OCC_EXIT_USAGE;
+  }
   if (status == OCC_ERR_INVALID_DEVICE &&
       occ_device_check_text(item->device, why, sizeof why) != 0)
     occ_msg(p->err, "%s: %s", item->device->name, why);
@@ -159,7 +164,9 @@ int occ_gate_summary(const occ_cli *cli, FILE *err, long below) {
 }
 
 static void check_gate(occ_pipeline *p, const occ_item *item) {
-  const char *on = !p->render.fixed_device && item->ptxas && item->ptxas->arch[0]
+  const char *on = item->amd ? (item->amd->board ? item->amd->board
+                                                 : item->amd->arch.name)
+                   : !p->render.fixed_device && item->ptxas && item->ptxas->arch[0]
                        ? item->ptxas->arch
                        : item->device->name;
   p->below_gate += occ_gate_check(p->cli, p->err, item, on);

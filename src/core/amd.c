@@ -247,6 +247,16 @@ static void hip_rule(const occ_amd_arch *a, const occ_amd_kernel *k, int block,
   r->active_blocks_per_cu = r->hip_blocks_by_lds >= 0
                                 ? min_int(r->hip_blocks_by_waves, r->hip_blocks_by_lds)
                                 : r->hip_blocks_by_waves;
+  /* The launch's limiter: LDS where it allows fewer blocks than the
+   * waves, else whatever set the waves per SIMD (ties all named). */
+  unsigned lim = 0;
+  if (r->active_blocks_per_cu == r->hip_blocks_by_waves) {
+    if (waves == a->hip_max_waves_per_simd) lim |= OCC_AMD_LIMITER_WAVE_SLOTS;
+    if (waves == r->hip_waves_by_vgprs) lim |= OCC_AMD_LIMITER_VGPRS;
+    if (waves == r->hip_waves_by_sgprs) lim |= OCC_AMD_LIMITER_SGPRS;
+  }
+  if (r->active_blocks_per_cu == r->hip_blocks_by_lds) lim |= OCC_AMD_LIMITER_LDS;
+  r->hip_limiters = lim;
   r->hip_occupancy = (double)r->active_blocks_per_cu * r->waves_per_block /
                      ((double)r->simds * a->max_waves_per_simd);
 }

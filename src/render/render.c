@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/exit.h"
+#include "render/amd_out.h"
 #include "render/chart_out.h"
 #include "render/cluster_verify_out.h"
 #include "render/explain_out.h"
@@ -78,7 +79,25 @@ static void print_live(const occ_render *r, const occ_item *item) {
   }
 }
 
+/* An AMD item in text: its report or worksheet, a remark log's kernel
+ * under its name. */
+static int write_amd_text(occ_render *r, const occ_item *item) {
+  const occ_amd_item *amd = item->amd;
+  if (r->written > 0) fputc('\n', r->out);
+  if (r->many && amd->name) {
+    char name[160];
+    fprintf(r->out, "== %s ==\n", occ_text_safe(amd->name, name, sizeof name));
+  }
+  if (r->explain && item->explanation)
+    occ_print_amd_explain(r->out, amd, item->explanation->steps,
+                          item->explanation->count);
+  else
+    occ_amd_write_report(r->out, amd);
+  return OCC_EXIT_OK;
+}
+
 static int write_text(occ_render *r, const occ_item *item) {
+  if (item->amd) return write_amd_text(r, item);
   /* A compiler report's kernel is named in its heading; a module's by its
    * readable name, as a person reads it. */
   const char *name = item->readable ? item->readable : item->name;
@@ -99,6 +118,11 @@ static int write_text(occ_render *r, const occ_item *item) {
 }
 
 static int write_table(occ_render *r, const occ_item *item) {
+  if (item->amd) {
+    if (r->written == 0) occ_amd_table_header(r->out, item->amd);
+    occ_amd_table_row(r->out, item->amd);
+    return OCC_EXIT_OK;
+  }
   occ_report rep = report_of(item, item->name);
   occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
   if (r->written == 0) {
@@ -123,6 +147,12 @@ static int write_table(occ_render *r, const occ_item *item) {
 }
 
 static int write_csv(const occ_render *r, const occ_item *item) {
+  /* An AMD target has no charts: its CSV is the report's row. */
+  if (item->amd) {
+    if (r->written == 0) occ_amd_csv_header(r->out);
+    occ_amd_csv_row(r->out, item->amd);
+    return OCC_EXIT_OK;
+  }
   if (r->written == 0) occ_chart_write_csv_header(r->out);
   if (item->charts)
     occ_chart_write_csv(r->out, item->label, item->charts->list,
@@ -169,7 +199,11 @@ static int add_sections(const occ_render *r, const occ_item *item,
                   occ_chart_json(item->charts->list, item->charts->count));
     if (ok && r->svg_path) rc = write_svg(r, item);
   }
-  if (ok && item->explanation) {
+  if (ok && item->explanation && item->amd) {
+    ok = add_item(obj, "explain",
+                  occ_json_amd_explain(item->amd, item->explanation->steps,
+                                       item->explanation->count));
+  } else if (ok && item->explanation) {
     occ_report rep = report_of(item, item->name);
     ok = add_item(obj, "explain", occ_json_explain(&rep));
   }
@@ -183,6 +217,7 @@ static int add_sections(const occ_render *r, const occ_item *item,
 /* The kernel's names in a document (occ_json_kernel's rule): the readable
  * name, and the symbol it was demangled from. */
 static cJSON *item_json(const occ_item *item) {
+  if (item->amd) return occ_amd_json(item->amd);
   occ_report rep = report_of(item,
                              item->readable ? item->readable : item->name);
   rep.mangled_name = item->readable ? item->name : NULL;

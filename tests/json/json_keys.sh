@@ -254,14 +254,30 @@ for json in "$amd_typed" "$amd_log"; do
   check "amd: kernel shape" "$json" \
     "[.. | objects | select(has(\"kernel\")) | .kernel | keys] | length > 0 and all(. == ($amd_shape))"
   check "amd: vendor and limits" "$json" '[.. | objects | select(has("kernel"))] | all(
-    .device.vendor == "amd" and (.limits | keys) == ["agprs", "lds", "sgprs", "vgprs",
-    "wave_slots", "workgroups"] and (.limits | to_entries | all(.value == null or .value >= 1))
-    and (.limited_by | length > 0 and all(. as $k | ["wave_slots", "vgprs", "agprs", "sgprs",
-    "lds", "workgroups"] | index($k)))
-    and .waves_per_simd == ([.limits[] | numbers] | min)
-    and (.occupancy == .waves_per_simd / .max_waves_per_simd)
-    and (.differs_from_api == (.active_blocks_per_sm != .llvm_blocks_per_sm))
+    .device.vendor == "amd" and (.compiler_rule.limits | keys) == ["agprs", "lds", "sgprs",
+    "vgprs", "wave_slots", "workgroups"]
+    and (.compiler_rule.limits | to_entries | all(.value == null or .value >= 1))
+    and ([.limited_by, .compiler_rule.limited_by][] | length > 0 and all(. as $k |
+    ["wave_slots", "vgprs", "agprs", "sgprs", "lds", "workgroups"] | index($k)))
+    and .compiler_rule.waves_per_simd == ([.compiler_rule.limits[] | numbers] | min)
+    and (.compiler_rule.occupancy == .compiler_rule.waves_per_simd /
+         .compiler_rule.max_waves_per_simd)
+    and (.occupancy == .active_blocks_per_sm * .waves_per_block /
+         (.simds * .device.max_waves_per_simd))
+    and (.differs_from_api == (.active_blocks_per_sm != .compiler_rule.blocks_per_sm))
     and (.kernel.block | type == "array" and length == 3))'
+done
+# --explain --json: one shape for both vendors (the steps' keys, their
+# values' keys, and the last step the headline occupancy).
+explain_shape='([.explain[] | keys] | unique == [["joins_previous", "operands", "operation",
+  "result", "section", "section_title", "step", "text", "title"]])
+  and ([.explain[] | .operands[], (.result // empty) | keys] | unique == [["name", "unit", "value"]])
+  and (([.explain[] | select(.result.name == "occupancy")] | last | .result.value) == .occupancy)'
+for args in "--gpu h100 --regs 48 --smem 4096 --block 128" \
+            "--arch gfx90a --vgprs 32 --lds 40000 --block 256" \
+            "--gpu mi300x --vgprs 128 --agprs 64 --sgprs 90 --block 100 --max-block 128"; do
+  # shellcheck disable=SC2086
+  check "explain shape: $args" "$(./occcalc $args --explain --json)" "$explain_shape"
 done
 check "amd: --list-gpus" "$gpus" '(.amd_gpus | length >= 10) and (.amd_architectures | length >= 9)
   and all((.amd_gpus + .amd_architectures)[]; .vendor == "amd" and (.family | type) == "string"
@@ -269,17 +285,21 @@ check "amd: --list-gpus" "$gpus" '(.amd_gpus | length >= 10) and (.amd_architect
   and all(.amd_gpus[]; .cu_count > 0)'
 check "amd: typed numbers have no compiler" "$amd_typed" '.compiler == null and .device.cu_count == 304'
 check "amd: each remark is checked" "$amd_log" 'length == 8 and all(.[]; .compiler.agrees and
-  .compiler.occupancy_waves_per_simd == .waves_per_simd and .device.cu_count == null)'
+  .compiler.occupancy_waves_per_simd == .compiler_rule.waves_per_simd and .device.cu_count == null)'
 if ! ./occcalc --ptxas tests/amd/data/clang19-two-targets.log --max-block 256 --csv | python3 -c '
 import csv, json, sys
 docs = json.loads(sys.argv[1])
 rows = list(csv.DictReader(sys.stdin))
 bad = []
 for doc, row in zip(docs, rows):
-    for key in ["waves_per_simd", "occupancy", "active_blocks_per_sm", "hip_occupancy"]:
+    for key in ["occupancy", "active_blocks_per_sm"]:
         if abs(float(row[key]) - doc[key]) > 1e-4: bad.append(key)
-    for key, value in doc["limits"].items():
-        if (row["limit_" + key] == "") != (value is None): bad.append("limit_" + key)
+    for key in ["waves_per_simd", "occupancy"]:
+        if abs(float(row["compiler_rule_" + key]) - doc["compiler_rule"][key]) > 1e-4:
+            bad.append("compiler_rule_" + key)
+    for key, value in doc["compiler_rule"]["limits"].items():
+        if (row["compiler_rule_limit_" + key] == "") != (value is None):
+            bad.append("compiler_rule_limit_" + key)
     if row["compiler_occupancy_waves_per_simd"] != str(doc["compiler"]["occupancy_waves_per_simd"]):
         bad.append("compiler")
 sys.exit("amd csv and json disagree: %s" % bad if bad or len(rows) != len(docs) else 0)' "$amd_log"; then

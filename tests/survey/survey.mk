@@ -3,7 +3,7 @@
 # in this folder, which the CPU tests replay (tests/calculator/test_core.c,
 # test_config.c, tests/cluster/cluster_rule.c, cluster_ncu.sh). None of
 # them is a test; run one on a GPU machine and compare with its record.
-.PHONY: carveout-survey config-survey cluster-survey
+.PHONY: carveout-survey config-survey config-small cluster-survey
 
 # How many blocks each SM holds under every carveout preference, beside
 # the occupancy API's answer (h100-carveout.csv).
@@ -26,6 +26,17 @@ build/config_survey: kernels/config_survey.cu kernels/survey_device.cuh
 config-survey: build/config_survey
 	./build/config_survey > build/config-survey.csv
 	@echo "config-survey: $$(grep -c '^[0-9]' build/config-survey.csv) configurations in build/config-survey.csv"
+
+# The same for blocks with 0 B to 4 KB of their own memory and exact
+# register caps (h100-config-small.csv; "fine": h100-config-fine.csv).
+build/config_small: kernels/config_small.cu kernels/survey_device.cuh
+	@mkdir -p build
+	$(NVCC) -O2 -arch=sm_90 -o $@ $< -L$(CUDA)/lib64 -lcupti
+
+config-small: build/config_small
+	./build/config_small > build/config-small.csv
+	./build/config_small fine > build/config-fine.csv
+	@echo "config-small: $$(grep -c '^[0-9]' build/config-small.csv) and $$(grep -c '^[0-9]' build/config-fine.csv) configurations in build/config-small.csv, build/config-fine.csv"
 
 # Thread block clusters (kernels/cluster_survey.cu): the occupancy API's
 # clusters per cluster size at one block per SM, the scheduling domains

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make_logs.sh: writes the remark logs of this folder with Debian's clang 19
-# (run here in tests/data/amd; the logs are committed, so the tests need
+# (run here in tests/amd/data; the logs are committed, so the tests need
 # no compiler). Each log starts with the command line, echoed as make
 # echoes it, so the reader can learn the target from it. Two logs are
 # derived, not compiled, and say so in their names:
