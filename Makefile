@@ -7,6 +7,9 @@
 # src/ is one folder per layer:
 #   core/  the calculator, the sweep engine, charts' and suggestions' data:
 #          no I/O, no cJSON, no CUDA; built as build/libocc_core.a
+#   text/  how occcalc words what it says, for every layer above the core:
+#          outside text escaped (text_safe.c), the one-line diagnostic
+#          (occ_msg) and a reader's reason (why.h)
 #   db/    the GPU database (data/gpus.json, compiled in at build time) and
 #          the device a query names (select.c: one call for the calculator)
 #   ptxas/ the compiler-report reader
@@ -44,6 +47,7 @@ DEPFLAGS     = -MMD -MP
 
 obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
+TEXT_OBJS  = $(call obj,$(wildcard src/text/*.c))
 DB_OBJS    = $(call obj,$(filter-out $(DB_GEN_SRC),$(wildcard src/db/*.c)))
 PTXAS_OBJS = $(call obj,$(wildcard src/ptxas/*.c))
 MODEL_OBJS = $(call obj,$(wildcard src/model/*.c))
@@ -60,22 +64,26 @@ CORE_LIB   = build/libocc_core.a
 # loads data/gpus.json with the loader of --data and writes it as C tables.
 DB_GEN_SRC  = src/db/gpus_gen.c
 DB_DATA_OBJ = build/gpus_table.o
+# The loader of --data and its look-ups, without the compiled-in tables:
+# what the generator and the tools that read a JSON database link.
+DB_LOADER_OBJS = build/db/gpudb_load.o build/db/gpudb_lookup.o build/db/devfields.o
 
 # The library behind one header (src/libocc.h): core, database, reader,
 # model and renderers, without the command line and the live backend;
 # what a test or another program links.
-LIBOCC_OBJS = $(CORE_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
+LIBOCC_OBJS = $(CORE_OBJS) $(TEXT_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(PTXAS_OBJS) \
               $(MODEL_OBJS) $(RENDER_OBJS)
 LIBOCC = build/libocc.a
 
 # Everything but main(), for the tests that drive the program's parts.
 LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
-           $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+           $(LIVE_OBJS) $(MODEL_OBJS) $(PTXAS_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) \
+           $(TEXT_OBJS) $(CORE_LIB)
 
 # The product's link: libc and libcjson, a normal shared library (cJSON
 # writes every JSON document, src/render/json_write.h, and reads --data,
-# src/db/gpudb.c; Debian packages no static libcjson). No CUDA library
-# (src/live/gpu.c opens the driver, and src/live/cudart.c the CUDA runtime
+# src/db/gpudb_load.c; Debian packages no static libcjson). No CUDA library
+# (src/live/gpu_driver.c opens the driver, and src/live/cudart.c the CUDA runtime
 # whose occupancy API verify asks, with dlopen when a live command runs, so
 # ./occcalc starts on machines without an NVIDIA driver or CUDA, and no
 # other run pays for the driver's or the runtime's (static: ~34,000
@@ -122,9 +130,9 @@ $(CORE_LIB): $(CORE_OBJS)
 # The generator links the loader but not gpudb_builtin.o, which needs the
 # tables it makes. A gpus.json the loader refuses fails here, with its
 # message, and leaves no table behind.
-build/gpus_gen: $(DB_GEN_SRC) build/db/gpudb.o build/db/devfields.o $(CORE_LIB) | deps
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) build/db/gpudb.o \
-	  build/db/devfields.o $(CORE_LIB) $(CJSON_LIBS) -lm
+build/gpus_gen: $(DB_GEN_SRC) $(DB_LOADER_OBJS) $(CORE_LIB) | deps
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ $(DB_GEN_SRC) $(DB_LOADER_OBJS) \
+	  $(CORE_LIB) $(CJSON_LIBS) -lm
 
 build/gpus_table.c: data/gpus.json build/gpus_gen
 	./build/gpus_gen data/gpus.json > $@.tmp || { rm -f $@.tmp; exit 1; }
@@ -150,7 +158,7 @@ build/cshim/string:
 
 # The probe kernel, built to PTX and embedded. compute_75 is the oldest
 # target nvcc 13 accepts; the driver JIT-compiles the PTX for the device.
-build/probe.ptx: kernels/probe.cu
+build/probe.ptx: src/live/probe.cu
 	@mkdir -p build
 	$(NVCC) -ptx -arch=compute_75 -o $@ $<
 

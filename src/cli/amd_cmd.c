@@ -18,7 +18,7 @@
 #include "ptxas/demangle.h"
 #include "render/amd_out.h"
 #include "render/report.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 void occ_amd_target_of(const occ_target *target, occ_amd_target *amd) {
   memset(amd, 0, sizeof *amd);
@@ -37,41 +37,10 @@ int occ_amd_select(const occ_gpudb *db, const occ_cli *cli, occ_amd_target *t,
   return occ_target_vendor_error(&target, err);
 }
 
-int occ_amd_refuse_on_nvidia(const occ_cli *cli, FILE *err) {
-  const char *first;
-  if (!occ_cli_amd_options(cli, &first)) return OCC_EXIT_OK;
-  return occ_cli_usage_error(err, "--%s: only for an AMD target (--arch gfxNNN or "
-                             "--gpu mi300x); NVIDIA's registers are --regs", first);
-}
-
-/* The NVIDIA options an AMD target refuses, each with why. */
-static const struct {
-  occ_opt option;
-  const char *why;
-} nvidia_only[] = {
-    {OCC_OPT_REGS, "AMD's registers are --vgprs, --agprs and --sgprs"},
-    {OCC_OPT_BARRIERS, "AMD's workgroup slots are counted from the block"},
-    {OCC_OPT_CARVEOUT, "AMD's LDS has no carveout"},
-    {OCC_OPT_GRID, "waves of a grid are computed for NVIDIA targets only"},
-    {OCC_OPT_SMS, "waves of a grid are computed for NVIDIA targets only"},
-    {OCC_OPT_NCU, "Nsight Compute's metrics are NVIDIA's"},
-    {OCC_OPT_CHART, "charts are drawn for NVIDIA targets only"},
-    {OCC_OPT_STEP, "charts are drawn for NVIDIA targets only"},
-    {OCC_OPT_ASCII, "charts are drawn for NVIDIA targets only"},
-    {OCC_OPT_SVG, "charts are drawn for NVIDIA targets only"},
-    {OCC_OPT_SUGGEST, "suggestions are made for NVIDIA targets only"},
-};
-
+/* The NVIDIA options an AMD target refuses: the option table's (--csv
+ * alone, no --chart, writes the AMD report's row). */
 static int refuse_nvidia_options(const occ_cli *cli, const char *target, FILE *err) {
-  const occ_option *options = occ_cli_options();
-  for (size_t i = 0; i < sizeof nvidia_only / sizeof *nvidia_only; i++)
-    if (occ_cli_given(cli, nvidia_only[i].option))
-      return occ_cli_usage_error(err, "--%s: not for an AMD target (%s): %s",
-                                 options[nvidia_only[i].option].name, target,
-                                 nvidia_only[i].why);
-  /* --csv alone (no --chart) writes the AMD report's row; check_refinements
-   * turned it into every chart, which an AMD target has none of. */
-  return OCC_EXIT_OK;
+  return occ_cli_refuse_vendor(cli, OCC_VENDOR_AMD, target, err);
 }
 
 /* The wave size and the workgroup sizes the options give, checked against
@@ -91,19 +60,17 @@ static int launch_shape(const occ_cli *cli, const occ_amd_arch *a, occ_amd_item 
   if (cli->max_block > max)
     return occ_cli_usage_error(err, "--max-block: '%" PRId64 "' is out of range "
                                "(accepted: 1 to %d on %s)", cli->max_block, max, a->name);
-  char why[256];
-  it->block[0] = it->block[1] = it->block[2] = 1;
-  if (cli->block && occ_parse_block(cli->block, NULL, it->block, why, sizeof why) != 0)
-    return occ_cli_usage_error(err, "--block: %s", why);
-  int64_t threads = (int64_t)it->block[0] * it->block[1] * it->block[2];
+  bool block = occ_cli_given(cli, OCC_OPT_BLOCK);
+  memcpy(it->block, cli->block.dim, sizeof it->block);
+  int64_t threads = cli->block.product;
   int max_block = cli->max_block ? (int)cli->max_block : max;
-  if (!cli->block) {
+  if (!block) {
     it->block[0] = max_block;
     threads = max_block;
   }
   if (threads > max_block)
     return occ_cli_usage_error(err, "--block: '%s' is %" PRId64 " threads (accepted: 1 "
-                               "to %d threads per workgroup%s)", cli->block, threads,
+                               "to %d threads per workgroup%s)", cli->block.text, threads,
                                max_block, cli->max_block ? ", the --max-block" : "");
   it->kernel.wave_size = (int)cli->wave;
   it->kernel.cu_mode = cli->cu_mode;
@@ -401,7 +368,8 @@ int occ_compiler_report_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
     rc = OCC_EXIT_FAILURE;
   } else if (remarks || t.amd) {
     rc = remarks_run(cli, db, &t, stream, out, err);
-  } else if ((rc = occ_amd_refuse_on_nvidia(cli, err)) == OCC_EXIT_OK) {
+  } else if ((rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_NVIDIA, "a ptxas log",
+                                        err)) == OCC_EXIT_OK) {
     rc = occ_ptxas_run_stream(cli, db, stream, out, err);
   }
   if (stream) fclose(stream);

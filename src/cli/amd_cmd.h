@@ -40,9 +40,4 @@ int occ_amd_calculate(const occ_cli *cli, const occ_amd_target *target, FILE *ou
 int occ_compiler_report_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
                             FILE *err);
 
-/* Refuses, in one line (status 2), an option that only an AMD target
- * takes when the target is NVIDIA's. Returns OCC_EXIT_OK when none was
- * given. */
-int occ_amd_refuse_on_nvidia(const occ_cli *cli, FILE *err);
-
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "render/report.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* The one line of a database that did not load. */
 static int data_error(FILE *err, const char *why) {

@@ -15,7 +15,7 @@
 #include "cli/ptxas_run.h"
 #include "cli/report_cmd.h"
 #include "cli/run_cmd.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
  * instead of exiting 0 with output lost. */
@@ -41,7 +41,11 @@ static int calculate(const occ_cli *cli) {
   int rc = occ_target_vendor_error(&target, stderr);
   if (rc != OCC_EXIT_OK) return rc;
   if (amd.amd) return occ_amd_calculate(cli, &amd, stdout, stderr);
-  if ((rc = occ_amd_refuse_on_nvidia(cli, stderr)) != OCC_EXIT_OK) return rc;
+  rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_NVIDIA,
+                             target.status == OCC_TARGET_FOUND ? target.device.name
+                                                               : occ_target_name(&target),
+                             stderr);
+  if (rc != OCC_EXIT_OK) return rc;
   if (!occ_cli_given(cli, OCC_OPT_REGS))
     return occ_cli_usage_error(stderr, "--regs is required (registers per thread, 0 to "
                                "255)");

@@ -14,7 +14,7 @@
 #include "cli/pipeline.h"
 #include "ptxas/demangle.h"
 #include "ptxas/ptxas.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Distinct targets in one report are few (one per -gencode); past this
  * many the device is looked up again for each kernel. */
@@ -184,7 +184,7 @@ static occ_status best_block(run *r, const occ_device *device,
  * result still says why). */
 static occ_status choose_block(run *r, const occ_device *device,
                                occ_kernel *kernel, occ_block_choice *choice) {
-  if (r->cli->block) {
+  if (occ_cli_given(r->cli, OCC_OPT_BLOCK)) {
     r->rc = occ_pipeline_block(&r->pipeline, device, kernel);
     return OCC_OK;
   }
@@ -222,7 +222,7 @@ static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   occ_block_choice choice;
   occ_item item = {.device = device, .name = k->name, .readable = readable,
                    .label = label, .ptxas = k,
-                   .choice = r->cli->block ? NULL : &choice};
+                   .choice = occ_cli_given(r->cli, OCC_OPT_BLOCK) ? NULL : &choice};
   make_kernel(r, k, device, &item.kernel);
   occ_status status = choose_block(r, device, &item.kernel, &choice);
   if (r->rc) return r->rc;

@@ -12,7 +12,7 @@
 #include "db/run_merge.h"
 #include "cli/pipeline.h"
 #include "render/merge_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* A report larger than this is refused rather than read: run --json of
  * 40,000 configurations is about 100 MB (BENCHMARKS.md). */

@@ -19,7 +19,7 @@
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 #include "ptxas/demangle.h"
 
 #define MAX_DEVICES 64
@@ -29,10 +29,6 @@
  * of 21 configurations, then costs 0.055x of Nsight Compute's overhead
  * rather than 0.205x (BENCHMARKS.md). */
 #define DEFAULT_COUNTER_LAUNCHES 3
-#define MAX_COUNTER_LAUNCHES 1000000
-/* --device's range in the option table (cli.c), which checks it first;
- * an ordinal no launch used selects none. */
-#define MAX_DEVICE_ORDINAL (1 << 20)
 /* --metrics as the library reads it (inject_counters.c: 1024 bytes). */
 #define METRICS_TEXT_MAX 1024
 
@@ -178,34 +174,14 @@ static int check_output(run_state *s) {
 
 static int check_options(run_state *s) {
   const occ_cli *cli = s->cli;
-  s->device_filter = -1;
-  if (cli->device && strcmp(cli->device, "all") != 0) {
-    int64_t v;
-    char why[160];
-    if (occ_parse_int(cli->device, 0, MAX_DEVICE_ORDINAL, &v, why,
-                      sizeof why))
-      return occ_cli_usage_error(stderr, "--device: %s, or 'all'", why);
-    s->device_filter = (int)v;
-  }
+  /* The values were parsed and range-checked with the option table. */
+  s->device_filter = occ_cli_given(cli, OCC_OPT_DEVICE) && !cli->device.all
+                         ? (int)cli->device.count
+                         : -1;
   s->counter_launches = DEFAULT_COUNTER_LAUNCHES;
-  if (cli->counter_launches && strcmp(cli->counter_launches, "all") == 0) {
-    s->counter_launches = 0;
-  } else if (cli->counter_launches) {
-    char why[160];
-    if (occ_parse_int(cli->counter_launches, 1, MAX_COUNTER_LAUNCHES,
-                      &s->counter_launches, why, sizeof why))
-      return occ_cli_usage_error(stderr, "--counter-launches: %s, or 'all'",
-                                 why);
-  }
-  s->flush_caches =
-      cli->cache_control && strcmp(cli->cache_control, "all") == 0;
-  if (cli->cache_control && !s->flush_caches &&
-      strcmp(cli->cache_control, "none") != 0) {
-    char value[80];
-    return occ_cli_usage_error(stderr, "--cache-control: '%s' is not all or "
-                               "none", occ_text_safe(cli->cache_control,
-                                                     value, sizeof value));
-  }
+  if (occ_cli_given(cli, OCC_OPT_COUNTER_LAUNCHES))
+    s->counter_launches = cli->counter_launches.all ? 0 : cli->counter_launches.count;
+  s->flush_caches = cli->cache_control == OCC_CACHE_CONTROL_ALL;
   if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
   return split_metrics(s);

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "core/arith.h"
+
 /* SGPRs the compiler adds to what a kernel names: VCC, FLAT_SCRATCH and
  * XNACK_MASK, 2 each (AMDGPUBaseInfo.cpp, getNumExtraSGPRs). */
 #define EXTRA_SGPRS 6
@@ -24,8 +26,9 @@ const char *occ_amd_strerror(occ_amd_status status) {
   return "unknown status";
 }
 
-static int ceil_div(int64_t a, int64_t b) { return (int)((a + b - 1) / b); }
-static int round_up(int a, int unit) { return ceil_div(a, unit) * unit; }
+/* Every count here fits an int: the inputs are checked first. */
+static int ceil_div(int64_t a, int64_t b) { return (int)occ_ceil_div(a, b); }
+static int round_up(int a, int unit) { return (int)occ_round_up(a, unit); }
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 

@@ -5,7 +5,7 @@
  * ranks of a thousand configurations. */
 #include "db/run_merge.h"
 
-#include "db/why.h"
+#include "text/why.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -8,7 +8,7 @@
 
 #include "render/csv.h"
 #include "render/report.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* The limits in the order every writer lists them: each a waves-per-SIMD
  * count of the result (-1: not applicable), its limiter bit, its JSON key

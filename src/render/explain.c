@@ -9,7 +9,7 @@
 #include "render/explain_out.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* A bounded string being written. */
 typedef struct text_buf {

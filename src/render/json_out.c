@@ -17,7 +17,7 @@
 #include "core/ncu.h"
 #include "render/ncu_rows.h"
 #include "render/report_rows.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* cJSON reports allocation failure by returning NULL; the helpers below
  * keep building and the final check catches it. */

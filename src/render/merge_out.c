@@ -3,7 +3,7 @@
 #include "render/merge_out.h"
 
 #include "render/csv.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 static const cJSON *get(const cJSON *o, const char *key) {
   return cJSON_GetObjectItemCaseSensitive(o, key);

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 static int refuse(FILE *err, const char *option, const char *path,
                   const char *why) {

@@ -14,7 +14,7 @@
 #include "render/report.h"
 #include "render/report_text.h"
 #include "render/suggest_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 #include "render/verify_out.h"
 
 static void svg_writer(FILE *f, const void *context) {

@@ -10,7 +10,7 @@
 #include "render/report_rows.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* The plural ending of a count's noun: "1 warp", "0 warps", "4 warps". */
 static const char *plural(long long n) { return n == 1 ? "" : "s"; }

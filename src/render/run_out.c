@@ -9,7 +9,7 @@
 #include "render/json_write.h"
 #include "render/report.h"
 #include "render/run_cluster.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 #include "render/vocab.h"
 
 static const char *const launch_types[] = {"regular", "cooperative",

@@ -18,9 +18,9 @@ SLOW_TEST_TARGETS += test-amd-llvm
 
 AMD_LLC ?= llc-19
 
-build/amd_llvm_diff: tests/amd/amd_llvm_diff.c build/db/gpudb.o build/db/devfields.o $(CORE_LIB) | deps
-	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/amd/amd_llvm_diff.c build/db/gpudb.o \
-	  build/db/devfields.o $(CORE_LIB) $(CJSON_LIBS) -lm
+build/amd_llvm_diff: tests/amd/amd_llvm_diff.c $(DB_LOADER_OBJS) $(CORE_LIB) | deps
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/amd/amd_llvm_diff.c $(DB_LOADER_OBJS) \
+	  $(CORE_LIB) $(CJSON_LIBS) -lm
 
 test-amd-llvm: build/amd_llvm_diff
 	@if ! command -v $(AMD_LLC) >/dev/null 2>&1; then \

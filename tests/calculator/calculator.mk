@@ -26,7 +26,7 @@ CALCULATOR_UNIT_SRCS = tests/calculator/test_core.c tests/calculator/test_explor
                        tests/calculator/test_report_rows.c
 
 # The writers read the model (run_out.c its cluster section): its objects too.
-UNIT_RENDER_OBJS = $(RENDER_OBJS) $(MODEL_OBJS)
+UNIT_RENDER_OBJS = $(RENDER_OBJS) $(MODEL_OBJS) $(TEXT_OBJS)
 
 build/unit_calculator: $(CALCULATOR_UNIT_SRCS) tests/harness/db_fixture.h tests/harness/json_parsed.h \
                        $(UNIT_RENDER_OBJS) $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)

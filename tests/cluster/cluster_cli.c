@@ -1,4 +1,4 @@
-/* cluster_cli.c - --cluster's value and its checks (cli/cluster_arg.h),
+/* cluster_cli.c - --cluster's value and its checks (cli/params.h),
  * the sweep's cluster counts (live/cluster_sweep.h) and the live cluster
  * verification's JSON (render/cluster_verify_out.h), without a GPU. Part
  * of make test-cluster-unit. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cluster_arg.h"
+#include "cli/params.h"
 #include "live/cluster_sweep.h"
 #include "model/cluster.h"
 #include "model/measure.h"
@@ -20,9 +20,15 @@ static long long int_of(const cJSON *obj, const char *key) {
   return cJSON_IsRaw(item) ? atoll(item->valuestring) : (long long)item->valuedouble;
 }
 
+/* --cluster as the option table reads it: the shape, then the rule of
+ * every device with --non-portable as given. */
 static bool parses(const char *text, bool non_portable, occ_cluster *c,
                    char *why) {
-  return occ_cluster_arg_parse(text, non_portable, c, why, 256) == 0;
+  occ_shape s;
+  if (occ_parse_shape(text, INT32_MAX, &s, why, 256) != 0) return false;
+  memcpy(c->dim, s.dim, sizeof s.dim);
+  c->non_portable = non_portable;
+  return occ_cluster_shape_check(c, text, why, 256) == 0;
 }
 
 Test(cluster_arg, sizes) {
@@ -47,13 +53,13 @@ Test(cluster_arg, device_and_grid) {
   char why[256];
   occ_device hopper = {.name = "H", .cc_major = 9, .cc_minor = 0};
   occ_device ampere = {.name = "A", .cc_major = 8, .cc_minor = 0};
-  cr_expect(occ_cluster_arg_check(&c, &hopper, 0, why, sizeof why) == 0);
-  cr_expect(occ_cluster_arg_check(&c, &hopper, 8, why, sizeof why) == 0);
-  cr_expect(occ_cluster_arg_check(&c, &ampere, 0, why, sizeof why) != 0 &&
+  cr_expect(occ_cluster_device_check(&c, &hopper, 0, why, sizeof why) == 0);
+  cr_expect(occ_cluster_device_check(&c, &hopper, 8, why, sizeof why) == 0);
+  cr_expect(occ_cluster_device_check(&c, &ampere, 0, why, sizeof why) != 0 &&
             strstr(why, "9.0"));
   /* More blocks in a cluster than in the grid, or not a whole number. */
-  cr_expect(occ_cluster_arg_check(&c, &hopper, 2, why, sizeof why) != 0);
-  cr_expect(occ_cluster_arg_check(&c, &hopper, 6, why, sizeof why) != 0);
+  cr_expect(occ_cluster_device_check(&c, &hopper, 2, why, sizeof why) != 0);
+  cr_expect(occ_cluster_device_check(&c, &hopper, 6, why, sizeof why) != 0);
 }
 
 Test(cluster_sweep, count_and_add) {

@@ -49,9 +49,9 @@ fuzz-ptxas: build/fuzz_ptxas build/fuzz_corpus
 # sweep tables of one device are tens of thousands of occ_compute calls,
 # and tracing their comparisons made a run ten times slower; the loader's
 # keys are found through libFuzzer's strcmp hooks all the same.
-DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb.c src/db/devfields.c \
+DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb_load.c src/db/gpudb_lookup.c src/db/devfields.c \
                $(wildcard src/core/*.c) $(wildcard src/model/*.c) \
-               $(wildcard src/render/*.c)
+               $(wildcard src/render/*.c) $(wildcard src/text/*.c)
 
 build/fuzz_db: $(DB_FUZZ_SRCS) $(HDRS)
 	@mkdir -p build

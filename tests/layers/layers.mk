@@ -28,7 +28,7 @@ test-lib: build/lib_test
 
 WALK_OBJS = $(patsubst build/%,build/walk/%,$(CLI_OBJS) $(RENDER_OBJS) \
               $(call obj,$(wildcard src/live/*.c)) $(MODEL_OBJS) \
-              $(PTXAS_OBJS) $(DB_OBJS) $(CORE_OBJS))
+              $(PTXAS_OBJS) $(DB_OBJS) $(TEXT_OBJS) $(CORE_OBJS))
 
 build/walk/%.o: src/%.c Makefile tests/layers/layers.mk build/cshim/string | deps
 	@mkdir -p $(dir $@)

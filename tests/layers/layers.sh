@@ -1,13 +1,13 @@
 #!/bin/sh
 # layers.sh: src/ is one folder per layer and includes point down only:
-# core <- db <- ptxas <- model <- render <- live <- inject <- cli (a layer
+# core <- text <- db <- ptxas <- model <- render <- live <- inject <- cli (a layer
 # includes its own folder and those before it, never one after: the
 # renderers read the model and never the live backend), no include cycle
 # between files, the core includes no stdio, cJSON or CUDA header, and
 # only the database loader and the writers include cJSON.
 set -u
 fail=0
-order="core db ptxas model render live inject cli"
+order="core text db ptxas model render live inject cli"
 rank() { n=0; for l in $order; do [ "$l" = "$1" ] && { echo $n; return; }; n=$((n + 1)); done; echo 99; }
 for f in src/*/*.[ch]; do
   layer=$(basename "$(dirname "$f")")

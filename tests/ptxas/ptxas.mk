@@ -52,7 +52,7 @@ test-ptxas-cli: occcalc
 
 test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \
-	   tests/ptxas/kernels/*.cu $(wildcard kernels/*.cu)
+	   tests/ptxas/kernels/*.cu $(wildcard kernels/*.cu) src/live/probe.cu
 
 # The reader's golden cases, its unit tests and json_write's under ASan
 # and UBSan.

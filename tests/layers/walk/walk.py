@@ -1,5 +1,5 @@
 # walk.py - run under gdb (tests/layers/walk/walk.sh): every call between two
-# layers of src/ (core db ptxas model render live inject cli, lowest
+# layers of src/ (core text db ptxas model render live inject cli, lowest
 # first) while occcalc computes and writes each configuration of the file
 # $OCC_WALK_CASES (one line of arguments each). Only a function of external
 # linkage can be called from another file, so each gets a breakpoint, which

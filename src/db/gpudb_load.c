@@ -1,11 +1,10 @@
-/* gpudb.c - loads the GPU database with cJSON into its tables
- * (gpudb_tables.h) and answers from the tables; the rest of occcalc sees
- * only occ_device. */
-#include "db/gpudb.h"
+/* gpudb_load.c - loads the GPU database with cJSON into its tables
+ * (gpudb_tables.h), checking every entry; gpudb_lookup.c answers from
+ * the tables, and the rest of occcalc sees only occ_device. */
+#include "db/gpudb_impl.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,54 +18,8 @@
 #include "core/utf8.h"
 #include "db/devfields.h"
 #include "db/gpudb_tables.h"
+#include "text/why.h"
 
-#define ALIAS_MAX OCC_GPUDB_ALIAS_MAX
-#define NORM_MAX 64
-#define FAMILY_MAX 31 /* bytes of a family name */
-#define SOURCE_MAX 1024
-#define EMPTY_STRING 0 /* a parsed pool starts with "" */
-/* Entries a database may have: a lookup compares a name with every
- * board's keys (an edit distance each for the nearest names), so a file
- * of many thousands would make a mistyped --gpu slow. */
-#define ARCH_MAX 128
-#define GPU_MAX 256
-#define DB_FILE_MAX (1 << 20) /* bytes */
-
-typedef occ_gpudb_entry entry;
-
-/* A parsed database owns its entries and its string pool (owned_*, pool);
- * one over compiled-in tables owns neither (they are NULL). */
-struct occ_gpudb {
-  occ_gpudb_tables t;
-  entry *owned_archs, *owned_gpus;
-  occ_gpudb_amd_entry *owned_amd_archs, *owned_amd_gpus;
-  char *pool;
-  size_t pool_cap;
-};
-
-static void set_err(char *err, size_t size, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, size, fmt, ap);
-  va_end(ap);
-}
-
-/* Lower-case letters and digits only, vendor and brand words dropped. */
-static void normalize(const char *in, char out[NORM_MAX]) {
-  static const char *const words[] = {"nvidia", "geforce", "tesla", "quadro",
-                                      "amd", "radeon", "instinct"};
-  char tmp[NORM_MAX];
-  size_t n = 0;
-  for (; *in && n + 1 < NORM_MAX; in++)
-    if (isalnum((unsigned char)*in)) tmp[n++] = (char)tolower((unsigned char)*in);
-  tmp[n] = '\0';
-  const char *p = tmp;
-  for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
-    size_t len = strlen(words[w]);
-    if (strncmp(p, words[w], len) == 0 && p[len]) p += len;
-  }
-  snprintf(out, NORM_MAX, "%s", p);
-}
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -249,13 +202,13 @@ static int read_fields(const cJSON *obj, occ_device *dev, bool required,
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, fields[i].key);
     if (!v) {
       if (required && !fields[i].optional && strcmp(fields[i].key, "sm_count") != 0) {
-        set_err(err, size, "%s: missing \"%s\"", where, fields[i].key);
+        occ_whyf(err, size, "%s: missing \"%s\"", where, fields[i].key);
         return -1;
       }
       continue;
     }
     if (!cJSON_IsNumber(v)) {
-      set_err(err, size, "%s: \"%s\" must be an integer", where, fields[i].key);
+      occ_whyf(err, size, "%s: \"%s\" must be an integer", where, fields[i].key);
       return -1;
     }
     set_field(dev, &fields[i], saturate(v->valuedouble));
@@ -268,7 +221,7 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
                           size_t size) {
   if (!arr) return 0;
   if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) > max) {
-    set_err(err, size, "%s: \"%s\" must be an array of at most %d integers",
+    occ_whyf(err, size, "%s: \"%s\" must be an array of at most %d integers",
             where, key, max);
     return -1;
   }
@@ -276,7 +229,7 @@ static int read_int_array(const cJSON *arr, int64_t *out, int max, int *count,
   const cJSON *v;
   cJSON_ArrayForEach(v, arr) {
     if (!cJSON_IsNumber(v)) {
-      set_err(err, size, "%s: \"%s\"[%d] must be an integer", where, key, n);
+      occ_whyf(err, size, "%s: \"%s\"[%d] must be an integer", where, key, n);
       return -1;
     }
     out[n++] = saturate(v->valuedouble);
@@ -296,7 +249,7 @@ static int pool_add(occ_gpudb *db, const char *text, size_t max,
     while (cap < need) cap *= 2;
     char *grown = cap <= UINT32_MAX ? realloc(db->pool, cap) : NULL;
     if (!grown) {
-      set_err(err, size, "%s: out of memory", where);
+      occ_whyf(err, size, "%s: out of memory", where);
       return -1;
     }
     db->pool = grown;
@@ -320,7 +273,7 @@ static const char *read_text(const cJSON *obj, const char *key, size_t min,
   size_t len = cJSON_IsString(v) ? strlen(v->valuestring) : 0;
   if (!cJSON_IsString(v) || len < min || len > max ||
       !printable(v->valuestring)) {
-    set_err(err, size, "%s: \"%s\" must be a string of %zu to %zu bytes of "
+    occ_whyf(err, size, "%s: \"%s\" must be a string of %zu to %zu bytes of "
             "printable UTF-8", where, key, min, max);
     *ok = false;
     return NULL;
@@ -340,7 +293,7 @@ static int read_strings_to(occ_gpudb *db, const cJSON *obj, uint32_t *family,
                        : NULL;
   const cJSON *comment = cJSON_GetObjectItemCaseSensitive(obj, "comment");
   if (ok && comment && !cJSON_IsString(comment)) {
-    set_err(err, size, "%s: \"comment\" must be a string", where);
+    occ_whyf(err, size, "%s: \"comment\" must be a string", where);
     ok = false;
   }
   if (!ok) return -1;
@@ -379,7 +332,7 @@ static int check_device(const occ_device *d, const char *where, char *err,
                         size_t size) {
   char text[256];
   if (occ_device_check_text(d, text, sizeof text) == 0) return 0;
-  set_err(err, size, "%s: %s", where, text);
+  occ_whyf(err, size, "%s: %s", where, text);
   return -1;
 }
 
@@ -389,29 +342,22 @@ static const char *const arch_keys[] = {"cc", "family", "source", "comment",
 static const char *const gpu_keys[] = {"name", "cc", "aliases", "family",
                                        "source", "comment", "cluster", NULL};
 
-static const entry *find_arch(const occ_gpudb_tables *t, int major, int minor) {
-  for (size_t i = 0; i < t->arch_count; i++)
-    if (t->archs[i].device.cc_major == major &&
-        t->archs[i].device.cc_minor == minor)
-      return &t->archs[i];
-  return NULL;
-}
 
 /* The architecture's compute capability, new to the database. */
 static int read_arch_cc(const occ_gpudb *db, const cJSON *obj, entry *e,
                         char *where, size_t where_size, char *err, size_t size) {
   if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"),
                       &e->device.cc_major, &e->device.cc_minor) != 0) {
-    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
+    occ_whyf(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return -1;
   }
   size_t len = strlen(where);
   snprintf(where + len, where_size - len, " (cc %d.%d)", e->device.cc_major,
            e->device.cc_minor);
   /* Entries after e are still zero: the first match is e or its twin. */
-  const entry *twin = find_arch(&db->t, e->device.cc_major, e->device.cc_minor);
+  const entry *twin = occ_gpudb_find_arch_entry(&db->t, e->device.cc_major, e->device.cc_minor);
   if (twin != e) {
-    set_err(err, size, "%s: cc %d.%d is also architectures[%zu]", where,
+    occ_whyf(err, size, "%s: cc %d.%d is also architectures[%zu]", where,
             e->device.cc_major, e->device.cc_minor, (size_t)(twin - db->t.archs));
     return -1;
   }
@@ -434,7 +380,7 @@ static int read_arch(occ_gpudb *db, const cJSON *obj, entry *e, size_t index, ch
                      dims, 3, &ndims, where, "max_block_dim", err, size))
     return -1;
   if (ndims != 3) {
-    set_err(err, size, "%s: \"max_block_dim\" must hold 3 integers", where);
+    occ_whyf(err, size, "%s: \"max_block_dim\" must hold 3 integers", where);
     return -1;
   }
   for (int i = 0; i < 3; i++)
@@ -458,9 +404,9 @@ static int add_match_key(occ_gpudb *db, const char *text, uint32_t *offset,
                          const char *where, const char *what, char *err,
                          size_t size) {
   char key[NORM_MAX];
-  normalize(text, key);
+  occ_gpudb_normalize(text, key);
   if (!key[0]) {
-    set_err(err, size, "%s: %s must have a letter or a digit", where, what);
+    occ_whyf(err, size, "%s: %s must have a letter or a digit", where, what);
     return -1;
   }
   return pool_add(db, key, NORM_MAX, offset, where, err, size);
@@ -474,14 +420,14 @@ static int read_match_keys_to(occ_gpudb *db, const cJSON *obj, const char *name,
     return -1;
   const cJSON *aliases = cJSON_GetObjectItemCaseSensitive(obj, "aliases");
   if (aliases && !cJSON_IsArray(aliases)) {
-    set_err(err, size, "%s: \"aliases\" must be an array", where);
+    occ_whyf(err, size, "%s: \"aliases\" must be an array", where);
     return -1;
   }
   const cJSON *a;
   cJSON_ArrayForEach(a, aliases) {
     if (!cJSON_IsString(a) || *alias_count >= ALIAS_MAX ||
         strlen(a->valuestring) >= OCC_NAME_MAX || !printable(a->valuestring)) {
-      set_err(err, size, "%s: \"aliases\" must be at most %d strings of at most "
+      occ_whyf(err, size, "%s: \"aliases\" must be at most %d strings of at most "
               "%d bytes of printable UTF-8", where, ALIAS_MAX, OCC_NAME_MAX - 1);
       return -1;
     }
@@ -524,7 +470,7 @@ static int amd_alloc(occ_gpudb *db, bool gpus, size_t n, const char *origin,
   if (n == 0) return 0;
   occ_gpudb_amd_entry *e = calloc(n, sizeof *e);
   if (!e) {
-    set_err(err, size, "%s: out of memory", origin);
+    occ_whyf(err, size, "%s: out of memory", origin);
     return -1;
   }
   if (gpus)
@@ -572,7 +518,7 @@ static bool is_amd_int_key(const char *key) {
 static int check_amd_keys(const cJSON *obj, const char *const *allowed,
                           bool ints, const char *where, char *err, size_t size) {
   if (!cJSON_IsObject(obj)) {
-    set_err(err, size, "%s: must be an object", where);
+    occ_whyf(err, size, "%s: must be an object", where);
     return -1;
   }
   for (const cJSON *a = obj->child; a; a = a->next) {
@@ -580,7 +526,7 @@ static int check_amd_keys(const cJSON *obj, const char *const *allowed,
     for (const char *const *k = allowed; !known && *k; k++) known = strcmp(a->string, *k) == 0;
     if (!known) {
       bool echo = strlen(a->string) <= 40 && printable(a->string);
-      set_err(err, size, "%s: unknown key \"%s\" of an AMD entry (see data/gpus.json's comment)",
+      occ_whyf(err, size, "%s: unknown key \"%s\" of an AMD entry (see data/gpus.json's comment)",
               where, echo ? a->string : "?");
       return -1;
     }
@@ -588,7 +534,7 @@ static int check_amd_keys(const cJSON *obj, const char *const *allowed,
   for (const cJSON *a = obj->child; a; a = a->next)
     for (const cJSON *b = a->next; b; b = b->next)
       if (strcmp(a->string, b->string) == 0) {
-        set_err(err, size, "%s: \"%s\" is given twice", where, a->string);
+        occ_whyf(err, size, "%s: \"%s\" is given twice", where, a->string);
         return -1;
       }
   return 0;
@@ -599,7 +545,7 @@ static int read_amd_int(const cJSON *obj, const char *key, int *out,
                         const char *where, char *err, size_t size) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!cJSON_IsNumber(v) || v->valuedouble < 0 || v->valuedouble > INT32_MAX) {
-    set_err(err, size, "%s: \"%s\" must be an integer of 0 to %d", where, key,
+    occ_whyf(err, size, "%s: \"%s\" must be an integer of 0 to %d", where, key,
             INT32_MAX);
     return -1;
   }
@@ -611,7 +557,7 @@ static int read_amd_bool(const cJSON *obj, const char *key, bool *out,
                          const char *where, char *err, size_t size) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
   if (!cJSON_IsBool(v)) {
-    set_err(err, size, "%s: \"%s\" must be true or false", where, key);
+    occ_whyf(err, size, "%s: \"%s\" must be true or false", where, key);
     return -1;
   }
   *out = cJSON_IsTrue(v);
@@ -630,7 +576,7 @@ static int read_amd_arrays(const cJSON *obj, occ_amd_arch *a, const char *where,
     else ok = false;
   }
   if (!ok) {
-    set_err(err, size, "%s: \"wave_sizes\" must be [32], [64] or [32, 64]", where);
+    occ_whyf(err, size, "%s: \"wave_sizes\" must be [32], [64] or [32, 64]", where);
     return -1;
   }
   const cJSON *s = cJSON_GetObjectItemCaseSensitive(obj, "sgpr_waves");
@@ -648,7 +594,7 @@ static int read_amd_arrays(const cJSON *obj, occ_amd_arch *a, const char *where,
     a->sgpr_waves[a->sgpr_limit_count++] = (int)waves->valuedouble;
   }
   if (!ok) {
-    set_err(err, size, "%s: \"sgpr_waves\" must be up to 4 pairs [SGPRs, waves]", where);
+    occ_whyf(err, size, "%s: \"sgpr_waves\" must be up to 4 pairs [SGPRs, waves]", where);
     return -1;
   }
   return 0;
@@ -663,18 +609,12 @@ static bool valid_gfx(const char *s) {
   return true;
 }
 
-static const occ_gpudb_amd_entry *find_amd_arch(const occ_gpudb_tables *t,
-                                                const char *gfx) {
-  for (size_t i = 0; i < t->amd_arch_count; i++)
-    if (strcmp(t->amd_archs[i].arch.name, gfx) == 0) return &t->amd_archs[i];
-  return NULL;
-}
 
 static const char *read_gfx(const cJSON *obj, const char *where, char *err,
                             size_t size) {
   const cJSON *g = cJSON_GetObjectItemCaseSensitive(obj, "gfx");
   if (!cJSON_IsString(g) || !valid_gfx(g->valuestring)) {
-    set_err(err, size, "%s: \"gfx\" must be a target name like \"gfx942\"", where);
+    occ_whyf(err, size, "%s: \"gfx\" must be a target name like \"gfx942\"", where);
     return NULL;
   }
   return g->valuestring;
@@ -690,8 +630,8 @@ static int read_amd_arch(occ_gpudb *db, const cJSON *obj, size_t index,
     return -1;
   size_t len = strlen(where);
   snprintf(where + len, sizeof where - len, " (%s)", gfx);
-  if (find_amd_arch(&db->t, gfx)) {
-    set_err(err, size, "%s: %s is given twice", where, gfx);
+  if (occ_gpudb_find_amd_entry(&db->t, gfx)) {
+    occ_whyf(err, size, "%s: %s is given twice", where, gfx);
     return -1;
   }
   occ_gpudb_amd_entry *e = &db->owned_amd_archs[db->t.amd_arch_count];
@@ -708,7 +648,7 @@ static int read_amd_arch(occ_gpudb *db, const cJSON *obj, size_t index,
       read_strings_to(db, obj, &e->family, &e->source, EMPTY_STRING, where, err, size))
     return -1;
   if (occ_amd_arch_check(a, &why) != 0) {
-    set_err(err, size, "%s: %s", where, why);
+    occ_whyf(err, size, "%s: %s", where, why);
     return -1;
   }
   db->t.amd_arch_count++;
@@ -727,9 +667,9 @@ static int read_amd_gpu(occ_gpudb *db, const cJSON *obj, size_t index,
   size_t len = strlen(where);
   snprintf(where + len, sizeof where - len, " (%s)", name);
   if (!(gfx = read_gfx(obj, where, err, size))) return -1;
-  const occ_gpudb_amd_entry *arch = find_amd_arch(&db->t, gfx);
+  const occ_gpudb_amd_entry *arch = occ_gpudb_find_amd_entry(&db->t, gfx);
   if (!arch) {
-    set_err(err, size, "%s: no architecture entry for %s", where, gfx);
+    occ_whyf(err, size, "%s: no architecture entry for %s", where, gfx);
     return -1;
   }
   occ_gpudb_amd_entry *e = &db->owned_amd_gpus[db->t.amd_gpu_count];
@@ -742,7 +682,7 @@ static int read_amd_gpu(occ_gpudb *db, const cJSON *obj, size_t index,
     return -1;
   if (e->cu_count < 1 || e->cu_count > OCC_DEV_SM_COUNT_MAX ||
       e->devices_per_board < 1 || e->devices_per_board > 64) {
-    set_err(err, size, "%s: \"cu_count\" must be 1 to %d and \"devices_per_board\" 1 to 64",
+    occ_whyf(err, size, "%s: \"cu_count\" must be 1 to %d and \"devices_per_board\" 1 to 64",
             where, OCC_DEV_SM_COUNT_MAX);
     return -1;
   }
@@ -766,12 +706,12 @@ static const entry *read_gpu_head(const occ_gpudb *db, const cJSON *obj,
   int major, minor;
   if (parse_cc_string(cJSON_GetObjectItemCaseSensitive(obj, "cc"), &major,
                       &minor) != 0) {
-    set_err(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
+    occ_whyf(err, size, "%s: \"cc\" must be a string like \"9.0\"", where);
     return NULL;
   }
-  const entry *arch = find_arch(&db->t, major, minor);
+  const entry *arch = occ_gpudb_find_arch_entry(&db->t, major, minor);
   if (!arch)
-    set_err(err, size, "%s: no architecture entry for cc %d.%d", where, major,
+    occ_whyf(err, size, "%s: no architecture entry for cc %d.%d", where, major,
             minor);
   return arch;
 }
@@ -806,7 +746,7 @@ static int read_cluster(const cJSON *obj, occ_device *d, const char *where,
           ? (int)cap->valuedouble
           : -1;
   if (!occ_cluster_layout_valid(d)) {
-    set_err(err, size, "%s: \"domains_sms\" must be 1 to %d positive SM counts "
+    occ_whyf(err, size, "%s: \"domains_sms\" must be 1 to %d positive SM counts "
             "adding up to \"sm_count\" (%d), and \"max_blocks_per_sm\" 1 to %d",
             at, OCC_CLUSTER_DOMAINS_MAX, d->sm_count, OCC_DEV_BLOCKS_PER_SM_MAX);
     return -1;
@@ -830,7 +770,7 @@ static int read_gpu(occ_gpudb *db, const cJSON *obj, entry *e,
       read_strings(db, obj, e, arch->family, where, err, size))
     return -1;
   if (e->device.sm_count < 1 || e->device.sm_count > OCC_DEV_SM_COUNT_MAX) {
-    set_err(err, size, "%s: \"sm_count\" must be 1 to %d", where,
+    occ_whyf(err, size, "%s: \"sm_count\" must be 1 to %d", where,
             OCC_DEV_SM_COUNT_MAX);
     return -1;
   }
@@ -855,7 +795,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   const cJSON *arr = cJSON_GetObjectItemCaseSensitive(root, key);
   if (!cJSON_IsArray(arr) || cJSON_GetArraySize(arr) == 0 ||
       cJSON_GetArraySize(arr) > max) {
-    set_err(err, size, "%s: \"%s\" must be an array of 1 to %d entries", origin,
+    occ_whyf(err, size, "%s: \"%s\" must be an array of 1 to %d entries", origin,
             key, max);
     return -1;
   }
@@ -864,14 +804,14 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
   *count = (size_t)cJSON_GetArraySize(arr) - amd;
   if (amd_alloc(db, gpus, amd, origin, err, size)) return -1;
   if (*count == 0) {
-    set_err(err, size, "%s: \"%s\" must hold at least one NVIDIA entry (one with \"cc\")",
+    occ_whyf(err, size, "%s: \"%s\" must hold at least one NVIDIA entry (one with \"cc\")",
             origin, key);
     return -1;
   }
   *entries = calloc(*count, sizeof **entries);
   if (!*entries) {
     *count = 0;
-    set_err(err, size, "%s: out of memory", origin);
+    occ_whyf(err, size, "%s: out of memory", origin);
     return -1;
   }
   publish_tables(db);
@@ -883,7 +823,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
     if (!is_amd(item) && i >= *count) {
       /* So an entry's index among its vendor's is its index in the file
        * (messages name entries by it). */
-      set_err(err, size, "%s: %s[%zu]: AMD entries (with \"gfx\") must follow "
+      occ_whyf(err, size, "%s: %s[%zu]: AMD entries (with \"gfx\") must follow "
               "the NVIDIA ones (with \"cc\")", origin, key, i);
       return -1;
     }
@@ -894,7 +834,7 @@ static int read_array(occ_gpudb *db, const cJSON *root, const char *key,
       rc = gpus ? read_gpu(db, item, &(*entries)[nv++], i, why, sizeof why)
                 : read_arch(db, item, &(*entries)[nv++], i, why, sizeof why);
     if (rc != 0) {
-      set_err(err, size, "%s: %s", origin, why);
+      occ_whyf(err, size, "%s: %s", origin, why);
       return -1;
     }
     i++;
@@ -937,7 +877,7 @@ static int check_unique_boards(const occ_gpudb *db, const char *origin,
   size_t boards = t->gpu_count + t->amd_gpu_count;
   board_key *keys = malloc(boards * (ALIAS_MAX + 1) * sizeof *keys);
   if (!keys) {
-    set_err(err, size, "%s: out of memory", origin);
+    occ_whyf(err, size, "%s: out of memory", origin);
     return -1;
   }
   size_t n = 0;
@@ -953,7 +893,7 @@ static int check_unique_boards(const occ_gpudb *db, const char *origin,
   for (size_t i = 1; i < n && rc == 0; i++) {
     if (strcmp(keys[i].key, keys[i - 1].key) != 0 || keys[i].board == keys[i - 1].board)
       continue;
-    set_err(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
+    occ_whyf(err, size, "%s: gpus[%zu] (%s): \"%s\" (a name or alias, as looked "
             "up) also names gpus[%zu] (%s)", origin, keys[i].board,
             board_name(t, keys[i].board), keys[i].key, keys[i - 1].board,
             board_name(t, keys[i - 1].board));
@@ -977,7 +917,7 @@ static int read_default(occ_gpudb *db, const cJSON *root, const char *origin,
   occ_device d;
   char near[256];
   if (occ_gpudb_find_gpu(db, name, &d, near, sizeof near) != 0) {
-    set_err(err, size, "%s: \"default_gpu\" must name a board of \"gpus\" "
+    occ_whyf(err, size, "%s: \"default_gpu\" must name a board of \"gpus\" "
             "(nearest: %s)", origin, near);
     return -1;
   }
@@ -994,12 +934,12 @@ static int read_database(occ_gpudb *db, const cJSON *root, const char *origin,
   const cJSON *comment = cJSON_GetObjectItemCaseSensitive(root, "comment");
   uint32_t empty;
   if (!cJSON_IsNumber(schema) || schema->valuedouble != 1) {
-    set_err(err, size, "%s: \"schema\" must be 1 (the format this occcalc reads)",
+    occ_whyf(err, size, "%s: \"schema\" must be 1 (the format this occcalc reads)",
             origin);
     return -1;
   }
   if (comment && !cJSON_IsString(comment)) {
-    set_err(err, size, "%s: \"comment\" must be a string", origin);
+    occ_whyf(err, size, "%s: \"comment\" must be a string", origin);
     return -1;
   }
   return pool_add(db, "", 0, &empty, origin, err, size) ||
@@ -1025,7 +965,7 @@ static cJSON *parse_document(const char *text, size_t len, const char *origin,
     const char *bad = cJSON_GetErrorPtr();
     if (bad && bad >= text && bad <= text + len) offset = (size_t)(bad - text);
     locate(text, offset, origin, at, sizeof at);
-    set_err(err, err_size, "%s: malformed JSON", at);
+    occ_whyf(err, err_size, "%s: malformed JSON", at);
     return NULL;
   }
   if (check_syntax(text, len, (size_t)(end - text), origin, err, err_size)) {
@@ -1038,14 +978,14 @@ static cJSON *parse_document(const char *text, size_t len, const char *origin,
 occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
                            char *err, size_t err_size) {
   if (len > DB_FILE_MAX) {
-    set_err(err, err_size, "%s: larger than %d bytes", origin, DB_FILE_MAX);
+    occ_whyf(err, err_size, "%s: larger than %d bytes", origin, DB_FILE_MAX);
     return NULL;
   }
   cJSON *root = parse_document(text, len, origin, err, err_size);
   if (!root) return NULL;
   occ_gpudb *db = calloc(1, sizeof *db);
   bool ok = db && read_database(db, root, origin, err, err_size) == 0;
-  if (!db) set_err(err, err_size, "%s: out of memory", origin);
+  if (!db) occ_whyf(err, err_size, "%s: out of memory", origin);
   cJSON_Delete(root);
   if (!ok) {
     occ_gpudb_free(db);
@@ -1057,7 +997,7 @@ occ_gpudb *occ_gpudb_parse(const char *text, size_t len, const char *origin,
 occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
   FILE *f = fopen(path, "rb");
   if (!f) {
-    set_err(err, err_size, "%s: %s", path, strerror(errno));
+    occ_whyf(err, err_size, "%s: %s", path, strerror(errno));
     return NULL;
   }
   char *buf = malloc(DB_FILE_MAX + 1);
@@ -1065,7 +1005,7 @@ occ_gpudb *occ_gpudb_load_file(const char *path, char *err, size_t err_size) {
   int read_errno = ferror(f) ? errno : 0;
   fclose(f);
   if (!buf || read_errno || len > DB_FILE_MAX) {
-    set_err(err, err_size, "%s: %s", path,
+    occ_whyf(err, err_size, "%s: %s", path,
             !buf ? "out of memory" : read_errno ? strerror(read_errno)
                                                 : "larger than 1048576 bytes");
     free(buf);
@@ -1080,270 +1020,9 @@ occ_gpudb *occ_gpudb_from_tables(const occ_gpudb_tables *tables, char *err,
                                  size_t err_size) {
   occ_gpudb *db = calloc(1, sizeof *db);
   if (!db) {
-    set_err(err, err_size, "built-in database: out of memory");
+    occ_whyf(err, err_size, "built-in database: out of memory");
     return NULL;
   }
   db->t = *tables;
   return db;
-}
-
-const occ_gpudb_tables *occ_gpudb_tables_of(const occ_gpudb *db) { return &db->t; }
-
-const char *occ_gpudb_default_gpu(const occ_gpudb *db) {
-  return occ_gpudb_string(&db->t, db->t.default_gpu);
-}
-
-/* The device of e as handed out: the tables leave its source unset. */
-static void copy_device(const entry *e, occ_device *device) {
-  *device = e->device;
-  device->source = "database";
-}
-
-static size_t edit_distance(const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b), row[NORM_MAX + 1];
-  for (size_t j = 0; j <= lb; j++) row[j] = j;
-  for (size_t i = 1; i <= la; i++) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= lb; j++) {
-      size_t up = row[j];
-      size_t best = diag + (a[i - 1] != b[j - 1]);
-      if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-      if (up + 1 < best) best = up + 1;
-      row[j] = best;
-      diag = up;
-    }
-  }
-  return row[lb];
-}
-
-/* Keeps the three nearest entries seen so far, best[] in order of dist[]
- * (an unused slot's distance is (size_t)-1): entry i at distance d goes in
- * after those as near, so that of equals the first seen stays first. */
-static void keep_nearest(size_t best[3], size_t dist[3], size_t i, size_t d) {
-  for (int slot = 0; slot < 3; slot++) {
-    if (d < dist[slot]) {
-      for (int k = 2; k > slot; k--) best[k] = best[k - 1], dist[k] = dist[k - 1];
-      best[slot] = i;
-      dist[slot] = d;
-      return;
-    }
-  }
-}
-
-/* Writes the names of the (up to) three entries nearest to key. */
-static void nearest(const occ_gpudb *db, const char *key, bool archs,
-                    char *near, size_t size) {
-  const occ_gpudb_tables *t = &db->t;
-  const entry *list = archs ? t->archs : t->gpus;
-  size_t count = archs ? db->t.arch_count : db->t.gpu_count;
-  size_t best[3] = {0, 0, 0}, dist[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
-  for (size_t i = 0; i < count; i++) {
-    size_t d = (size_t)-1;
-    for (int a = 0; a <= list[i].alias_count; a++) {
-      size_t da = edit_distance(key, occ_gpudb_string(t, list[i].match_keys[a]));
-      if (da < d) d = da;
-    }
-    keep_nearest(best, dist, i, d);
-  }
-  near[0] = '\0';
-  for (int slot = 0; slot < 3 && dist[slot] != (size_t)-1; slot++) {
-    size_t used = strlen(near);
-    const occ_device *d = &list[best[slot]].device;
-    if (archs)
-      snprintf(near + used, size - used, "%s%d.%d", slot ? ", " : "", d->cc_major,
-               d->cc_minor);
-    else
-      snprintf(near + used, size - used, "%s%s", slot ? ", " : "", d->name);
-  }
-}
-
-int occ_gpudb_find_gpu(const occ_gpudb *db, const char *name,
-                       occ_device *device, char *near, size_t near_size) {
-  char key[NORM_MAX];
-  normalize(name, key);
-  for (size_t i = 0; key[0] && i < db->t.gpu_count; i++) {
-    for (int a = 0; a <= db->t.gpus[i].alias_count; a++) {
-      if (strcmp(key, occ_gpudb_string(&db->t, db->t.gpus[i].match_keys[a])) == 0) {
-        copy_device(&db->t.gpus[i], device);
-        return 0;
-      }
-    }
-  }
-  nearest(db, key, false, near, near_size);
-  return -1;
-}
-
-int occ_gpudb_find_cc(const occ_gpudb *db, int major, int minor,
-                      occ_device *device, char *near, size_t near_size) {
-  const entry *e = find_arch(&db->t, major, minor);
-  if (e) {
-    copy_device(e, device);
-    return 0;
-  }
-  /* Nearest by numeric distance of the capability (in 64 bits: the
-   * capability may come from a program's records or a driver). */
-  int64_t want = (int64_t)major * 10 + minor;
-  near[0] = '\0';
-  for (int round = 0; round < 3; round++) {
-    const entry *best = NULL;
-    int64_t best_d = INT64_MAX;
-    for (size_t i = 0; i < db->t.arch_count; i++) {
-      const occ_device *d = &db->t.archs[i].device;
-      int64_t cc = (int64_t)d->cc_major * 10 + d->cc_minor;
-      int64_t dist = cc > want ? cc - want : want - cc;
-      char tag[16];
-      snprintf(tag, sizeof tag, "%d.%d", d->cc_major, d->cc_minor);
-      if (dist < best_d && !strstr(near, tag)) best = &db->t.archs[i], best_d = dist;
-    }
-    if (!best) break;
-    size_t used = strlen(near);
-    snprintf(near + used, near_size - used, "%s%d.%d", round ? ", " : "",
-             best->device.cc_major, best->device.cc_minor);
-  }
-  return -1;
-}
-
-size_t occ_gpudb_gpu_count(const occ_gpudb *db) { return db->t.gpu_count; }
-size_t occ_gpudb_arch_count(const occ_gpudb *db) { return db->t.arch_count; }
-
-static void entry_at(const occ_gpudb *db, const entry *e, occ_device *device,
-                     const char **family, const char **source) {
-  copy_device(e, device);
-  if (family) *family = occ_gpudb_string(&db->t, e->family);
-  if (source) *source = occ_gpudb_string(&db->t, e->source);
-}
-
-void occ_gpudb_gpu_at(const occ_gpudb *db, size_t i, occ_device *device,
-                      const char **family, const char **source) {
-  entry_at(db, &db->t.gpus[i], device, family, source);
-}
-
-void occ_gpudb_arch_at(const occ_gpudb *db, size_t i, occ_device *device,
-                       const char **family, const char **source) {
-  entry_at(db, &db->t.archs[i], device, family, source);
-}
-
-/* ---- AMD look-ups ---------------------------------------------------- */
-
-size_t occ_gpudb_amd_arch_count(const occ_gpudb *db) { return db->t.amd_arch_count; }
-size_t occ_gpudb_amd_gpu_count(const occ_gpudb *db) { return db->t.amd_gpu_count; }
-
-static void amd_strings(const occ_gpudb *db, const occ_gpudb_amd_entry *e,
-                        const char **family, const char **source) {
-  if (family) *family = occ_gpudb_string(&db->t, e->family);
-  if (source) *source = occ_gpudb_string(&db->t, e->source);
-}
-
-static void amd_gpu_of(const occ_gpudb_amd_entry *e, occ_amd_gpu *gpu) {
-  memset(gpu, 0, sizeof *gpu);
-  snprintf(gpu->name, sizeof gpu->name, "%s", e->name);
-  gpu->arch = e->arch;
-  gpu->cu_count = e->cu_count;
-  gpu->devices_per_board = e->devices_per_board;
-}
-
-void occ_gpudb_amd_arch_at(const occ_gpudb *db, size_t i, occ_amd_arch *arch,
-                           const char **family, const char **source) {
-  *arch = db->t.amd_archs[i].arch;
-  amd_strings(db, &db->t.amd_archs[i], family, source);
-}
-
-void occ_gpudb_amd_gpu_at(const occ_gpudb *db, size_t i, occ_amd_gpu *gpu,
-                          const char **family, const char **source) {
-  amd_gpu_of(&db->t.amd_gpus[i], gpu);
-  amd_strings(db, &db->t.amd_gpus[i], family, source);
-}
-
-int occ_gpudb_catalog(const occ_gpudb *db, occ_gpu_catalog *c) {
-  const occ_gpudb_tables *t = &db->t;
-  size_t nv = t->gpu_count + t->arch_count;
-  size_t amd = t->amd_gpu_count + t->amd_arch_count;
-  *c = (occ_gpu_catalog){.gpu_count = t->gpu_count,
-                         .arch_count = t->arch_count,
-                         .amd_gpu_count = t->amd_gpu_count,
-                         .amd_arch_count = t->amd_arch_count};
-  /* One block: the NVIDIA entries, then AMD's. */
-  c->storage = calloc(1, nv * sizeof *c->gpus + amd * sizeof *c->amd_gpus + 1);
-  if (!c->storage) return -1;
-  c->gpus = c->storage;
-  c->archs = c->gpus + t->gpu_count;
-  c->amd_gpus = (occ_listed_amd *)(c->archs + t->arch_count);
-  c->amd_archs = c->amd_gpus + t->amd_gpu_count;
-  for (size_t i = 0; i < t->gpu_count; i++)
-    entry_at(db, &t->gpus[i], &c->gpus[i].device, &c->gpus[i].family,
-             &c->gpus[i].reference);
-  for (size_t i = 0; i < t->arch_count; i++)
-    entry_at(db, &t->archs[i], &c->archs[i].device, &c->archs[i].family,
-             &c->archs[i].reference);
-  for (size_t i = 0; i < t->amd_gpu_count; i++) {
-    occ_listed_amd *l = &c->amd_gpus[i];
-    amd_gpu_of(&t->amd_gpus[i], &l->gpu);
-    l->board = true;
-    amd_strings(db, &t->amd_gpus[i], &l->family, &l->reference);
-  }
-  for (size_t i = 0; i < t->amd_arch_count; i++) {
-    occ_listed_amd *l = &c->amd_archs[i];
-    l->gpu.arch = t->amd_archs[i].arch;
-    l->gpu.cu_count = -1;
-    amd_strings(db, &t->amd_archs[i], &l->family, &l->reference);
-  }
-  return 0;
-}
-
-/* Writes up to three names of list (targets or boards) nearest to key. */
-static void amd_nearest(const occ_gpudb *db, const char *key, bool boards,
-                        char *near, size_t size) {
-  const occ_gpudb_amd_entry *list = boards ? db->t.amd_gpus : db->t.amd_archs;
-  size_t count = boards ? db->t.amd_gpu_count : db->t.amd_arch_count;
-  size_t best[3] = {0, 0, 0}, dist[3] = {(size_t)-1, (size_t)-1, (size_t)-1};
-  for (size_t i = 0; i < count; i++) {
-    size_t d = edit_distance(key, list[i].arch.name);
-    for (int a = 0; boards && a <= list[i].alias_count; a++) {
-      size_t da = edit_distance(key, occ_gpudb_string(&db->t, list[i].match_keys[a]));
-      if (da < d) d = da;
-    }
-    keep_nearest(best, dist, i, d);
-  }
-  if (size) near[0] = '\0';
-  for (int slot = 0; slot < 3 && dist[slot] != (size_t)-1; slot++) {
-    size_t used = strlen(near);
-    const occ_gpudb_amd_entry *e = &list[best[slot]];
-    snprintf(near + used, size - used, "%s%s", slot ? ", " : "",
-             boards ? e->name : e->arch.name);
-  }
-}
-
-int occ_gpudb_find_amd_arch(const occ_gpudb *db, const char *name,
-                            occ_amd_arch *arch, char *near, size_t near_size) {
-  char key[OCC_AMD_NAME_MAX];
-  size_t n = 0;
-  for (; name[n] && name[n] != ':' && n + 1 < sizeof key; n++)
-    key[n] = (char)tolower((unsigned char)name[n]);
-  key[n] = '\0';
-  const occ_gpudb_amd_entry *e =
-      name[n] == '\0' || name[n] == ':' ? find_amd_arch(&db->t, key) : NULL;
-  if (e) {
-    *arch = e->arch;
-    return 0;
-  }
-  amd_nearest(db, key, false, near, near_size);
-  return -1;
-}
-
-int occ_gpudb_find_amd_gpu(const occ_gpudb *db, const char *name,
-                           occ_amd_gpu *gpu, char *near, size_t near_size) {
-  char key[NORM_MAX];
-  normalize(name, key);
-  for (size_t i = 0; key[0] && i < db->t.amd_gpu_count; i++) {
-    const occ_gpudb_amd_entry *e = &db->t.amd_gpus[i];
-    for (int a = 0; a <= e->alias_count; a++) {
-      if (strcmp(key, occ_gpudb_string(&db->t, e->match_keys[a])) == 0) {
-        amd_gpu_of(e, gpu);
-        return 0;
-      }
-    }
-  }
-  amd_nearest(db, key, true, near, near_size);
-  return -1;
 }

@@ -1,5 +1,5 @@
 /* text_safe.c - see text_safe.h. */
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
