@@ -2,7 +2,7 @@
 # BENCH_TARGETS on the CPU, `make bench-gpu` GPU_BENCH_TARGETS on a GPU
 # machine. BENCHMARKS.md gives each one's targets and last figures.
 BENCH_TARGETS     += bench-core bench-process bench-callgrind bench-charts bench-ptxas \
-                     bench-run-records
+                     bench-run-records bench-report
 GPU_BENCH_TARGETS += bench-gpu-sweep-cold bench-gpu-run bench-gpu-run-lab \
                      bench-gpu-run-torch-cache bench-gpu-run-torch-stats bench-gpu-run-small
 
@@ -47,6 +47,13 @@ bench-ptxas: occcalc
 # in every format, and the demangler bomb.
 bench-run-records: occcalc $(INJECT_LIB) build/forge
 	sh tests/bench/run_records.sh
+
+# `occcalc report` at job scale: 8 ranks x 100 configurations, 64 x 1,000
+# and 64 x 5,000 of generated reports with C++ template names, and a row
+# of 40,000 metrics; fails past 5 s or 300 MB at 64 x 5,000, or where time
+# grows faster than the ranks x configurations or the metrics.
+bench-report: occcalc build/forge $(INJECT_LIB)
+	sh tests/bench/report.sh
 
 # GPU: the cold 1000-case sweep (target: at most 10 s on an H100); with
 # OCCCALC_BEFORE=PATH side by side with another binary.

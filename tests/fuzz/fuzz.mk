@@ -1,13 +1,13 @@
 # The libFuzzer targets (clang, ASan and UBSan): the compiler-report
 # reader, the database loader (with the calculator, charts and suggestions
 # on every device it accepts), the whole command line in-process, run's
-# records and report, and AMD's remark reader. `make fuzz` runs each for
+# records and report, occcalc report's merge, and AMD's remark reader. `make fuzz` runs each for
 # FUZZ_SECONDS (default 60), `make fuzz-NAME` one; `make test` runs each
 # for 20 s (test-fuzz-NAME, skipped without clang). Seeds are kept in
 # tests/fuzz/*-seeds; a crash leaves its input in build/: copy it to the
 # seeds as a regression case.
 FUZZ_TARGETS = test-fuzz-ptxas test-fuzz-db test-fuzz-cli test-fuzz-run \
-               test-fuzz-amd test-fuzz-amd-db
+               test-fuzz-report test-fuzz-amd test-fuzz-amd-db
 TEST_TARGETS      += $(FUZZ_TARGETS)
 SLOW_TEST_TARGETS += $(FUZZ_TARGETS)
 
@@ -16,9 +16,9 @@ CLANG ?= clang
 FUZZ_FLAGS = $(TEST_CPPFLAGS) -std=c11 $(WARN) -g -O1 \
              -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
-.PHONY: fuzz fuzz-ptxas fuzz-db fuzz-cli fuzz-run fuzz-amd $(FUZZ_TARGETS)
+.PHONY: fuzz fuzz-ptxas fuzz-db fuzz-cli fuzz-run fuzz-report fuzz-amd fuzz-amd-db $(FUZZ_TARGETS)
 
-fuzz: fuzz-ptxas fuzz-db fuzz-cli fuzz-run fuzz-amd
+fuzz: fuzz-ptxas fuzz-db fuzz-cli fuzz-run fuzz-report fuzz-amd
 
 # Each test-fuzz-NAME runs fuzz-NAME for 20 s.
 $(FUZZ_TARGETS):
@@ -102,6 +102,23 @@ fuzz-run: build/fuzz_run
 	  build/fuzz_run_corpus tests/fuzz/run-seeds \
 	  2>build/fuzz_run.log || { tail -40 build/fuzz_run.log; exit 1; }
 	grep -E '^(Done|stat::peak_rss)' build/fuzz_run.log
+
+# ---- occcalc report's merge: the reports' reader, the merge and its
+# writers, with a dictionary of the report's keys (tests/fuzz/report.dict).
+# Seeded from tests/fuzz/report-seeds (two ranks' reports of occcalc run
+# over build/forge, a forged one).
+build/fuzz_report: tests/fuzz/fuzz_report.c $(FUZZ_PROGRAM_SRCS) $(HDRS) build/cshim/string
+	$(CLANG) $(FUZZ_FLAGS) -I$(CUDA)/include -Ibuild/cshim \
+	  -o $@ tests/fuzz/fuzz_report.c $(FUZZ_PROGRAM_SRCS) -lcjson -lm -ldl -l:libstdc++.a
+
+fuzz-report: build/fuzz_report
+	@mkdir -p build/fuzz_report_corpus
+	./build/fuzz_report -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	  -rss_limit_mb=2048 -dict=tests/fuzz/report.dict \
+	  -artifact_prefix=build/fuzz-report- -print_final_stats=1 \
+	  build/fuzz_report_corpus tests/fuzz/report-seeds \
+	  2>build/fuzz_report.log || { tail -40 build/fuzz_report.log; exit 1; }
+	grep -E '^(Done|stat::peak_rss)' build/fuzz_report.log
 
 # ---- AMD's remark reader, seeded from the logs clang-19 produced
 # (tests/amd/data/).

@@ -14,8 +14,9 @@
 #   records_test.sh; OCCCALC= and FORGE= run the same cases on another
 #   build).
 # - test-run-workloads: --output's patterns end to end
-#   (output_patterns.sh) and `occcalc report` over two ranks' files and
-#   bad ones (report.sh).
+#   (output_patterns.sh), `occcalc report` over two ranks' files and bad,
+#   forged, repeated and extreme ones, and a closed stdout (report.sh),
+#   output names up to 255 bytes (long_names.sh).
 # GPU: the records of launches.cu against what it launched, and achieved
 # occupancy against Nsight Compute when ncu is present (test-gpu-run);
 # every launch's SM configuration and blocks per SM against ncu's
@@ -47,9 +48,10 @@ build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
 	  build/live/out_pattern.o $(LDFLAGS) -lcriterion
 
-build/merge_unit: tests/run/merge_unit.c build/db/run_merge.o
+build/merge_unit: tests/run/merge_unit.c $(LIBOCC)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
-	  build/db/run_merge.o $(LDFLAGS) -lcjson -lm -lcriterion
+	  $(LIBOCC) $(LDFLAGS) -lcjson -lm -lcriterion -Wl,-Bstatic -lstdc++ \
+	  -Wl,-Bdynamic
 
 build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/inject_turns.h
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/turns_unit.c \
@@ -87,6 +89,7 @@ test-run-records: occcalc $(INJECT_LIB) build/forge
 test-run-workloads: occcalc build/forge
 	sh tests/run/output_patterns.sh
 	sh tests/run/report.sh
+	sh tests/run/long_names.sh
 
 build/run_launches: tests/run/launches.cu
 	@mkdir -p build
