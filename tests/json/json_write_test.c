@@ -294,3 +294,131 @@ Test(json_write, streamed_refuses_other_members) {
   free(got);
   cJSON_Delete(doc);
 }
+
+/* One description of a document: nested objects and arrays, empty ones,
+ * every kind of value, a tree item, and a captured value repeated. */
+static void describe(occ_jw *w) {
+  occ_jw_object(w, NULL);
+  occ_jw_int(w, "schema", 3);
+  occ_jw_int(w, "big", 1795279669160074501);
+  occ_jw_number(w, "third", 1.0 / 3);
+  occ_jw_number_or_null(w, "unknown", 0, false);
+  occ_jw_string(w, "name", "k<\xce\xbb>\n\"x\"\xff");
+  occ_jw_string_or_null(w, "none", NULL);
+  occ_jw_bool(w, "yes", true);
+  occ_jw_bool(w, "no", false);
+  occ_jw_ints(w, "block", (int[]){128, 2, 1}, 3);
+  occ_jw_object(w, "empty_object");
+  occ_jw_close(w);
+  occ_jw_array(w, "empty_array");
+  occ_jw_close(w);
+  occ_jw_array(w, "rows");
+  for (int i = 0; i < 3; i++) {
+    occ_jw_object(w, NULL);
+    occ_jw_int(w, "i", i);
+    occ_jw_array(w, "nested");
+    for (int j = 0; j < i; j++) occ_jw_ints(w, NULL, (int[]){j, j}, 2);
+    occ_jw_close(w);
+    occ_jw_close(w);
+  }
+  occ_jw_close(w);
+  cJSON *tree = cJSON_CreateObject();
+  cJSON_AddItemToObject(tree, "dims", cJSON_CreateIntArray((int[]){1, 2, 3}, 3));
+  cJSON_AddNumberToObject(tree, "n", 0.5);
+  occ_jw_item(w, "tree", tree);
+  occ_jw_close(w);
+}
+
+/* The same document, its "repeated" member captured once then written
+ * raw twice (as a device object is). */
+static void describe_with_capture(occ_jw *w) {
+  occ_jw capture;
+  occ_jw_capture(&capture, w->formatted, 1);
+  occ_jw_object(&capture, NULL);
+  occ_jw_string(&capture, "name", "H100");
+  occ_jw_ints(&capture, "dims", (int[]){1024, 1024, 64}, 3);
+  occ_jw_close(&capture);
+  size_t len;
+  const char *text = occ_jw_captured(&capture, &len);
+  cr_assert_not_null(text);
+  occ_jw_object(w, NULL);
+  occ_jw_raw(w, "first", text, len);
+  occ_jw_raw(w, "second", text, len);
+  occ_jw_close(w);
+}
+
+static void describe_written(occ_jw *w) {
+  occ_jw_object(w, NULL);
+  for (int i = 0; i < 2; i++) {
+    occ_jw_object(w, i ? "second" : "first");
+    occ_jw_string(w, "name", "H100");
+    occ_jw_ints(w, "dims", (int[]){1024, 1024, 64}, 3);
+    occ_jw_close(w);
+  }
+  occ_jw_close(w);
+}
+
+static char *streamed(void (*fn)(occ_jw *), bool formatted) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  cr_assert_not_null(out);
+  occ_jw w;
+  occ_jw_stream(&w, out, formatted);
+  fn(&w);
+  cr_assert(occ_jw_end_stream(&w));
+  fclose(out);
+  return text;
+}
+
+/* The stream prints what the tree sink builds, as the tree printer
+ * prints it (as_cjson_prints: cJSON's layout), in both layouts; a
+ * captured value written raw is the value written in place. */
+Test(json_write, writer_stream_is_tree) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  describe(&w);
+  cJSON *tree = occ_jw_end_tree(&w);
+  cr_assert_not_null(tree);
+  for (int formatted = 0; formatted < 2; formatted++) {
+    char *want = json_printed(formatted ? occ_json_write_formatted
+                                        : occ_json_write_compact, tree);
+    char *got = streamed(describe, formatted);
+    cr_expect_str_eq(got, want, "formatted %d", formatted);
+    free(got);
+    free(want);
+    want = streamed(describe_written, formatted);
+    got = streamed(describe_with_capture, formatted);
+    cr_expect_str_eq(got, want, "captured, formatted %d", formatted);
+    free(got);
+    free(want);
+  }
+  cJSON *big = cJSON_GetObjectItemCaseSensitive(tree, "big");
+  cr_expect(cJSON_IsRaw(big) && !strcmp(big->valuestring, "1795279669160074501"));
+  cJSON_Delete(tree);
+}
+
+/* An unbalanced description, or an item that could not be made (NULL), is
+ * a failure of both sinks. */
+Test(json_write, writer_failures) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_object(&w, NULL);
+  cr_expect_null(occ_jw_end_tree(&w));
+  occ_jw_tree(&w);
+  occ_jw_object(&w, NULL);
+  occ_jw_item(&w, "x", NULL);
+  occ_jw_close(&w);
+  cr_expect_null(occ_jw_end_tree(&w));
+  FILE *out = fopen("/dev/null", "w");
+  cr_assert_not_null(out);
+  occ_jw_stream(&w, out, false);
+  occ_jw_object(&w, NULL);
+  occ_jw_item(&w, "x", NULL);
+  occ_jw_close(&w);
+  cr_expect_not(occ_jw_end_stream(&w));
+  occ_jw_stream(&w, out, false);
+  occ_jw_close(&w);
+  cr_expect_not(occ_jw_end_stream(&w));
+  fclose(out);
+}

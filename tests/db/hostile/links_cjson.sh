@@ -1,10 +1,11 @@
 #!/bin/sh
 # links_cjson.sh: occcalc links libcjson as a normal shared library (NEEDED
-# in its dynamic section, found by the loader), and builds its JSON
-# documents with it: with cJSON_CreateObject interposed (LD_PRELOAD of a
-# library whose objects always fail, as when memory runs out), --json and
-# --jsonl write nothing to stdout, say "out of memory" and exit 1. (The
-# documents are printed by occcalc's own printer, render/json_write.c.)
+# in its dynamic section, found by the loader), and builds the sections of
+# its JSON documents with it (--suggest's): with cJSON_CreateObject
+# interposed (LD_PRELOAD of a library whose objects always fail, as when
+# memory runs out), --json and --jsonl write nothing to stdout, say "out
+# of memory" and exit 1. (The report itself is written as it is described,
+# by render/json_write.c's writer, with no tree.)
 set -u
 occ=${1:-./occcalc}
 fail=0
@@ -28,7 +29,7 @@ ${CC:-cc} -shared -fPIC -o "$dir/shim.so" "$dir/shim.c" || exit 1
 # An ASan build (make sanitize) needs its runtime first in LD_PRELOAD.
 asan=$(ldd "$occ" | awk '/libasan/ {print $3}')
 preload="${asan:+$asan }$dir/shim.so"
-args="--gpu h100 --regs 32 --block 128"
+args="--gpu h100 --regs 32 --block 128 --suggest"
 for format in --json --jsonl; do
   out=$(LD_PRELOAD=$preload "$occ" $args $format 2>"$dir/err")
   status=$?
