@@ -95,7 +95,10 @@ static const occ_device *arch_device(run *r, const char *arch) {
   e->known = occ_gpudb_resolve(r->db, &query, &target) == OCC_TARGET_FOUND && !target.amd;
   if (!e->known) return NULL;
   e->device = target.device;
-  if (r->cli->sms > 0) e->device.sm_count = (int)r->cli->sms;
+  if (r->cli->sms > 0) {
+    e->device.sm_count = (int)r->cli->sms;
+    e->device.sm_count_source = "--sms";
+  }
   r->rc = occ_pipeline_check(&r->pipeline, &e->device);
   return r->rc == OCC_EXIT_OK ? &e->device : NULL;
 }

@@ -17,6 +17,9 @@
 #   (output_patterns.sh), `occcalc report` over two ranks' files and bad,
 #   forged, repeated and extreme ones, and a closed stdout (report.sh),
 #   output names up to 255 bytes (long_names.sh).
+# - test-run-plural: a count of one is singular in run's text: every
+#   template with a count read from the writers' sources, and forged runs
+#   at counts of one and two (plural.py).
 # GPU: the records of launches.cu against what it launched, and achieved
 # occupancy against Nsight Compute when ncu is present (test-gpu-run);
 # every launch's SM configuration and blocks per SM against ncu's
@@ -28,11 +31,11 @@ CHECK_TARGETS    += test-run-unit
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
                     build/merge_unit build/turns_unit
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
-                    test-run-workloads
+                    test-run-workloads test-run-plural
 GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
                     test-gpu-run-graphs
 
-.PHONY: test-run-unit test-run test-run-hostile test-run-records test-run-workloads \
+.PHONY: test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
         test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
 
 build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
@@ -85,6 +88,9 @@ test-run-hostile: occcalc $(INJECT_LIB) build/fake_launches build/named_launch
 
 test-run-records: occcalc $(INJECT_LIB) build/forge
 	sh tests/run/records_test.sh
+
+test-run-plural: occcalc $(INJECT_LIB) build/forge
+	python3 tests/run/plural.py ./occcalc build/forge
 
 test-run-workloads: occcalc build/forge
 	sh tests/run/output_patterns.sh
