@@ -10,6 +10,7 @@
 #include "core/amd.h"
 #include "db/gpudb.h"
 #include "ptxas/amdgpu_remarks.h"
+#include "ptxas/log_kind.h"
 
 #define KERNELS_MAX 16
 
@@ -227,10 +228,41 @@ Test(amd_remarks, nul_line_skipped_in_any_chunks) {
   }
 }
 
+/* The first line only one vendor writes decides; a log's every other line
+ * decides nothing or the same. */
+static occ_log_kind first_kind(const char *text, size_t len, long *disagree) {
+  occ_log_kind first = OCC_LOG_UNDECIDED;
+  *disagree = 0;
+  for (const char *p = text, *end = text + len; p < end;) {
+    const char *nl = memchr(p, '\n', (size_t)(end - p));
+    size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+    occ_log_kind k = occ_log_line_kind(p, n);
+    if (first == OCC_LOG_UNDECIDED) first = k;
+    else if (k != OCC_LOG_UNDECIDED && k != first) (*disagree)++;
+    p += n + 1;
+  }
+  return first;
+}
+
 Test(amd_remarks, tells_logs_apart) {
   size_t len;
+  long disagree;
   const char *amd = slurp("tests/amd/data/clang19-gfx908.log", &len);
-  cr_expect(occ_amdgpu_is_remark_log(amd, len));
-  const char *ptxas = "ptxas info    : Used 27 registers, used 1 barriers, 4096 bytes smem\n";
-  cr_expect_not(occ_amdgpu_is_remark_log(ptxas, strlen(ptxas)));
+  cr_expect_eq(first_kind(amd, len, &disagree), OCC_LOG_AMD);
+  cr_expect_eq(disagree, 0);
+  const char *lines[] = {
+      "ptxas info    : Used 27 registers, used 1 barriers, 4096 bytes smem",
+      "1>  ptxas info\t: Compiling entry function '_Z1kv' for 'sm_90'",
+      "ptxas warning : Value of threads per SM for entry _Z1kv is out of range",
+      "\tREG:32 STACK:0 SHARED:1024 LOCAL:0 CONSTANT[0]:568 TEXTURE:0"};
+  for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+    cr_expect_eq(occ_log_line_kind(lines[i], strlen(lines[i])), OCC_LOG_NVIDIA, "%s",
+                 lines[i]);
+  const char *neither[] = {
+      "k.cl:3:1: warning: unused variable 'x' [-Wunused-variable]",
+      "clang -x hip --offload-arch=gfx90a -Rpass-analysis=kernel-resource-usage k.hip",
+      "ptxas.log: no such file", "Function _Z1kv:", "REG:"};
+  for (size_t i = 0; i < sizeof neither / sizeof *neither; i++)
+    cr_expect_eq(occ_log_line_kind(neither[i], strlen(neither[i])), OCC_LOG_UNDECIDED,
+                 "%s", neither[i]);
 }

@@ -129,10 +129,11 @@ fuzz-report: build/fuzz_report
 # ---- AMD's remark reader, seeded from the logs clang-19 produced
 # (tests/amd/data/).
 build/fuzz_amd_remarks: tests/fuzz/fuzz_amd_remarks.c src/ptxas/amdgpu_remarks.c \
-                        src/ptxas/amdgpu_remarks.h src/ptxas/lines.c src/ptxas/lines.h | deps
+                        src/ptxas/amdgpu_remarks.h src/ptxas/lines.c src/ptxas/lines.h \
+                        src/ptxas/log_kind.c | deps
 	@mkdir -p build
 	$(CLANG) $(FUZZ_FLAGS) -o $@ tests/fuzz/fuzz_amd_remarks.c src/ptxas/amdgpu_remarks.c \
-	  src/ptxas/lines.c
+	  src/ptxas/lines.c src/ptxas/log_kind.c
 
 fuzz-amd: build/fuzz_amd_remarks
 	@rm -rf build/fuzz_amd_corpus && mkdir -p build/fuzz_amd_corpus

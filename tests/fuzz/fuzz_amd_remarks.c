@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ptxas/amdgpu_remarks.h"
+#include "ptxas/log_kind.h"
 
 static int on_kernel(const occ_amdgpu_kernel *k, void *ctx) {
   (void)ctx;
@@ -32,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (s->kernels > s->lines || s->skipped_lines > s->lines ||
       (s->skipped_lines > 0) != (s->first_skipped_line > 0))
     abort();
-  occ_amdgpu_is_remark_log((const char *)data, size);
+  occ_log_line_kind((const char *)data, size);
   occ_amdgpu_free(p);
   return 0;
 }

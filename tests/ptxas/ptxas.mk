@@ -8,7 +8,7 @@
 UNIT_TARGETS      += test-ptxas-unit
 CHECK_TARGETS     += test-ptxas-unit
 CHECK_BINS        += build/ptxas_unit
-TEST_TARGETS      += test-ptxas-unit test-ptxas-real test-ptxas-cli \
+TEST_TARGETS      += test-ptxas-unit test-ptxas-real test-ptxas-cli test-ptxas-stream \
                      test-ptxas-nvcc test-ptxas-sanitize
 SLOW_TEST_TARGETS += test-ptxas-nvcc test-ptxas-sanitize
 
@@ -17,7 +17,7 @@ PTXAS_DEPS = $(PTXAS_SRCS) $(wildcard src/ptxas/*.h)
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
             -fno-sanitize-recover=all
 
-.PHONY: test-ptxas-unit test-ptxas-real test-ptxas-cli test-ptxas-nvcc \
+.PHONY: test-ptxas-unit test-ptxas-real test-ptxas-cli test-ptxas-stream test-ptxas-nvcc \
         test-ptxas-sanitize
 
 build/ptxas_dump: tests/ptxas/dump.c $(PTXAS_DEPS)
@@ -49,6 +49,11 @@ test-ptxas-real: build/ptxas_dump
 # occcalc --ptxas end to end: the gate, --jsonl through jq, bad inputs.
 test-ptxas-cli: occcalc
 	sh tests/ptxas/cli_test.sh
+
+# --ptxas - writes each row as its lines arrive, decides the reader by the
+# first line only one vendor writes, and refuses a log of both kinds.
+test-ptxas-stream: occcalc
+	bash tests/ptxas/stream_test.sh
 
 test-ptxas-nvcc: build/ptxas_dump
 	sh tests/ptxas/nvcc_test.sh build/ptxas_dump build/nvcc_test \

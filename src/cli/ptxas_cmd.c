@@ -1,18 +1,26 @@
-/* ptxas_run.c - occcalc --ptxas (see ptxas_run.h): the compiler report's
- * kernels as a source of the pipeline (pipeline.h). Each kernel is
- * computed and written as it is read, so memory stays bounded whatever the
- * size of the build log. */
-#include "cli/ptxas_run.h"
+/* ptxas_cmd.c - occcalc --ptxas (see ptxas_cmd.h): a compiler report's
+ * kernels as a source of the pipeline (pipeline.h). The input is read as
+ * it arrives and split into lines here; the first line only one vendor
+ * writes (ptxas/log_kind.h) chooses the reader, NVIDIA's (below) or AMD's
+ * (remark_run.h), and each kernel is computed and written as soon as its
+ * lines are read, so a build piped in shows its rows as it goes and memory
+ * stays bounded whatever the size of the log. */
+#include "cli/ptxas_cmd.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/devselect.h"
 #include "core/cc.h"
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
+#include "cli/remark_run.h"
 #include "ptxas/demangle.h"
+#include "ptxas/lines.h"
+#include "ptxas/log_kind.h"
 #include "ptxas/ptxas.h"
 #include "text/text_safe.h"
 
@@ -66,6 +74,7 @@ typedef struct run {
   char first_unknown_arch[OCC_PTXAS_ARCH_MAX];
   char rejected_why[96];
   int rc;                  /* a fatal status that stopped the reading */
+  occ_ptxas_parser *parser;
 } run;
 
 
@@ -131,34 +140,39 @@ static const occ_device *pick_device(run *r, const occ_ptxas_kernel *k) {
   return d;
 }
 
-/* The per-block reserve of a report's target, for the reader (see
- * occ_ptxas_reserve_fn); -1 for a target not in the database. */
-static int64_t target_reserve(const char *arch, void *ctx) {
-  const run *r = ctx;
-  int major, minor;
-  char near[128];
-  occ_device d;
-  if (occ_parse_cc(arch, OCC_CC_NAME, &major, &minor) != 0 ||
-      occ_gpudb_find_cc(r->db, major, minor, &d, near, sizeof near) != 0)
-    return -1;
-  return d.reserved_smem_per_block_bytes;
+/* What cuobjdump's SHARED holds beyond the kernel's own shared memory:
+ * the one place the rule is applied (ptxas.h, smem_includes_reserve). A
+ * target's SHARED includes its device's reserve (the fallback for a target
+ * not in the database); a cubin's report names no target, and is taken to
+ * be built for the device --gpu/--arch names (left as reported for the
+ * default device, which says nothing of it). */
+static int64_t reported_reserve(run *r, const occ_ptxas_kernel *k,
+                                const occ_device *device) {
+  if (k->source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
+  if (!k->arch[0])
+    return r->fixed && device->cc_major >= 9 ? device->reserved_smem_per_block_bytes : 0;
+  if (!k->smem_includes_reserve) return 0;
+  const occ_device *target = r->fixed ? NULL : arch_device(r, k->arch);
+  if (r->fixed) {
+    int major, minor;
+    char near[128];
+    occ_device d;
+    if (occ_parse_cc(k->arch, OCC_CC_NAME, &major, &minor) == 0 &&
+        occ_gpudb_find_cc(r->db, major, minor, &d, near, sizeof near) == 0)
+      return d.reserved_smem_per_block_bytes;
+  }
+  return target ? target->reserved_smem_per_block_bytes : OCC_PTXAS_RESERVE_FALLBACK_BYTES;
 }
 
 /* The kernel as the calculator takes it: the report's numbers, the
  * command line's dynamic shared memory and carveout. */
-static void make_kernel(const run *r, const occ_ptxas_kernel *k,
+static void make_kernel(run *r, const occ_ptxas_kernel *k,
                         const occ_device *device, occ_kernel *kernel) {
   occ_cli_kernel(r->cli, kernel);
   kernel->regs_per_thread = k->regs_per_thread;
   kernel->smem_static_bytes = k->smem_static_bytes;
-  /* A cubin's cuobjdump report names no target. Built for CC >= 9.0 its
-   * SHARED includes the per-block reserve the calculator adds (see
-   * ptxas.c); the cubin is taken to be built for the device --gpu/--arch
-   * names, and left as reported for the default device, which says
-   * nothing of it. */
-  int64_t reserve = device->reserved_smem_per_block_bytes;
-  if (k->source == OCC_PTXAS_FROM_CUOBJDUMP && !k->arch[0] && r->fixed &&
-      device->cc_major >= 9 && kernel->smem_static_bytes >= reserve)
+  int64_t reserve = reported_reserve(r, k, device);
+  if (reserve > 0 && kernel->smem_static_bytes >= reserve)
     kernel->smem_static_bytes -= reserve;
   if (k->barriers != OCC_PTXAS_UNKNOWN) kernel->barriers = k->barriers;
 }
@@ -321,55 +335,197 @@ static int conclude(run *r, const occ_ptxas_stats *s) {
   return occ_pipeline_gate(&r->pipeline);
 }
 
-static int read_input(run *r, FILE *in) {
-  occ_ptxas_parser *parser = occ_ptxas_new(on_kernel, r);
-  if (!parser) {
-    occ_msg(r->err, "out of memory");
-    return OCC_EXIT_FAILURE;
-  }
-  occ_ptxas_set_reserve_fn(parser, target_reserve, r);
-  errno = 0;
-  int rc = occ_ptxas_read_file(parser, in);
-  if (rc == -1) {
-    occ_msg(r->err, "%s: %s", input_name(r->cli),
-            strerror(errno ? errno : EIO));
-    rc = OCC_EXIT_USAGE;
-  } else {
-    rc = r->rc ? r->rc : conclude(r, occ_ptxas_get_stats(parser));
-  }
-  occ_ptxas_free(parser);
-  return rc;
+static void run_free(run *r) {
+  if (!r) return;
+  occ_ptxas_free(r->parser);
+  occ_demangler_free(&r->demangler);
+  free(r->choices);
+  free(r);
 }
 
-int occ_ptxas_run_stream(const occ_cli *cli, const occ_gpudb *db, FILE *in,
-                         FILE *out, FILE *err) {
+/* Starts NVIDIA's reader: the writer, and the device --gpu/--arch (or
+ * $OCCCALC_GPU) names for every kernel. Returns NULL with *rc set after
+ * the diagnostic. */
+static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err,
+                    int *rc) {
   run *r = calloc(1, sizeof *r);
   choice_entry *choices = calloc(CHOICE_CACHE_SIZE, sizeof *choices);
-  if (!r || !choices) {
+  occ_ptxas_parser *parser = r ? occ_ptxas_new(on_kernel, r) : NULL;
+  if (!r || !choices || !parser) {
     free(r);
     free(choices);
+    occ_ptxas_free(parser);
     occ_msg(err, "out of memory");
-    return OCC_EXIT_FAILURE;
+    *rc = OCC_EXIT_FAILURE;
+    return NULL;
   }
-  *r = (run){.cli = cli, .db = db, .err = err, .choices = choices};
-  int rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
+  *r = (run){.cli = cli, .db = db, .err = err, .choices = choices, .parser = parser};
+  *rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */
   occ_target_query query = occ_cli_target_query(cli);
   occ_target_by by = occ_target_query_by(&query);
-  if (rc == OCC_EXIT_OK && by != OCC_TARGET_BY_DEFAULT) {
+  if (*rc == OCC_EXIT_OK && by != OCC_TARGET_BY_DEFAULT) {
     const char *note;
     r->fixed = true;
     r->fixed_by = by == OCC_TARGET_BY_GPU    ? "--gpu"
                   : by == OCC_TARGET_BY_ARCH ? "--arch/--cc"
                                              : "OCCCALC_GPU";
     r->pipeline.render.fixed_device = &r->fixed_device;
-    rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
-    if (rc == OCC_EXIT_OK) rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);
+    *rc = occ_select_device(db, cli, &r->fixed_device, &note, err);
+    if (*rc == OCC_EXIT_OK) *rc = occ_pipeline_check(&r->pipeline, &r->fixed_device);
   }
-  if (rc == OCC_EXIT_OK) rc = read_input(r, in);
-  occ_demangler_free(&r->demangler);
-  free(choices);
-  free(r);
+  if (*rc != OCC_EXIT_OK) {
+    run_free(r);
+    return NULL;
+  }
+  return r;
+}
+
+static int run_end(run *r) {
+  if (r->rc) return r->rc;
+  if ((r->rc = occ_ptxas_finish(r->parser)) != 0) return r->rc;
+  return conclude(r, occ_ptxas_get_stats(r->parser));
+}
+
+/* --- the command: the input split into lines, the reader chosen --- */
+
+typedef struct command {
+  const occ_cli *cli;
+  const occ_gpudb *db;
+  FILE *out, *err;
+  occ_amd_target target;
+  occ_log_kind kind;     /* decided by the first line only one vendor writes */
+  run *nvidia;           /* NULL where the target is AMD's */
+  remark_run *amd;       /* NULL where the target is NVIDIA's */
+  long line;
+  int rc;
+} command;
+
+/* The reader a line decided on: the other is dropped; a target or an
+ * option of the other vendor is refused before anything is written. */
+static int decide(command *c, occ_log_kind kind) {
+  const char *input = input_name(c->cli);
+  if (kind == OCC_LOG_NVIDIA && !c->nvidia)
+    return occ_cli_usage_error(c->err, "%s: a compiler report of %s, but %s names an AMD "
+                               "target (%s); give an NVIDIA --gpu or --arch sm_XX, or "
+                               "neither", input, occ_log_kind_words(kind),
+                               c->cli->arch ? "--arch" : c->cli->gpu ? "--gpu" : "OCCCALC_GPU",
+                               c->target.board ? c->target.gpu.name
+                                               : c->target.gpu.arch.name);
+  if (kind == OCC_LOG_AMD && !c->amd)
+    return occ_cli_usage_error(c->err, "%s: the log holds AMD's compiler remarks; give "
+                               "--arch gfxNNN, an AMD --gpu, or neither",
+                               c->cli->gpu ? "--gpu" : "--arch/--cc");
+  int rc = kind == OCC_LOG_NVIDIA
+               ? occ_cli_refuse_vendor(c->cli, OCC_VENDOR_NVIDIA, "a ptxas log", c->err)
+           : c->target.amd
+               ? OCC_EXIT_OK
+               : occ_cli_refuse_vendor(c->cli, OCC_VENDOR_AMD, "a remark log", c->err);
+  if (rc != OCC_EXIT_OK) return rc;
+  c->kind = kind;
+  if (kind == OCC_LOG_NVIDIA) {
+    occ_remark_run_free(c->amd);
+    c->amd = NULL;
+  } else {
+    run_free(c->nvidia);
+    c->nvidia = NULL;
+  }
+  return OCC_EXIT_OK;
+}
+
+/* Each line goes to the reader decided on, or to both while none is:
+ * before its first line of its own neither hands a kernel over (AMD's
+ * learns the target from an echoed command line). */
+static int on_line(void *ctx, const char *s, size_t len) {
+  command *c = ctx;
+  c->line++;
+  occ_log_kind kind = s ? occ_log_line_kind(s, len) : OCC_LOG_UNDECIDED;
+  if (kind != OCC_LOG_UNDECIDED && c->kind == OCC_LOG_UNDECIDED) {
+    int rc = decide(c, kind);
+    if (rc != OCC_EXIT_OK) return c->rc = rc;
+  } else if (kind != OCC_LOG_UNDECIDED && kind != c->kind) {
+    occ_msg(c->err, "%s: line %ld is %s in a log of %s: a log of both kinds is not "
+            "read (give each its own --ptxas)", input_name(c->cli), c->line,
+            occ_log_kind_words(kind), occ_log_kind_words(c->kind));
+    return c->rc = OCC_EXIT_USAGE;
+  }
+  int rc = c->nvidia ? occ_ptxas_line(c->nvidia->parser, s, len) : 0;
+  if (!rc && c->amd) rc = occ_remark_run_line(c->amd, s, len);
+  return rc ? (c->rc = rc) : 0;
+}
+
+/* Reads fd as it arrives (read(2) returns what a pipe holds, where stdio
+ * would wait for a whole buffer), line by line. Returns 0 at the end, a
+ * status that stopped the reading, or -1 with errno on a read error. */
+static int read_lines(command *c, int fd) {
+  enum { CHUNK_BYTES = 1 << 16 };
+  occ_lines lines;
+  char *chunk = malloc(CHUNK_BYTES);
+  if (!chunk || occ_lines_init(&lines, OCC_PTXAS_LINE_MAX, on_line, c) != 0) {
+    free(chunk);
+    occ_lines_free(&lines);
+    errno = ENOMEM;
+    return -1;
+  }
+  int rc = 0;
+  for (;;) {
+    ssize_t n = read(fd, chunk, CHUNK_BYTES);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n < 0) rc = -1;
+      break;
+    }
+    if ((rc = occ_lines_feed(&lines, chunk, (size_t)n)) != 0) break;
+  }
+  if (rc == 0) rc = occ_lines_finish(&lines);
+  int saved = errno;
+  occ_lines_free(&lines);
+  free(chunk);
+  errno = saved;
+  return rc;
+}
+
+/* The status once the input is read: the reader decided on concludes;
+ * with none, the one the target calls for says that no kernel was found. */
+static int conclude_command(command *c) {
+  if (c->amd && (c->kind == OCC_LOG_AMD || c->target.amd))
+    return occ_remark_run_end(c->amd, input_name(c->cli));
+  return run_end(c->nvidia);
+}
+
+int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err) {
+  command c = {.cli = cli, .db = db, .out = out, .err = err};
+  int rc = occ_amd_select(db, cli, &c.target, err);
+  if (rc != OCC_EXIT_OK) return rc;
+  /* A target named decides the vendor's options at once; none named waits
+   * for the log's first line of its own. */
+  if (c.target.amd)
+    rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_AMD, c.target.gpu.arch.name, err);
+  else if (cli->gpu || cli->arch)
+    rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_NVIDIA, "a ptxas log", err);
+  if (rc != OCC_EXIT_OK) return rc;
+  bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
+  int fd = is_stdin ? STDIN_FILENO : open(cli->ptxas_path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
+    return OCC_EXIT_USAGE;
+  }
+  if (!c.target.amd) c.nvidia = run_new(cli, db, out, err, &rc);
+  if (rc == OCC_EXIT_OK && (c.target.amd || !(cli->gpu || cli->arch)))
+    c.amd = occ_remark_run_new(cli, db, &c.target, out, err, &rc);
+  if (rc == OCC_EXIT_OK) {
+    errno = 0;
+    int read_rc = read_lines(&c, fd);
+    if (read_rc == -1) {
+      occ_msg(err, "%s: %s", input_name(cli), strerror(errno ? errno : EIO));
+      rc = OCC_EXIT_USAGE;
+    } else {
+      rc = c.rc ? c.rc : conclude_command(&c);
+    }
+  }
+  run_free(c.nvidia);
+  occ_remark_run_free(c.amd);
+  if (!is_stdin) close(fd);
   return rc;
 }
