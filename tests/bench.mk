@@ -22,3 +22,9 @@ bench-process: occcalc build/bench_floor_calc build/bench_spawn
 
 bench-callgrind: occcalc build/bench_floor_calc
 	sh tests/bench_callgrind.sh
+
+# A missed target fails `make bench` (OCC_BENCH_TIGHTEN makes targets
+# harder; bench_verdict.sh). A test, not a benchmark: instruction counts.
+TEST_TARGETS += test-bench-fails
+test-bench-fails: occcalc build/bench_floor_calc
+	sh tests/bench_fails.sh "$(MAKE)"

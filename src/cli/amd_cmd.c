@@ -340,8 +340,9 @@ static int remarks_run(const occ_cli *cli, const occ_gpudb *db, const occ_amd_ta
   errno = 0;
   rc = occ_amdgpu_read_file(parser, in);
   if (rc == -1) {
-    occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno ? errno : EIO));
-    rc = OCC_EXIT_USAGE;
+    int e = errno ? errno : EIO;
+    occ_msg(err, "%s: %s", cli->ptxas_path, occ_input_strerror(e));
+    rc = occ_exit_of_input_error(e);
   } else {
     rc = r.rc ? r.rc : remark_conclude(&r, occ_amdgpu_get_stats(parser));
   }
@@ -358,8 +359,9 @@ int occ_compiler_report_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
   bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
   FILE *in = is_stdin ? stdin : fopen(cli->ptxas_path, "rb");
   if (!in) {
-    occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
-    return OCC_EXIT_USAGE;
+    int e = errno;
+    occ_msg(err, "%s: %s", cli->ptxas_path, occ_input_strerror(e));
+    return occ_exit_of_input_error(e);
   }
   bool remarks = false;
   FILE *stream = peek(in, &remarks);

@@ -328,9 +328,9 @@ static int read_input(run *r, FILE *in) {
   errno = 0;
   int rc = occ_ptxas_read_file(parser, in);
   if (rc == -1) {
-    occ_msg(r->err, "%s: %s", input_name(r->cli),
-            strerror(errno ? errno : EIO));
-    rc = OCC_EXIT_USAGE;
+    int e = errno ? errno : EIO;
+    occ_msg(r->err, "%s: %s", input_name(r->cli), occ_input_strerror(e));
+    rc = occ_exit_of_input_error(e);
   } else {
     rc = r->rc ? r->rc : conclude(r, occ_ptxas_get_stats(parser));
   }
