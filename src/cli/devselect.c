@@ -76,7 +76,10 @@ int occ_target_device(const occ_cli *cli, const occ_target *t, occ_device *devic
   int rc = nvidia_error(t, err);
   if (rc != OCC_EXIT_OK) return rc;
   *device = t->device;
-  if (cli->sms > 0) device->sm_count = (int)cli->sms;
+  if (cli->sms > 0) {
+    device->sm_count = (int)cli->sms;
+    device->sm_count_source = "--sms";
+  }
   if (t->by == OCC_TARGET_BY_ENV) *note = "from OCCCALC_GPU";
   if (t->by == OCC_TARGET_BY_DEFAULT) *note = "the default; set OCCCALC_GPU to change it";
   return OCC_EXIT_OK;

@@ -12,7 +12,7 @@
 #include "cli/device_cmd.h"
 #include "cli/devselect.h"
 #include "cli/pipeline.h"
-#include "cli/ptxas_run.h"
+#include "cli/ptxas_cmd.h"
 #include "cli/report_cmd.h"
 #include "cli/run_cmd.h"
 #include "text/text_safe.h"
@@ -76,7 +76,7 @@ static int calculate(const occ_cli *cli) {
 /* The modes that read the loaded database. */
 static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
   switch (cli->mode) {
-  case OCC_MODE_PTXAS: return occ_compiler_report_run(cli, db, stdout, stderr);
+  case OCC_MODE_PTXAS: return occ_ptxas_command(cli, db, stdout, stderr);
   case OCC_MODE_DEVICE:
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);

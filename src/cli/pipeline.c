@@ -161,7 +161,8 @@ bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
       !occ_model_below(item, cli->min_occupancy_pct))
     return false;
   char text[16];
-  occ_pct_text(occ_model_occupancy(item), text, sizeof text);
+  occ_pct_text_below(occ_model_occupancy(item), cli->min_occupancy_pct, text,
+                     sizeof text);
   occ_msg(err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",

@@ -316,6 +316,7 @@ static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
       occ_gpudb_find_cc(s->db, l->cc_major, l->cc_minor, &s->devices[ordinal], err,
                         sizeof err) == 0) {
     s->devices[ordinal].sm_count = l->sm_count;
+    s->devices[ordinal].sm_count_source = "driver";
     s->device_known[ordinal] = true;
   }
   if (s->device_known[ordinal]) return &s->devices[ordinal];

@@ -675,15 +675,19 @@ static int read_keys(occ_rank_report *r, char *why, size_t size) {
 }
 
 /* The end of the report: nothing after it, and the top level checked
- * whole. Returns 0 or -1. */
+ * whole. Returns 0, -1 or -2. */
 static int check_end(occ_rank_report *r, char *why, size_t size) {
   skip_space(r);
   if (r->at < r->size)
     return bad(why, size, "not one JSON document (more after byte %zu)",
                r->at);
-  const cJSON *stack[2] = {r->head, NULL};
-  int rc = no_key_twice(stack, 1, why, size);
-  if (rc != 0) return rc;
+  /* Each value was checked as it was read: the top level's own keys. */
+  int oom = 0;
+  const char *twice = twice_in(r->head, &oom);
+  if (oom) return -2;
+  if (twice)
+    return bad(why, size, "\"%.80s\" is given twice (a key is given once)",
+               twice);
   if (check_head(r->head, why, size) != 0) return -1;
   read_head(r->head, &r->figures);
   if (r->row_launches != r->figures.launch_count)
@@ -700,7 +704,8 @@ static int read_row(occ_rank_report *r, char *why, size_t size) {
   cJSON *row = value_at(r, &r->row_arena, &rc, why, size);
   if (!row) return rc;
   int index = r->row_index++;
-  const cJSON *stack[CJSON_NESTING_LIMIT + 2] = {row};
+  const cJSON *stack[CJSON_NESTING_LIMIT + 2];
+  stack[0] = row;
   if ((rc = no_key_twice(stack, 1, why, size)) != 0) {
     /* The path names the row. */
     char inner[400];

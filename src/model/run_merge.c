@@ -300,12 +300,11 @@ static int fold_row(occ_run_merge *m, occ_rank_report *rep, uint32_t report,
     return -2;
   r->ranks[r->rank_count++] = (occ_merge_rank){
       .report = report,
-      .device_ordinal = in.device_ordinal,
+      .device_ordinal = (int32_t)in.device_ordinal,
       .launch_count = in.launch_count,
       .counter_launch_count = in.counter_launch_count,
       .total_time_us = in.total_time_us,
-      .achieved_occupancy = in.achieved_occupancy,
-      .achieved_known = in.achieved_known};
+      .achieved_occupancy = in.achieved_known ? in.achieved_occupancy : NAN};
   r->launch_count += in.launch_count;
   r->counter_launch_count += in.counter_launch_count;
   r->total_time_us += in.total_time_us;

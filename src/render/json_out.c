@@ -48,6 +48,13 @@ void occ_jw_device(occ_jw *w, const char *key, const occ_device *d) {
     occ_jw_int_or_null(w, fields[i].key, v,
                        v != 0 || fields[i].offset !=
                                      offsetof(occ_device, sm_count));
+    if (fields[i].offset == offsetof(occ_device, sm_count) && d->sm_count == 0)
+      occ_jw_null(w, "sm_count_source");
+    else if (fields[i].offset == offsetof(occ_device, sm_count))
+      occ_jw_string(w, "sm_count_source",
+                    d->sm_count_source ? d->sm_count_source
+                    : d->source        ? d->source
+                                       : "database");
     if (fields[i].offset == offsetof(occ_device, max_threads_per_sm))
       occ_jw_int(w, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
   }

@@ -2,6 +2,8 @@
  * CSV (see merge_out.h). */
 #include "render/merge_out.h"
 
+#include <math.h>
+
 #include "render/csv.h"
 #include "render/json_write.h"
 #include "text/text_safe.h"
@@ -118,7 +120,7 @@ static cJSON *rank_json(const occ_run_merge *m, const occ_merge_rank *k) {
       !cJSON_AddNumberToObject(o, "total_time_us", k->total_time_us) ||
       !cJSON_AddItemToObject(
           o, "achieved_occupancy",
-          number_or_null(k->achieved_occupancy, k->achieved_known))) {
+          number_or_null(k->achieved_occupancy, !isnan(k->achieved_occupancy)))) {
     cJSON_Delete(o);
     return NULL;
   }

@@ -128,8 +128,10 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
   text_wrapped(out, line);
   /* A line of its own: after "achieved" it wrapped inside a phrase. */
   if (row->item.device && row->item.waves.blocks_per_wave) {
-    snprintf(line, sizeof line, "waves %.2f of %" PRId64 " blocks (%s)", row->item.waves.waves,
-             row->item.waves.blocks_per_wave, occ_waves_words(&row->item.waves, words, sizeof words));
+    snprintf(line, sizeof line, "waves %.2f, %" PRId64 " block%s a wave (%s)",
+             row->item.waves.waves, row->item.waves.blocks_per_wave,
+             row->item.waves.blocks_per_wave == 1 ? "" : "s",
+             occ_waves_words(&row->item.waves, words, sizeof words));
     text_wrapped(out, line);
   }
   if (occ_run_cluster_line(&row->item, line, sizeof line))
@@ -204,9 +206,10 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   const char *slash = strrchr(rep->program, '/');
   char program[25];
   occ_text_safe(slash ? slash + 1 : rep->program, program, sizeof program);
-  fprintf(out, "occcalc run: %s: %zu launches, %zu configurations, exit "
-          "status %d\n", program, rep->launch_count, rep->row_count,
-          rep->status);
+  fprintf(out, "occcalc run: %s: %zu launch%s, %zu configuration%s, exit "
+          "status %d\n", program, rep->launch_count,
+          rep->launch_count == 1 ? "" : "es", rep->row_count,
+          rep->row_count == 1 ? "" : "s", rep->status);
   text_cost(out, &rep->cost);
   for (size_t i = 0; i < rep->row_count; i++) {
     const occ_run_row *row = &rep->rows[i];

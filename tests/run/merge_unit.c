@@ -233,6 +233,22 @@ Test(merge, forged_fields_refused) {
   refused(forged, "rows[0].metrics.m1 is not a finite number");
 }
 
+/* Nested values at the top level (a future report's sections) are read
+ * and checked, not refused: only what the merge reads must be there. */
+Test(merge, nested_top_level_values_accepted) {
+  char a[2048], nested[2300];
+  report(a, sizeof a, "k", 0, 1, 1, "0.5", "1", "1");
+  snprintf(nested, sizeof nested,
+           "{\"note\": {\"a\": {\"b\": {\"c\": [{\"d\": {}}]}}}, %s", a + 1);
+  occ_run_merge *m = occ_run_merge_new();
+  add(m, "nested.json", nested);
+  occ_run_merge_free(m);
+  snprintf(nested, sizeof nested,
+           "{\"note\": {\"a\": {\"b\": {\"c\": [{\"d\": 1, \"d\": 2}]}}}, %s",
+           a + 1);
+  refused(nested, "note.a.b.c[0]: \"d\" is given twice");
+}
+
 /* The ranks of a row are the reports that have it, never a field. */
 Test(merge, ranks_counted_from_the_reports) {
   char a[2048], b[2048];
@@ -290,7 +306,7 @@ Test(merge, halves_absorbed_as_one) {
     snprintf(metric, sizeof metric, "%d.25", i * 7);
     report(t[i], sizeof t[i], names[i], i, i + 1, i, i % 2 ? "0.3" : "0.7",
            "1", metric);
-    char label[8];
+    char label[16];
     snprintf(label, sizeof label, "r%d", i);
     add(one, label, t[i]);
     add(i < 3 ? first : second, label, t[i]);
