@@ -57,7 +57,7 @@ typedef enum occ_arg_type {
 /* Which vendor's targets an option applies to: an option of one vendor
  * given with the other's target is refused, never ignored
  * (occ_cli_refuse_vendor). Every row says, so that a new option cannot be
- * forgotten (tests/test_cli.c walks the table). */
+ * forgotten (tests/cli/test_cli.c walks the table). */
 typedef enum occ_vendor {
   OCC_VENDOR_UNSET = 0, /* a row that has not said: a test failure */
   OCC_VENDOR_ANY,       /* both vendors, or no target at all */

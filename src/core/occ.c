@@ -254,10 +254,10 @@ static int64_t config_with_own(const occ_device *d, const occ_result *r) {
  * least the default's choice). Known for the architectures whose default
  * choice was measured (launch_default_smem_cap_bytes > 0); fitted with no
  * miss to 19,992 launchable configurations on an H100 and 34,272 on an
- * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
+ * H200 (CUPTI's sharedMemoryExecuted, tests/survey/h*-config-survey.csv;
  * ncu's launch__shared_mem_config_size agreed on all 512 asked), and to
  * 7,760 more on an H100 with 0 B to 4 KB of a block's own memory
- * (tests/data/h100-config-small.csv, h100-config-fine.csv). Residency
+ * (tests/survey/h100-config-small.csv, h100-config-fine.csv). Residency
  * is unchanged: the configuration holds the blocks that fit. */
 bool occ_launch_config_terms(const occ_device *d, const occ_kernel *k,
                              const occ_result *r, int64_t *blocks,

@@ -2,7 +2,7 @@
  * reports (see ptxas.h).
  *
  * The forms it knows (public logs of CUDA 2.x to 12.x, and nvcc and
- * cuobjdump 13.0's output; tests/ptxas/golden has one case of each):
+ * cuobjdump 13.0's output; tests/ptxas/logs has one case of each):
  *
  *   ptxas info    : Compiling entry function 'NAME' for 'sm_XX'
  *   ptxas info    : Function properties for NAME

@@ -10,7 +10,7 @@
 set -u
 bin=${OCCCALC:-./occcalc}
 log=tests/ptxas/real/pressure.ptxas.log
-amd=tests/data/amd/clang19-gfx90a-color.log
+amd=tests/amd/data/clang19-gfx90a-color.log
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -61,10 +61,10 @@ static void parse_chunked(const char *data, size_t len, size_t chunk,
 
 Test(ptxas, chunk_size_does_not_change_the_result) {
   static const char *const files[] = {
-      "tests/ptxas/golden/gencode_warnings.log",
-      "tests/ptxas/golden/msbuild_crlf.log",
-      "tests/ptxas/golden/bad_lines.log",
-      "tests/ptxas/golden/cuobjdump_bad.txt",
+      "tests/ptxas/logs/gencode_warnings.log",
+      "tests/ptxas/logs/msbuild_crlf.log",
+      "tests/ptxas/logs/bad_lines.log",
+      "tests/ptxas/logs/cuobjdump_bad.txt",
       "tests/ptxas/real/templates.ptxas.log"};
   static const size_t chunks[] = {1, 2, 3, 7, 64, 4096};
   for (size_t f = 0; f < sizeof files / sizeof *files; f++) {

@@ -314,7 +314,7 @@ for fmt in json jsonl; do
 done
 
 # --svg DIR/ creates DIR; at most 1000 files in it.
-log=tests/ptxas/golden/cuda2_no_target.log
+log=tests/ptxas/logs/cuda2_no_target.log
 st "$OCC" --ptxas "$log" --gpu h100 --svg "$tmp/charts/"
 [ "$st" -eq 0 ] && [ "$(ls "$tmp/charts" 2>/dev/null | wc -l)" -eq 2 ] ||
   no "--svg DIR/: status $st, $(ls "$tmp/charts" 2>/dev/null | wc -l) files ($(err1))"
