@@ -93,8 +93,9 @@ static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
 static int run(const occ_cli *cli) {
   if (cli->mode == OCC_MODE_CALC) return calculate(cli);
   if (cli->mode == OCC_MODE_REPORT) return occ_report_command(cli);
-  occ_gpudb *db = occ_load_database(cli, stderr);
-  if (!db) return OCC_EXIT_USAGE;
+  occ_gpudb *db;
+  int loaded = occ_load_database(cli, stderr, &db);
+  if (loaded != OCC_EXIT_OK) return loaded;
   int rc = run_on_database(cli, db);
   occ_gpudb_free(db);
   return rc;

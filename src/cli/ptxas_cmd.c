@@ -508,8 +508,9 @@ int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *
   bool is_stdin = strcmp(cli->ptxas_path, "-") == 0;
   int fd = is_stdin ? STDIN_FILENO : open(cli->ptxas_path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    occ_msg(err, "%s: %s", cli->ptxas_path, strerror(errno));
-    return OCC_EXIT_USAGE;
+    int e = errno;
+    occ_msg(err, "%s: %s", cli->ptxas_path, occ_input_strerror(e));
+    return occ_exit_of_input_error(e);
   }
   if (!c.target.amd) c.nvidia = run_new(cli, db, out, err, &rc);
   if (rc == OCC_EXIT_OK && (c.target.amd || !(cli->gpu || cli->arch)))
@@ -518,8 +519,9 @@ int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *
     errno = 0;
     int read_rc = read_lines(&c, fd);
     if (read_rc == -1) {
-      occ_msg(err, "%s: %s", input_name(cli), strerror(errno ? errno : EIO));
-      rc = OCC_EXIT_USAGE;
+      int e = errno ? errno : EIO;
+      occ_msg(err, "%s: %s", input_name(cli), occ_input_strerror(e));
+      rc = occ_exit_of_input_error(e);
     } else {
       rc = c.rc ? c.rc : conclude_command(&c);
     }

@@ -83,3 +83,9 @@ bench-gpu-run-torch-cache: occcalc $(INJECT_LIB)
 
 bench-gpu-run-torch-stats: occcalc $(INJECT_LIB)
 	sh tests/bench/run_torch_stats.sh
+
+# A missed target fails `make bench` (OCC_BENCH_TIGHTEN makes every target
+# harder; verdict.sh). A test, not a benchmark: it counts instructions.
+TEST_TARGETS += test-bench-fails
+test-bench-fails: occcalc build/bench_floor_calc
+	sh tests/bench/fails.sh "$(MAKE)"

@@ -4,9 +4,12 @@
 # `occcalc --gpu h100 --regs 48 --smem 4096 --block 128` report, beside the
 # --json report, the minimal C program that evaluates cuda_occupancy.h once
 # (build/bench_floor_calc) and /bin/true. Deterministic, so it holds on a
-# noisy machine. Fails if the report executes more than 500,000.
+# noisy machine. Fails if the report executes more than 500,000, or the
+# --json report more than 1.5x the report (verdict.sh).
 set -eu
+. tests/bench/verdict.sh
 max_ir=500000
+max_json_ratio=1.5
 args="--gpu h100 --regs 48 --smem 4096 --block 128"
 if ! command -v valgrind >/dev/null 2>&1; then
   echo "bench_callgrind: valgrind is missing (make test-deps installs it)" >&2
@@ -30,10 +33,12 @@ row() {
     "$(echo "$2" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')" "$3"
 }
 echo "instructions (valgrind --tool=callgrind, Ir): occcalc $args"
-verdict="(target <= 500,000)"
-[ "$report" -le $max_ir ] || verdict="$verdict  MISSED"
-row "occcalc (report)" "$report" "$verdict"
+status=0
+verdict "occcalc (report)" "$report" Ir "<=" $max_ir || status=1
+verdict "occcalc --json, as a multiple of the report" \
+  "$(awk -v j="$json" -v r="$report" 'BEGIN {printf "%.3f", j / r}')" x "<=" \
+  $max_json_ratio || status=1
 row "occcalc (--json)" "$json" ""
 row "floor" "$floor" "(bench_floor_calc: cuda_occupancy.h once)"
 row "/bin/true" "$true_ir" ""
-[ "$report" -le $max_ir ]
+exit $status

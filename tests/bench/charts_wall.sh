@@ -2,8 +2,9 @@
 # charts_wall.sh: wall time of a whole `occcalc --chart all
 # --suggest` process (the three charts and every suggestion, Unicode
 # terminal output), median of 50 runs after 5 warm-ups, by hyperfine when
-# installed, else by a date loop. Fails when the median is 20 ms or more.
+# installed, else by a date loop. Fails when the median is over 20 ms.
 set -eu
+. tests/bench/verdict.sh
 bin=./occcalc
 set -- --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128 --chart all --suggest
 runs=50
@@ -28,5 +29,5 @@ else
   median_ms=$(sort -n "$tmp/us" | awk -v n=$runs 'NR == int(n / 2) + 1 {printf "%.2f", $1 / 1000}')
   how="date loop, $runs runs"
 fi
-echo "wall: occcalc --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128 --chart all --suggest: median $median_ms ms ($how; target < 20 ms)"
-awk -v m="$median_ms" 'BEGIN { exit !(m < 20) }'
+echo "wall: occcalc --gpu 'H100 SXM' --regs 48 --smem 4096 --block 128 --chart all --suggest ($how)"
+verdict "median wall time" "$median_ms" ms "<=" 20
