@@ -63,6 +63,16 @@ struct occ_ptxas_parser {
   char first_callee[256];
 
   char *chunk;             /* occ_ptxas_read_file's buffer */
+
+  /* Without a callback: the kernels the last line completed, copied, for
+   * occ_ptxas_next (a line completes one at most; two slots for
+   * safety). */
+  struct {
+    occ_ptxas_kernel kernel;
+    char *name;
+    char callee[256];
+  } ready[2];
+  int ready_count, ready_next;
 };
 
 /* ---- small scanners over [s, end) ---- */
@@ -175,6 +185,28 @@ static void open_kernel(occ_ptxas_parser *p, const char *s, const char *end,
   kernel_reset(&p->kernel);
 }
 
+/* Hands a kernel over: to the callback, or into a ready slot. */
+static int deliver(occ_ptxas_parser *p, const occ_ptxas_kernel *k) {
+  if (p->fn) return p->fn(k, p->ctx);
+  if (p->ready_count == 2) return 0; /* not reached: see ready */
+  int i = p->ready_count++;
+  p->ready[i].kernel = *k;
+  size_t n = strlen(k->name);
+  memcpy(p->ready[i].name, k->name, n + 1);
+  p->ready[i].kernel.name = p->ready[i].name;
+  if (k->first_callee) {
+    snprintf(p->ready[i].callee, sizeof p->ready[i].callee, "%s", k->first_callee);
+    p->ready[i].kernel.first_callee = p->ready[i].callee;
+  }
+  return 0;
+}
+
+const occ_ptxas_kernel *occ_ptxas_next(occ_ptxas_parser *p) {
+  if (p->ready_next < p->ready_count) return &p->ready[p->ready_next++].kernel;
+  p->ready_count = p->ready_next = 0;
+  return NULL;
+}
+
 static int emit(occ_ptxas_parser *p, const occ_ptxas_kernel *fields) {
   occ_ptxas_kernel k = *fields;
   k.name = p->name;
@@ -187,7 +219,7 @@ static int emit(occ_ptxas_parser *p, const occ_ptxas_kernel *fields) {
   p->open = false;
   p->props = PROPS_NONE;
   p->stats.kernels++;
-  return p->fn(&k, p->ctx);
+  return deliver(p, &k);
 }
 
 /* Keeps a ptxas kernel, complete but for its callees, until a line that
@@ -210,7 +242,7 @@ static int release_held(occ_ptxas_parser *p) {
   k.name = p->name;
   k.first_callee = k.callees ? p->first_callee : NULL;
   p->stats.kernels++;
-  return p->fn(&k, p->ctx);
+  return deliver(p, &k);
 }
 
 /* A callee's stack line, added to the held kernel. */
@@ -594,6 +626,11 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
   p->fn = fn;
   p->ctx = ctx;
   p->name = malloc(OCC_PTXAS_LINE_MAX + 1);
+  for (int i = 0; !fn && i < 2; i++)
+    if (!(p->ready[i].name = malloc(OCC_PTXAS_LINE_MAX + 1))) {
+      occ_ptxas_free(p);
+      return NULL;
+    }
   if (occ_lines_init(&p->lines, OCC_PTXAS_LINE_MAX, on_line, p) != 0 || !p->name) {
     occ_ptxas_free(p);
     return NULL;
@@ -606,6 +643,8 @@ void occ_ptxas_free(occ_ptxas_parser *parser) {
   if (!parser) return;
   occ_lines_free(&parser->lines);
   free(parser->name);
+  free(parser->ready[0].name);
+  free(parser->ready[1].name);
   free(parser->chunk);
   free(parser);
 }

@@ -97,8 +97,16 @@ typedef struct occ_ptxas_stats {
 
 typedef struct occ_ptxas_parser occ_ptxas_parser;
 
-/* Creates a parser; NULL when out of memory. Free with occ_ptxas_free. */
+/* Creates a parser; NULL when out of memory. Free with occ_ptxas_free.
+ * fn NULL: no callback; the caller takes each kernel with occ_ptxas_next
+ * after each occ_ptxas_line and after occ_ptxas_finish (what occcalc
+ * does, so that the reader calls nothing above it). */
 occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx);
+
+/* Without a callback: the next kernel the last line (or finish)
+ * completed, valid until the next call into the parser; NULL when there
+ * is no more. */
+const occ_ptxas_kernel *occ_ptxas_next(occ_ptxas_parser *parser);
 
 void occ_ptxas_free(occ_ptxas_parser *parser);
 
