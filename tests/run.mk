@@ -34,3 +34,22 @@ test-gpu-run: occcalc $(INJECT_LIB)
 GPU_BENCH_TARGETS += bench-gpu-run-lab
 bench-gpu-run-lab: occcalc $(INJECT_LIB)
 	sh tests/run/bench.sh
+
+# Achieved occupancy from PM samples (--measure sample): the attribution
+# over synthetic sample streams and the samples' reader. CPU only.
+TEST_TARGETS += test-run-attribute
+build/attribute_unit: tests/run/attribute_unit.c build/model/attribute.o \
+    build/model/measure.o build/live/sample_file.o $(LIB_OBJS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/attribute_unit.c \
+	  $(LIB_OBJS) $(LIBS)
+
+test-run-attribute: build/attribute_unit
+	./build/attribute_unit
+
+# --measure sample on a GPU beside Nsight Compute (tests/run/sample_gpu.sh):
+# serial kernels, a CUDA graph, a PyTorch program with a captured graph,
+# two torchrun ranks on one GPU; a second run refused; a SIGKILL of
+# occcalc leaves the GPU to the next profiler.
+GPU_TEST_TARGETS += test-gpu-run-sample
+test-gpu-run-sample: occcalc $(INJECT_LIB)
+	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill

@@ -165,7 +165,18 @@ static const occ_option options[] = {
          "run: profile the first N (3) or all launches per config", 0},
     [OCC_OPT_NO_COUNTERS] =
         {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
-         "run: only launch records (no replay, no counter rights)", 0},
+         "run: the same as --measure none", 0},
+    [OCC_OPT_MEASURE] =
+        {"measure", "auto|sample|replay|none", OCC_ARG_NAME, 0, 0,
+         AT(measure), RUN,
+         "run: achieved occupancy by PM samples or kernel replay", 0},
+    [OCC_OPT_SAMPLE_INTERVAL] =
+        {"sample-interval", "US", OCC_ARG_NAME, 0, 0, AT(sample_interval),
+         RUN, "run: the PM sampling interval in microseconds", 0},
+    [OCC_OPT_TRACE] =
+        {"trace", "FILE", OCC_ARG_PATH, 0, 0, AT(trace_path), RUN,
+         "run: write a Chrome trace of every launch to FILE",
+         OCC_OPTF_FILE},
     [OCC_OPT_CACHE_CONTROL] =
         {"cache-control", "all|none", OCC_ARG_NAME, 0, 0, AT(cache_control),
          RUN, "run: flush caches before profiled launches (all)",
@@ -548,6 +559,8 @@ static const struct {
     {OCC_OPT_CACHE_CONTROL, OCC_OPT_NO_COUNTERS,
      "the caches are flushed before the launches whose counters are read"},
     {OCC_OPT_LDS, OCC_OPT_SMEM, "they name the same size: give one"},
+    {OCC_OPT_MEASURE, OCC_OPT_NO_COUNTERS,
+     "--no-counters is --measure none: give one"},
 };
 
 /* What --csv and --svg - cannot write beside the charts' points. */

@@ -97,6 +97,9 @@ typedef enum occ_opt {
   OCC_OPT_METRICS,
   OCC_OPT_COUNTER_LAUNCHES,
   OCC_OPT_NO_COUNTERS,
+  OCC_OPT_MEASURE,
+  OCC_OPT_SAMPLE_INTERVAL,
+  OCC_OPT_TRACE,
   OCC_OPT_CACHE_CONTROL,
   OCC_OPT_OUTPUT,
   OCC_OPT_LIST_GPUS,
@@ -173,7 +176,10 @@ typedef struct occ_cli {
   const char *counter_launches; /* --counter-launches: a count or "all" */
   const char *cache_control;    /* --cache-control: "all" or "none" */
   const char *output_path;   /* --output FILE */
-  bool no_counters;
+  bool no_counters;          /* --measure none's older name */
+  const char *measure;       /* --measure: auto, sample, replay, none */
+  const char *sample_interval; /* --sample-interval: microseconds */
+  const char *trace_path;    /* --trace FILE */
   /* report */
   bool report_command;
   char **report_files;       /* FILE... NULL-terminated (argv's) */
