@@ -1,4 +1,4 @@
-# AMD GPUs (issue 22): the calculator (src/core/amd.c), the database's AMD
+# AMD GPUs: the calculator (src/core/amd.c), the database's AMD
 # entries and the compiler-remark reader (src/ptxas/amdgpu_remarks.c).
 # - test-amd-unit: Criterion tests: HIP's rule against a table written from
 #   clr's formula, bad input, the database's AMD entries, the remark reader

@@ -6,7 +6,7 @@
 # (build/bench_spawn: spawn to reap, stdout to /dev/null), so they see the
 # same machine; medians of 200 runs each. Fails if a report takes more than
 # 1.3x the floor or more than 8 MiB of peak RSS (1.3x since cJSON, a shared
-# library, writes the JSON: issue 17).
+# library, writes the JSON).
 set -eu
 runs=200
 max_ratio=1.3

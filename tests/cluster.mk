@@ -62,7 +62,7 @@ TEST_TARGETS += test-cluster-ncu
 test-cluster-ncu: occcalc
 	sh tests/cluster_ncu.sh
 
-# The cold 1000-case sweep (issue 20: at most 10 s on an H100); with
+# The cold 1000-case sweep (target: at most 10 s on an H100); with
 # OCCCALC_BEFORE=PATH side by side with another binary. A GPU benchmark.
 GPU_BENCH_TARGETS += bench-gpu-sweep-cold
 bench-gpu-sweep-cold: occcalc

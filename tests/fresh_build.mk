@@ -1,4 +1,4 @@
-# The README's two commands on a fresh machine (issue 17): a clean clone
+# The README's two commands on a fresh machine: a clean clone
 # built with cJSON's header hidden in a private mount namespace
 # (tests/fresh_build.sh). Needs root for unshare -m, else skipped; builds
 # the whole tree once more (about 10 s on the 2-core development machine).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # fresh_build.sh: the README's `make` on a fresh machine, where cJSON's
-# header is missing (issue 17). In a private mount namespace (unshare -m:
+# header is missing. In a private mount namespace (unshare -m:
 # the machine's own files are untouched, the mounts vanish with the
 # namespace) /usr/include/cjson is hidden under an empty directory, and a
 # clean clone of the repository's HEAD (or of FRESH_BUILD_REV) is built:

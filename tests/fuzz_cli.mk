@@ -1,4 +1,4 @@
-# The command line under hostile input (issue 10): the fuzzer of the whole
+# The command line under hostile input: the fuzzer of the whole
 # program in-process (tests/fuzz/fuzz_cli.c), the table of hostile command
 # lines (tests/hostile-cli/) and the pipe test. `make fuzz-cli` runs the
 # fuzzer for FUZZ_SECONDS (default 60).

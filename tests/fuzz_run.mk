@@ -1,4 +1,4 @@
-# The records of `occcalc run` under hostile input (issue 18): the fuzzer
+# The records of `occcalc run` under hostile input: the fuzzer
 # of the records' reader and the whole report (tests/fuzz/fuzz_run.c),
 # in-process. `make fuzz-run` runs it for FUZZ_SECONDS (default 60); `make
 # test` for 20 s; `make fuzz` with the other fuzzers.

@@ -48,7 +48,18 @@ config-survey: build/config_survey
 	./build/config_survey > build/config-survey.csv
 	@echo "config-survey: $$(grep -c '^[0-9]' build/config-survey.csv) configurations in build/config-survey.csv"
 
-.PHONY: carveout-survey config-survey
+# The same for blocks with 0 B to 4 KB of their own memory and exact
+# register caps (tests/data/h100-config-small.csv; "fine": h100-config-fine.csv).
+build/config_small: kernels/config_small.cu kernels/survey_device.cuh
+	@mkdir -p build
+	$(NVCC) -O2 -arch=sm_90 -o $@ $< -L$(CUDA)/lib64 -lcupti
+
+config-small: build/config_small
+	./build/config_small > build/config-small.csv
+	./build/config_small fine > build/config-fine.csv
+	@echo "config-small: $$(grep -c '^[0-9]' build/config-small.csv) and $$(grep -c '^[0-9]' build/config-fine.csv) configurations in build/config-small.csv, build/config-fine.csv"
+
+.PHONY: carveout-survey config-survey config-small
 
 GPU_BENCH_TARGETS += bench-gpu-run
 build/bench_floor: tests/bench_floor.c build/probe_ptx.o

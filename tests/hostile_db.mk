@@ -1,4 +1,4 @@
-# Hostile databases (issue 10): golden cases of databases the loader must
+# Hostile databases: golden cases of databases the loader must
 # refuse (tests/hostile-db/*.case, the format of tests/golden.sh), the
 # bound on what an accepted one can cost (bounds.sh on the corners of the
 # accepted ranges), libcjson linked as a shared library (links_cjson.sh),

@@ -1,4 +1,4 @@
-# The occupancy lab (issue 11, docs/lab.md): the course's reductions and
+# The occupancy lab (docs/lab.md): the course's reductions and
 # transposes in kernels/lab/, built by `make lab-build`; `make lab` runs
 # each under `occcalc run` on a GPU and prints one table. test-lab (CPU,
 # tests/lab/test_lab.sh) compiles them through `occcalc --ptxas`, runs

@@ -1,4 +1,4 @@
-# The ptxas/cuobjdump reader (issue 4): its tests, fuzz target and
+# The ptxas/cuobjdump reader: its tests, fuzz target and
 # benchmark. `make fuzz-ptxas` runs its fuzzer for FUZZ_SECONDS (default 60).
 TEST_TARGETS += test-ptxas-golden test-ptxas-unit test-ptxas-real \
                 test-ptxas-cli test-ptxas-nvcc test-ptxas-sanitize \
@@ -32,7 +32,9 @@ build/ptxas_unit_san: tests/ptxas/unit.c $(PTXAS_DEPS)
 	@mkdir -p build
 	$(CC) $(ALL_CPPFLAGS) -std=c11 $(WARN) $(SAN_FLAGS) -o $@ tests/ptxas/unit.c $(PTXAS_SRCS) -lcriterion -l:libstdc++.a
 
-# Every historical form, written from FACTS.md section 7.
+# Every historical form: CUDA 2-3's missing target and split lmem/smem,
+# a TAB after info, MSBuild's prefix, CRLF, textures, non-entry
+# functions, cuobjdump's per-section resource lines, nvcc 13.0's blocks.
 test-ptxas-golden: build/ptxas_dump
 	sh tests/ptxas/golden.sh build/ptxas_dump tests/ptxas/golden
 

@@ -13,7 +13,7 @@ build/fake_launches: tests/run/fake_launches.c src/model/launch_record.h
 test-run: occcalc $(INJECT_LIB) build/fake_launches
 	sh tests/run/cpu_test.sh
 
-# Hostile programs, signals and output paths (issue 18): CPU only.
+# Hostile programs, signals and output paths: CPU only.
 TEST_TARGETS += test-run-hostile
 build/named_launch: tests/run/named_launch.c src/model/launch_record.h
 	@mkdir -p build

@@ -1,4 +1,4 @@
-# occcalc run over forged records (issue 18): tests/run/forge.c writes
+# occcalc run over forged records: tests/run/forge.c writes
 # records as the injection library or a hostile program would;
 # tests/run/records_test.sh runs occcalc on them (OCCCALC= and FORGE= run
 # the same cases on another build); tests/run/records_unit.c drives the
@@ -18,7 +18,7 @@ test-run-records: occcalc $(INJECT_LIB) build/forge build/records_unit
 	./build/records_unit --short-filename
 	sh tests/run/records_test.sh
 
-# Issue 18's targets for a program that varies its configuration 40,000
+# The targets for a program that varies its configuration 40,000
 # times, in every format, and for the demangler bomb (a CPU benchmark).
 BENCH_TARGETS += bench-run-records
 bench-run-records: occcalc $(INJECT_LIB) build/forge

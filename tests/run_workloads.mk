@@ -1,4 +1,4 @@
-# occcalc run on real workloads (issue 21): --output's patterns
+# occcalc run on real workloads: --output's patterns
 # (tests/run/pattern_unit.c) and the merge of several run --json files
 # (tests/run/merge_unit.c) and `occcalc report` over two ranks' files and
 # bad ones (tests/run/report.sh), the counters' turns between processes

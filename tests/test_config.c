@@ -1,6 +1,7 @@
 /* test_config.c - the driver's shared-memory configuration (the core's
  * launch rule) against every launchable row of the surveys measured on an
- * H100 and an H200 (make config-survey: CUPTI's sharedMemoryExecuted), and
+ * H100 and an H200 (make config-survey and make config-small: CUPTI's
+ * sharedMemoryExecuted), and
  * the ncu object against Nsight Compute's values for 512 of them. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -50,6 +51,59 @@ Test(config, driver_choice_matches_h200_survey) {
 
 Test(config, driver_choice_matches_h200_block_sizes) {
   cr_expect_eq(check_survey("tests/data/h200-config-blocks.csv", "H200"), 1806);
+}
+
+/* Blocks with little memory of their own: 0 B to 4 KB, exact register
+ * caps, carveout preferences, the opt-in attribute set or not. */
+Test(config, driver_choice_matches_h100_small_smem) {
+  cr_expect_eq(check_survey("tests/data/h100-config-small.csv", "H100 SXM"), 7560);
+}
+
+Test(config, driver_choice_matches_h100_fine_steps) {
+  cr_expect_eq(check_survey("tests/data/h100-config-fine.csv", "H100 SXM"), 200);
+}
+
+/* PyTorch's vectorized_layer_norm_kernel and layer_norm_grad_input_kernel
+ * on the H100: 128 threads, 32 registers, 24 or 16 B of dynamic memory;
+ * the driver configured 32 KB (CUPTI and ncu). */
+Test(config, layer_norm_launch_is_configured_32_kb) {
+  occ_device d = board("H100 SXM");
+  for (int dyn = 16; dyn <= 24; dyn += 8) {
+    occ_kernel k = test_kernel(32, 0, dyn, 128, OCC_CARVEOUT_DEFAULT);
+    occ_result r;
+    cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
+    cr_expect_eq(r.active_blocks_per_sm, 16);
+    cr_expect_eq(r.launch_smem_config_bytes, 32768, "dyn %d: predicted %lld", dyn,
+                 (long long)r.launch_smem_config_bytes);
+  }
+}
+
+/* Every launch of two PyTorch programs on the H100, as occcalc run
+ * recorded them (kernels/config_torch_*.py). */
+Test(config, driver_choice_matches_h100_pytorch_launches) {
+  occ_device d = board("H100 SXM");
+  FILE *f = fopen("tests/data/h100-torch-launches.csv", "r");
+  cr_assert_not_null(f);
+  char line[512];
+  int launches = 0;
+  while (fgets(line, sizeof line, f)) {
+    char program[16];
+    int st, regs, bx, by, bz, dyn, carve, count;
+    long executed;
+    if (sscanf(line, "%15[a-z],%d,%d,%d,%d,%d,%d,%d,%ld,%d,", program, &st, &regs,
+               &bx, &by, &bz, &dyn, &carve, &executed, &count) != 10)
+      continue;
+    occ_kernel k = test_kernel(regs, st, dyn, bx, carve < 0 ? OCC_CARVEOUT_DEFAULT : carve);
+    k.block[1] = by;
+    k.block[2] = bz;
+    occ_result r;
+    cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK, "%s", line);
+    cr_expect_eq(r.launch_smem_config_bytes, executed, "%s: predicted %lld", line,
+                 (long long)r.launch_smem_config_bytes);
+    launches += count;
+  }
+  fclose(f);
+  cr_expect_eq(launches, 500);
 }
 
 Test(config, mission_example_is_configured_100_kb) {

@@ -1,4 +1,4 @@
-/* report_cmd.h - `occcalc report [--json|--csv] FILE...` (issue 21): the
+/* report_cmd.h - `occcalc report [--json|--csv] FILE...`: the
  * `occcalc run --json` reports of the ranks of one job, on one host or
  * many, merged by src/db/run_merge.c into one report: text (80 columns,
  * one line per merged row), JSON (the merge's document, each row with its

@@ -225,14 +225,20 @@ static int64_t config_without_own(const occ_device *d, const occ_result *r) {
 }
 
 /* Blocks with shared memory of their own, under the default preference:
- * room for twice the blocks that fit (at most max_blocks_per_sm), at most
- * the cap, and at least what the blocks that fit need. A single block
- * gets no more; blocks of 29 warps one more, of 30 or more none (measured
- * on CC 9.0, 64 warps an SM: above 45 % of them a block). */
+ * room for twice the blocks that fit, at most max_blocks_per_sm less the
+ * block's warps, at most the cap, and at least what the blocks that fit
+ * need. A single block gets no more; blocks of 29 warps one more, of 30 or
+ * more none (measured on CC 9.0, 64 warps an SM: above 45 % of them a
+ * block). The bound of max_blocks_per_sm less the warps is exact on CC 9.0
+ * for blocks of 2, 3 and 4 warps (30, 29 and 28 blocks; blocks of 1 warp
+ * and of 5 or more never reach it there): 4-warp blocks with 16 or 24 B of
+ * dynamic memory, as PyTorch's layer norms launch them, get 32 KB, not
+ * the 64 KB that 32 blocks would need. */
 static int64_t config_with_own(const occ_device *d, const occ_result *r) {
   int64_t blocks = r->active_blocks_per_sm, per = r->smem_per_block_bytes;
   int warps = r->warps_per_block, max_warps = r->max_warps_per_sm;
-  int64_t target = 2 * blocks < d->max_blocks_per_sm ? 2 * blocks : d->max_blocks_per_sm;
+  int64_t bound = (int64_t)d->max_blocks_per_sm - warps;
+  int64_t target = 2 * blocks < bound ? 2 * blocks : bound;
   if (blocks == 1 || warps * 32 >= max_warps * 15)
     target = blocks;
   else if (warps * 64 > max_warps * 28)
@@ -249,7 +255,9 @@ static int64_t config_with_own(const occ_device *d, const occ_result *r) {
  * choice was measured (launch_default_smem_cap_bytes > 0); fitted with no
  * miss to 19,992 launchable configurations on an H100 and 34,272 on an
  * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
- * ncu's launch__shared_mem_config_size agreed on all 512 asked). Residency
+ * ncu's launch__shared_mem_config_size agreed on all 512 asked), and to
+ * 7,760 more on an H100 with 0 B to 4 KB of a block's own memory
+ * (tests/data/h100-config-small.csv, h100-config-fine.csv). Residency
  * is unchanged: the configuration holds the blocks that fit. */
 bool occ_launch_config_terms(const occ_device *d, const occ_kernel *k,
                              const occ_result *r, int64_t *blocks,

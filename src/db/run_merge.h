@@ -1,4 +1,4 @@
-/* run_merge.h - `occcalc report FILE...` (issue 21): the `occcalc run
+/* run_merge.h - `occcalc report FILE...`: the `occcalc run
  * --json` reports of several processes (the ranks of an srun, mpirun or
  * torchrun job, on one host or many) merged into one report whose rows
  * are summed across them, with each row's per-rank breakdown.

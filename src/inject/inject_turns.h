@@ -1,5 +1,5 @@
 /* inject_turns.h - the processes of one `occcalc run` take turns for a
- * GPU's counters (issue 21): a GPU's performance counters serve one
+ * GPU's counters: a GPU's performance counters serve one
  * profiling session at a time, and a second process that opens one gets
  * CUPTI_ERROR_HARDWARE_BUSY. A turn is a POSIX record lock on a byte of
  * the run's lock file (its records' file with ".lock" appended, made

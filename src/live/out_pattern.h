@@ -1,5 +1,5 @@
 /* out_pattern.h - Nsight Compute's report-name patterns for `occcalc run
- * --output` (issue 21): one file per rank of an srun, mpirun or torchrun
+ * --output`: one file per rank of an srun, mpirun or torchrun
  * job. A pure function: the process id, the host name and the
  * environment come from the caller. */
 #ifndef OCC_OUT_PATTERN_H

@@ -1,7 +1,8 @@
 /* ptxas.c - the streaming reader of ptxas -v and cuobjdump resource
  * reports (see ptxas.h).
  *
- * The forms it knows (FACTS.md section 7 and logs of CUDA 2.x to 13.x):
+ * The forms it knows (public logs of CUDA 2.x to 12.x, and nvcc and
+ * cuobjdump 13.0's output; tests/ptxas/golden has one case of each):
  *
  *   ptxas info    : Compiling entry function 'NAME' for 'sm_XX'
  *   ptxas info    : Function properties for NAME

@@ -1,11 +1,16 @@
-/* json_write.h - what occcalc's writers add to cJSON: exact integers and
- * printing a document to a stream.
+/* json_write.h - occcalc's JSON printer, and what the writers add to
+ * cJSON: exact integers and printing a document to a stream.
  *
  * The writers build every JSON document with cJSON's own calls
- * (cjson/cJSON.h, included here) and print it with cJSON_Print (--json)
- * or cJSON_PrintUnformatted (--jsonl); the goldens hold cJSON's layout. A
- * document has one owner, who frees it with cJSON_Delete. cJSON stays out
- * of the core (tests/layers.sh). */
+ * (cjson/cJSON.h, included here) and print it here, in cJSON_Print's
+ * layout (--json) or cJSON_PrintUnformatted's (--jsonl), straight to the
+ * stream: cJSON's printers make the whole text in memory and format every
+ * number with sprintf("%1.15g") and a read-back, most of the time of a
+ * large --jsonl. Integers are printed as integers, other numbers in the
+ * fewest digits that read back exactly (occ_json_number_text); everything
+ * else byte for byte as cJSON prints it (tests/ptxas/json_write_test.c).
+ * A document has one owner, who frees it with cJSON_Delete. cJSON stays
+ * out of the core (tests/layers.sh). */
 #ifndef OCC_JSON_WRITE_H
 #define OCC_JSON_WRITE_H
 
@@ -14,9 +19,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Adds value to obj under key as its decimal digits (a cJSON raw value):
- * a cJSON number is a double, exact only up to 2^53, and a timestamp in
- * ns since 1970 is near 2^61. Returns the new item (owned by obj), or
+/* Adds value to obj under key, printed as its decimal digits: a cJSON
+ * number up to 2^53 in magnitude, past that a raw value (a cJSON number is
+ * a double, exact only up to 2^53, and a timestamp in ns since 1970 is
+ * near 2^61). Returns the new item (owned by obj), or
  * NULL when obj is NULL or out of memory. */
 cJSON *occ_json_add_int(cJSON *obj, const char *key, int64_t value);
 
@@ -28,15 +34,26 @@ void occ_json_add_number_or_null(cJSON *obj, const char *key, double value,
                                  bool known);
 
 /* Write doc as cJSON_PrintUnformatted (compact, --jsonl) or cJSON_Print
- * (formatted, --json) lays it out, with no newline after it. Each byte of
- * invalid UTF-8 in a string is written as U+FFFD, so the text is always
- * UTF-8 (cJSON copies a string's bytes as they are, and JSON has no escape
- * for a byte). False, with nothing written, when doc is NULL or printing
- * runs out of memory; the caller says so. */
+ * (formatted, --json) lays it out, numbers as occ_json_number_text writes
+ * them, with no newline after it. Each byte of invalid UTF-8 in a string
+ * is written as U+FFFD, so the text is always UTF-8 (cJSON copies a
+ * string's bytes as they are, and JSON has no escape for a byte). Nothing
+ * is allocated. False when doc is NULL or holds what cJSON would not print
+ * (a raw value without text); a write error is the stream's (ferror). */
 __attribute__((warn_unused_result))
 bool occ_json_write_compact(FILE *out, const cJSON *doc);
 __attribute__((warn_unused_result))
 bool occ_json_write_formatted(FILE *out, const cJSON *doc);
+
+/* Room for any number's text. */
+#define OCC_JSON_NUMBER_SIZE 32
+
+/* The JSON text of a number, in buf or a constant: an integer of at most
+ * 2^53 in magnitude as its digits (-0 as "-0", as cJSON does); another finite number in
+ * the fewest significant digits that strtod reads back as exactly value
+ * (%.Ng's form, so "1e+300"); NaN and infinities as null, as
+ * cJSON prints them. */
+const char *occ_json_number_text(double value, char buf[OCC_JSON_NUMBER_SIZE]);
 
 /* Makes item i of a streamed array (owned by the caller, who frees it),
  * or NULL when out of memory. */
@@ -45,11 +62,11 @@ typedef cJSON *occ_json_item_fn(void *context, size_t i);
 /* Writes doc as occ_json_write_formatted would if doc's array member key
  * (present and empty in doc) held item(context, 0) .. item(context,
  * count - 1): each item is made, printed and freed before the next, so a
- * document of many rows never holds more than one row's tree or text
- * (occcalc run's report of 40,000 configurations). The layout is
- * cJSON_Print's byte for byte (tests/ptxas/json_write_test.c). False when
- * out of memory or key is not an empty array of doc; what was written
- * stays written. */
+ * document of many rows never holds more than one row's tree (occcalc
+ * run's report of 40,000 configurations). The layout is
+ * occ_json_write_formatted's of the filled tree. False when an item could
+ * not be made (out of memory) or key is not an empty array of doc; what
+ * was written stays written. */
 __attribute__((warn_unused_result))
 bool occ_json_write_streamed(FILE *out, const cJSON *doc, const char *key,
                              occ_json_item_fn *item, void *context,

@@ -1,9 +1,10 @@
 #!/bin/sh
 # links_cjson.sh: occcalc links libcjson as a normal shared library (NEEDED
-# in its dynamic section, found by the loader), and writes its JSON through
-# it: with cJSON_Print and cJSON_PrintUnformatted interposed (LD_PRELOAD of
-# a library that answers with a marker), --json and --jsonl print the
-# marker.
+# in its dynamic section, found by the loader), and builds its JSON
+# documents with it: with cJSON_CreateObject interposed (LD_PRELOAD of a
+# library whose objects always fail, as when memory runs out), --json and
+# --jsonl write nothing to stdout, say "out of memory" and exit 1. (The
+# documents are printed by occcalc's own printer, render/json_write.c.)
 set -u
 occ=${1:-./occcalc}
 fail=0
@@ -20,24 +21,24 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cat > "$dir/shim.c" <<'SHIM'
-#include <string.h>
-char *cJSON_Print(const void *item) { (void)item; return strdup("\"via cJSON_Print\""); }
-char *cJSON_PrintUnformatted(const void *item) { (void)item; return strdup("\"via cJSON_PrintUnformatted\""); }
+#include <stddef.h>
+void *cJSON_CreateObject(void) { return NULL; }
 SHIM
 ${CC:-cc} -shared -fPIC -o "$dir/shim.so" "$dir/shim.c" || exit 1
 # An ASan build (make sanitize) needs its runtime first in LD_PRELOAD.
 asan=$(ldd "$occ" | awk '/libasan/ {print $3}')
 preload="${asan:+$asan }$dir/shim.so"
 args="--gpu h100 --regs 32 --block 128"
-got=$(LD_PRELOAD=$preload "$occ" $args --json)
-if [ "$got" != '"via cJSON_Print"' ]; then
-  echo "links_cjson: --json did not go through cJSON_Print: $(echo "$got" | head -c 60)"
-  fail=1
-fi
-got=$(LD_PRELOAD=$preload "$occ" $args --jsonl)
-if [ "$got" != '"via cJSON_PrintUnformatted"' ]; then
-  echo "links_cjson: --jsonl did not go through cJSON_PrintUnformatted: $(echo "$got" | head -c 60)"
-  fail=1
-fi
-[ $fail -eq 0 ] && echo "links_cjson: libcjson.so.1 is NEEDED, and --json and --jsonl are printed by it"
+for format in --json --jsonl; do
+  out=$(LD_PRELOAD=$preload "$occ" $args $format 2>"$dir/err")
+  status=$?
+  if [ $status -ne 1 ] || [ -n "$out" ] ||
+     [ "$(cat "$dir/err")" != "occcalc: out of memory writing JSON" ]; then
+    echo "links_cjson: $format with cJSON_CreateObject failing: status $status" \
+      "(want 1), stdout '$(echo "$out" | head -c 60)' (want none)," \
+      "stderr '$(head -c 80 "$dir/err")' (want 'occcalc: out of memory writing JSON')"
+    fail=1
+  fi
+done
+[ $fail -eq 0 ] && echo "links_cjson: libcjson.so.1 is NEEDED, and --json and --jsonl are built with it"
 exit $fail

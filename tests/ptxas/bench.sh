@@ -2,7 +2,7 @@
 # bench.sh OCCCALC DIR: parses synthetic ptxas logs of 10 MB and 100 MB
 # (real nvcc 13.0 blocks repeated with fresh kernel names, made in DIR) with
 # `occcalc --ptxas` (the table, and --jsonl) to /dev/null, and prints
-# throughput and peak RSS of each. Targets (the table, issue 4): >= 200
+# throughput and peak RSS of each. Targets (the table): >= 200
 # MB/s and a peak RSS under 16 MiB at any size. --jsonl is shown beside it:
 # it builds and prints the calculator's whole JSON object per kernel.
 bin=$1 dir=$2

@@ -1,7 +1,7 @@
 #!/bin/sh
 # cli_test.sh: occcalc --ptxas end to end: the gate's exit status and its
 # stderr, --jsonl as one JSON document per line (checked with jq), --json
-# as one array, stdin, and the bad inputs of issue 4 (missing file, no
+# as one array, stdin, and the bad inputs (missing file, no
 # kernel, garbage, truncation, absurd numbers) with their statuses.
 set -u
 bin=${OCCCALC:-./occcalc}

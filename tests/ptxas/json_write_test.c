@@ -1,9 +1,12 @@
-/* json_write_test.c - what render/json_write.h adds to cJSON (Criterion):
- * integers printed exactly past 2^53, each byte of invalid UTF-8 written as
- * U+FFFD, and everything else exactly as cJSON_PrintUnformatted and
- * cJSON_Print write it. */
+/* json_write_test.c - occcalc's JSON printer (Criterion): integers
+ * printed exactly past 2^53, other numbers in the fewest digits that read
+ * back exactly, each byte of invalid UTF-8 written as U+FFFD, and
+ * everything else exactly as cJSON_PrintUnformatted and cJSON_Print write
+ * it. */
 #include <cjson/cJSON.h>
 #include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,16 +44,99 @@ Test(json_write, as_cjson_prints) {
   for (size_t i = 0; i < sizeof texts / sizeof *texts; i++)
     cr_assert(cJSON_AddItemToArray(strings, cJSON_CreateString(texts[i])));
   cr_assert_not_null(cJSON_AddStringToObject(doc, "\xce\xbb key", "v"));
-  cr_assert_not_null(cJSON_AddNumberToObject(doc, "third", 1.0 / 3));
+  /* Numbers cJSON's 15 digits print exactly. */
+  cr_assert_not_null(cJSON_AddNumberToObject(doc, "tenth", 0.1));
   cr_assert_not_null(cJSON_AddNumberToObject(doc, "big", 1e300));
+  cr_assert_not_null(cJSON_AddNumberToObject(doc, "negative", -2147483648.0));
+  cr_assert_not_null(cJSON_AddNumberToObject(doc, "large", 4294967296.0 * 1000));
+  cr_assert_not_null(cJSON_AddNumberToObject(doc, "negative_zero", -0.0));
   cr_assert_not_null(cJSON_AddNullToObject(doc, "none"));
   cr_assert_not_null(cJSON_AddBoolToObject(doc, "yes", 1));
   cr_assert(cJSON_AddItemToObject(doc, "block", cJSON_CreateIntArray(block, 3)));
   cJSON *inner = cJSON_AddObjectToObject(cJSON_AddObjectToObject(doc, "a"), "b");
   cr_assert_not_null(cJSON_AddArrayToObject(inner, "empty"));
   cr_assert_not_null(cJSON_AddObjectToObject(inner, "empty_object"));
+  /* Objects in arrays in objects in arrays: the depth of each tab. */
+  cJSON *rows = cJSON_AddArrayToObject(inner, "rows");
+  for (int i = 0; i < 3; i++) {
+    cJSON *row = cJSON_CreateObject();
+    cr_assert(cJSON_AddItemToArray(rows, row));
+    cr_assert_not_null(cJSON_AddNumberToObject(row, "i", i));
+    cJSON *nested = cJSON_AddArrayToObject(row, "nested");
+    for (int j = 0; j < i; j++) {
+      cJSON *o = cJSON_CreateObject();
+      cr_assert(cJSON_AddItemToArray(nested, o));
+      cr_assert(cJSON_AddItemToObject(o, "dims", cJSON_CreateIntArray(block, 3)));
+      cr_assert_not_null(cJSON_AddArrayToObject(o, "empty"));
+    }
+  }
+  cr_assert(cJSON_AddItemToArray(rows, cJSON_CreateArray()));
   same_as_cjson(doc);
   cJSON_Delete(doc);
+}
+
+/* The text of one number as the printer writes it. */
+static char *number_printed(double value) {
+  cJSON *n = cJSON_CreateNumber(value);
+  cr_assert_not_null(n);
+  char *got = json_printed(occ_json_write_compact, n);
+  cr_assert_not_null(got);
+  cJSON_Delete(n);
+  return got;
+}
+
+/* Integers as their digits up to 2^53; other numbers in the fewest
+ * significant digits that strtod reads back exactly (where
+ * cJSON wrote 17, or 15 that read back within an epsilon only); NaN and
+ * infinities as cJSON writes them (null). */
+Test(json_write, numbers_shortest_exact) {
+  static const struct { double value; const char *want; } cases[] = {
+      {1.0 / 3, "0.3333333333333333"},        /* cJSON: 0.33333333333333331 */
+      {2.0 / 3, "0.6666666666666666"},
+      {0.43939393939393939, "0.4393939393939394"},
+      {21.969696969696969, "21.96969696969697"},
+      {0.1 + 0.2, "0.30000000000000004"},     /* 17 digits are needed */
+      {1e15, "1000000000000000"},             /* cJSON: 1e+15 */
+      {9007199254740992.0, "9007199254740992"},
+      {9007199254740994.0, "9007199254740994"},
+      {5e-324, "5e-324"},                     /* cJSON: 4.9406564584124654e-324 */
+      {2.2250738585072014e-308, "2.2250738585072014e-308"},
+      {DBL_MAX, "1.7976931348623157e+308"},
+      {-1.5, "-1.5"},
+      {NAN, "null"},
+      {INFINITY, "null"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char *got = number_printed(cases[i].value);
+    cr_expect_str_eq(got, cases[i].want, "case %zu", i);
+    free(got);
+  }
+  /* Many values, subnormals among them: the text reads back as exactly
+   * the value, and no shorter %.Ng does. */
+  uint64_t state = 0x9e3779b97f4a7c15u;
+  for (int i = 0; i < 20000; i++) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    double v;
+    if (i % 2) {
+      uint64_t bits = state >> 1; /* any positive finite double */
+      memcpy(&v, &bits, sizeof v);
+      if (!isfinite(v)) continue;
+    } else {
+      v = (double)(state >> 40) / (double)((state & 0xffff) + 1);
+    }
+    char *got = number_printed(v);
+    cr_expect_eq(strtod(got, NULL), v, "%s does not read back", got);
+    if (v != floor(v) || v > 9007199254740992.0) {
+      char shorter[40];
+      size_t digits = strlen(got);
+      for (int n = 1; n < 15; n++) {
+        snprintf(shorter, sizeof shorter, "%.*g", n, v);
+        cr_expect(strtod(shorter, NULL) != v || strlen(shorter) >= digits,
+                  "%s is shorter than %s", shorter, got);
+      }
+    }
+    free(got);
+  }
 }
 
 /* What occ_json_write_compact writes for {"KEY": "TEXT"}'s key and value. */
@@ -174,12 +260,12 @@ static cJSON *stream_doc(size_t count, bool filled) {
   return doc;
 }
 
-/* Streamed rows are laid out as cJSON_Print lays out the whole tree, for
- * no row, one and several. */
+/* Streamed rows are laid out as the whole tree is (as_cjson_prints: as
+ * cJSON_Print lays it out), for no row, one and several. */
 Test(json_write, streamed_as_cjson_prints) {
   for (size_t count = 0; count <= 5; count++) {
     cJSON *whole = stream_doc(count, true), *shell = stream_doc(count, false);
-    char *want = cJSON_Print(whole), *got = NULL;
+    char *want = json_printed(occ_json_write_formatted, whole), *got = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&got, &size);
     cr_assert_not_null(f);
@@ -187,7 +273,7 @@ Test(json_write, streamed_as_cjson_prints) {
     fclose(f);
     cr_expect_str_eq(got, want, "%zu rows", count);
     free(got);
-    cJSON_free(want);
+    free(want);
     cJSON_Delete(whole);
     cJSON_Delete(shell);
   }

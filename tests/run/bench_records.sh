@@ -2,7 +2,7 @@
 # bench_records.sh: occcalc run against a program that varies its launch
 # configuration 40,000 times (tests/run/forge.c, no GPU), in each report
 # format, and the 314-byte demangler bomb through --ptxas: median wall
-# time and peak RSS of 3 runs each, against issue 18's targets (under 2 s
+# time and peak RSS of 3 runs each, against the targets (under 2 s
 # and 200 MB; under 1 s and 100 MB). The configurations are the reader's
 # and the renderers' work, not the program's: forge writes its records in
 # about 0.1 s. Fails when a target is missed.

@@ -1,5 +1,5 @@
 // carveouts.cu - launches whose carveout and dynamic shared memory change
-// from launch to launch (issue 21): one kernel with dynamic shared memory
+// from launch to launch: one kernel with dynamic shared memory
 // under six carveout preferences and five sizes, one with static shared
 // memory and one with none under each preference. tests/run/carveouts.sh
 // compares occcalc run's SM configuration and blocks per SM at launch,

@@ -1,7 +1,6 @@
 #!/bin/sh
 # hostile_test.sh: `occcalc run` and the output files under hostile
-# programs, descriptors, signals and paths (issue 18's process and output
-# items, issue 17's run items), on the CPU: a program that prints on
+# programs, descriptors, signals and paths, on the CPU: a program that prints on
 # stdout under --json, --jsonl and --csv; closed descriptors 0-2; a
 # relative TMPDIR and a program that changes directory; SIGTERM, SIGHUP
 # and a reader that goes away (EPIPE) while the program runs, which must

@@ -1,6 +1,6 @@
 #!/bin/sh
 # records_test.sh: `occcalc run` over records a hostile program forged
-# (tests/run/forge.c, issue 18): every bad record skipped and counted, in
+# (tests/run/forge.c): every bad record skipped and counted, in
 # the text and the JSON; no byte past a string's field in any output; a
 # sparse or huge file read in no time and no further than its cap; tens
 # of thousands of configurations and launches in linear time and bounded
