@@ -173,10 +173,7 @@ static const occ_option options[] = {
     [OCC_OPT_SAMPLE_INTERVAL] =
         {"sample-interval", "US", OCC_ARG_NAME, 0, 0, AT(sample_interval),
          RUN, "run: the PM sampling interval in microseconds", 0},
-    [OCC_OPT_TRACE] =
-        {"trace", "FILE", OCC_ARG_PATH, 0, 0, AT(trace_path), RUN,
-         "run: write a Chrome trace of every launch to FILE",
-         OCC_OPTF_FILE},
+
     [OCC_OPT_CACHE_CONTROL] =
         {"cache-control", "all|none", OCC_ARG_NAME, 0, 0, AT(cache_control),
          RUN, "run: flush caches before profiled launches (all)",

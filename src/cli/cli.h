@@ -99,7 +99,6 @@ typedef enum occ_opt {
   OCC_OPT_NO_COUNTERS,
   OCC_OPT_MEASURE,
   OCC_OPT_SAMPLE_INTERVAL,
-  OCC_OPT_TRACE,
   OCC_OPT_CACHE_CONTROL,
   OCC_OPT_OUTPUT,
   OCC_OPT_LIST_GPUS,
@@ -179,7 +178,6 @@ typedef struct occ_cli {
   bool no_counters;          /* --measure none's older name */
   const char *measure;       /* --measure: auto, sample, replay, none */
   const char *sample_interval; /* --sample-interval: microseconds */
-  const char *trace_path;    /* --trace FILE */
   /* report */
   bool report_command;
   char **report_files;       /* FILE... NULL-terminated (argv's) */

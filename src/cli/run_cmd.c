@@ -866,8 +866,12 @@ static int start_sampler(run_state *s) {
                                   "--cache-control need replay");
     return OCC_EXIT_OK;
   }
+  /* Waiting for the start covers the program's first launch; starting
+   * beside it costs the program's start less (OCCCALC_SAMPLE_WAIT=check). */
+  const char *wait = getenv("OCCCALC_SAMPLE_WAIT");
   occ_sampler_spec spec = {.device = s->device_filter,
-                           .interval_ns = (uint64_t)s->interval_us * 1000};
+                           .interval_ns = (uint64_t)s->interval_us * 1000,
+                           .wait_started = !wait || strcmp(wait, "check") != 0};
   char why[512];
   if (occ_sampler_start(&spec, &s->sampler, why, sizeof why) != 0) {
     occ_msg(stderr, "run: the sampler: %s", why);
@@ -919,6 +923,13 @@ static int attribute(run_state *s) {
   char why[256];
   if (occ_sampler_stop(&s->sampler, why, sizeof why) != 0 && !s->sample_why[0])
     snprintf(s->sample_why, sizeof s->sample_why, "%s", why);
+  const occ_sampler_status *fin = &s->sampler.status;
+  for (int i = 0; i < fin->device_count && !s->sample_why[0]; i++) {
+    const occ_sampler_device *d = &fin->devices[i];
+    if (d->state != OCC_SAMPLER_ON && d->state != OCC_SAMPLER_OFF)
+      snprintf(s->sample_why, sizeof s->sample_why, "GPU %d not sampled: %s",
+               d->ordinal, d->why);
+  }
   s->sampled = calloc(s->launch_count + 1, sizeof *s->sampled);
   if (!s->sampled) return -1;
   for (size_t i = 0; i < s->launch_count; i++) {

@@ -85,6 +85,14 @@ static struct {
 static const char *metrics[2] = {OCC_SAMPLE_WARPS_METRIC,
                                  OCC_SAMPLE_CYCLES_METRIC};
 
+/* The hardware buffer's size: HW_BUFFER_BYTES, or
+ * OCCCALC_SAMPLE_BUFFER_MB (16 to 4096) to tune it. */
+static size_t hw_buffer_bytes(void) {
+  const char *mb = getenv("OCCCALC_SAMPLE_BUFFER_MB");
+  long v = mb ? strtol(mb, NULL, 10) : 0;
+  return v >= 16 && v <= 4096 ? (size_t)v << 20 : HW_BUFFER_BYTES;
+}
+
 /* One device's sampling, in the child. */
 typedef struct device_run {
   occ_sampler_device *st;
@@ -93,7 +101,7 @@ typedef struct device_run {
   uint8_t *config, *image, *blank;
   uint8_t *availability;    /* the host object reads it to its end */
   size_t config_size, image_size;
-  bool enabled, started, first_dropped;
+  bool configured, enabled, started, first_dropped;
   uint64_t last_end;        /* the last sample's end, for gaps */
   occ_pm_sample batch[WRITE_BATCH];
   size_t batched;
@@ -269,7 +277,7 @@ static int start_device(device_run *d, uint64_t interval_ns) {
   cfg.pPmSamplingObject = d->obj;
   cfg.configSize = d->config_size;
   cfg.pConfig = d->config;
-  cfg.hardwareBufferSize = HW_BUFFER_BYTES;
+  cfg.hardwareBufferSize = hw_buffer_bytes();
   cfg.samplingInterval = interval_ns;
   cfg.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
   cfg.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
@@ -392,8 +400,8 @@ static int decode(device_run *d) {
   if (r != CUPTI_SUCCESS) {
     fail(st, r, "cuptiPmSamplingDecodeData");
     if (r == CUPTI_ERROR_OUT_OF_MEMORY || dec.overflow)
-      snprintf(st->why, sizeof st->why, "the hardware buffer of %u MiB "
-               "overflowed: sampling stopped there", HW_BUFFER_BYTES >> 20);
+      snprintf(st->why, sizeof st->why, "the hardware buffer of %zu MiB "
+               "overflowed: sampling stopped there", hw_buffer_bytes() >> 20);
     st->state = OCC_SAMPLER_ON; /* what was sampled stays valid */
     return -1;
   }
@@ -526,9 +534,21 @@ static void set_up(const occ_sampler_spec *spec, occ_sampler_status *status,
         CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev);
     api.cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);
     st->max_warps_per_sm = warp > 0 ? threads / warp : 0;
-    if (configure(&runs[i], dev) == 0) start_device(&runs[i], spec->interval_ns);
+    double t = now_s();
+    if (configure(&runs[i], dev) == 0) runs[i].configured = true;
     st->init_seconds = t1 - t0;
-    st->start_seconds = now_s() - t1;
+    st->config_seconds = now_s() - t;
+  }
+}
+
+/* The configured devices started. */
+static void start_all(const occ_sampler_spec *spec, occ_sampler_status *status,
+                      device_run *runs) {
+  for (int i = 0; i < status->device_count; i++) {
+    if (!runs[i].configured) continue;
+    double t = now_s();
+    start_device(&runs[i], spec->interval_ns);
+    runs[i].st->start_seconds = now_s() - t;
   }
 }
 
@@ -574,6 +594,10 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
   signal(SIGABRT, on_crash);
   signal(SIGFPE, on_crash);
   set_up(spec, &status, runs);
+  status.phase = OCC_SAMPLER_CONFIGURED;
+  write_status(status_fd, &status);
+  start_all(spec, &status, runs);
+  status.phase = OCC_SAMPLER_STARTED;
   write_status(status_fd, &status);
   bool any = false;
   for (int i = 0; i < status.device_count; i++) any |= runs[i].started;
@@ -595,7 +619,7 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
     }
   }
   for (int i = 0; i < status.device_count; i++) stop_device(&runs[i]);
-  status.final = 1;
+  status.phase = OCC_SAMPLER_FINAL;
   write_status(status_fd, &status);
   _exit(0);
 }
@@ -677,7 +701,8 @@ int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
     return -1;
   }
   s->pid = pid;
-  if (read_status(s) != 0) {
+  if (read_status(s) != 0 ||
+      (spec->wait_started && read_status(s) != 0)) {
     int wstatus = 0;
     waitpid(s->pid, &wstatus, 0);
     s->pid = 0;
@@ -702,7 +727,8 @@ int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
   sigprocmask(SIG_BLOCK, &block, &old);
   close(s->control_fd);
   s->control_fd = -1;
-  int rc = read_status(s);
+  int rc = 0;
+  while (rc == 0 && s->status.phase != OCC_SAMPLER_FINAL) rc = read_status(s);
   if (rc != 0)
     snprintf(why, why_size, "the sampler ended before its final status");
   while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR) {

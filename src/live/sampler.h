@@ -27,6 +27,9 @@
 typedef struct occ_sampler_spec {
   int device;              /* the only ordinal sampled, or -1 for all */
   uint64_t interval_ns;    /* the sampling interval */
+  bool wait_started;       /* occ_sampler_start returns once sampling
+                              runs; else once the counters were found
+                              free (sampling starts beside the program) */
 } occ_sampler_spec;
 
 typedef struct occ_sampler {
@@ -38,9 +41,10 @@ typedef struct occ_sampler {
 } occ_sampler;
 
 /* Starts sampling every device (or spec->device) and waits until each
- * has started or failed: 0 with s->status the devices' states, or -1
- * with why (no child, no file). Per device failures (no support, no
- * permission, counters busy) are in the status, not here. */
+ * is configured (its counters found free or busy) or, with
+ * spec->wait_started, has started: 0 with s->status the devices' states,
+ * or -1 with why (no child, no file). Per device failures (no support,
+ * no permission, counters busy) are in the status, not here. */
 int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
                       char *why, size_t why_size);
 

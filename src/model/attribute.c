@@ -26,28 +26,44 @@ static bool device_in_range(int32_t device) {
   return device >= 0 && device < OCC_SAMPLER_DEVICES_MAX;
 }
 
-/* Marks each launch of order[begin, end) that overlaps another: a sweep
- * by start keeping the launches still running (active, scratch space for
- * end - begin positions). */
+/* The processes seen while marking overlaps: each one's launch that
+ * ends last so far. */
+enum { PIDS_MAX = 256 };
+typedef struct pid_slot {
+  int32_t pid;
+  size_t last;   /* its launch that ends last */
+} pid_slot;
+
+/* Marks each launch of order[begin, end) that overlaps another, in one
+ * sweep by start: a launch overlaps an earlier one of process p when it
+ * starts before the last end among p's earlier launches (that launch is
+ * marked too). Linear in the launches times the processes; an earlier
+ * launch that is not its process' last-ending one is marked only by
+ * what it overlaps itself (beside its own process' kernels, say, where
+ * another process' kernel also ran beside it). slots: PIDS_MAX. */
 static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
-                          size_t *active) {
-  size_t running = 0;
+                          pid_slot *slots) {
+  size_t used = 0;
   for (size_t i = begin; i < end; i++) {
-    occ_sampled_launch *l = &a->launches[a->order[i]];
+    size_t at = a->order[i];
+    occ_sampled_launch *l = &a->launches[at];
     if (!timed(l)) continue;
-    size_t kept = 0;
-    for (size_t k = 0; k < running; k++)
-      if (a->launches[active[k]].end_ns > l->start_ns) active[kept++] = active[k];
-    running = kept;
-    for (size_t k = 0; k < running; k++) {
-      occ_sampled_launch *o = &a->launches[active[k]];
-      bool same = o->pid == l->pid;
+    size_t mine = used;
+    for (size_t k = 0; k < used; k++) {
+      occ_sampled_launch *o = &a->launches[slots[k].last];
+      if (slots[k].pid == l->pid) mine = k;
+      if (o->end_ns <= l->start_ns) continue;
+      bool same = slots[k].pid == l->pid;
       o->beside_same |= same;
       l->beside_same |= same;
       o->beside_other |= !same;
       l->beside_other |= !same;
     }
-    active[running++] = a->order[i];
+    if (mine == used && used < PIDS_MAX) {
+      slots[used++] = (pid_slot){l->pid, at};
+    } else if (mine < used && l->end_ns > a->launches[slots[mine].last].end_ns) {
+      slots[mine].last = at;
+    }
   }
 }
 
@@ -66,7 +82,7 @@ int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
     l->basis = OCC_BASIS_UNKNOWN;
     l->miss = OCC_MISS_NONE;
   }
-  size_t *active = malloc((count + 1) * sizeof *active);
+  pid_slot *active = malloc(PIDS_MAX * sizeof *active);
   if (!active) {
     occ_attr_free(a);
     return -1;

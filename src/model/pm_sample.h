@@ -66,22 +66,27 @@ typedef struct occ_sampler_device {
   uint64_t image_full_count;  /* decodes stopped by a full host image */
   double decode_seconds;      /* CPU time decoding and evaluating */
   double init_seconds;        /* loading CUPTI and cuInit */
-  double start_seconds;       /* from then to sampling */
+  double config_seconds;      /* the host configuration (the first status) */
+  double start_seconds;       /* Enable to Start (the second status) */
   double drain_seconds;       /* decoding after the program ended */
   char chip[32];
   char why[OCC_SAMPLER_WHY_MAX]; /* not ON, or stopped early: why */
 } occ_sampler_device;
 
-/* The status the sampler writes twice: when every device it was given
- * has started (or failed), and at its end. */
+/* The status the sampler writes three times: when every device it was
+ * given is configured on the host (its counters found free, or not: a
+ * busy GPU shows here), when each has started sampling (or failed), and
+ * at its end. */
 typedef struct occ_sampler_status {
   uint32_t magic;             /* OCC_SAMPLER_STATUS_MAGIC */
   int32_t device_count;       /* devices[] valid */
-  int32_t final;              /* 1: the last status, sampling stopped */
+  int32_t phase;              /* OCC_SAMPLER_CONFIGURED, _STARTED, _FINAL */
   int32_t pad;
   occ_sampler_device devices[OCC_SAMPLER_DEVICES_MAX];
 } occ_sampler_status;
 
 #define OCC_SAMPLER_STATUS_MAGIC 0x53505331u /* "SPS1" */
+
+enum { OCC_SAMPLER_CONFIGURED = 1, OCC_SAMPLER_STARTED, OCC_SAMPLER_FINAL };
 
 #endif

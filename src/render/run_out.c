@@ -599,6 +599,7 @@ static cJSON *measure_json(const occ_run_report *rep) {
     occ_json_add_number_or_null(j, "image_full_count",
                                 (double)d->image_full_count, on);
     occ_json_add_number_or_null(j, "init_s", d->init_seconds, on);
+    occ_json_add_number_or_null(j, "config_s", d->config_seconds, on);
     occ_json_add_number_or_null(j, "start_s", d->start_seconds, on);
     occ_json_add_number_or_null(j, "decode_s", d->decode_seconds, on);
     occ_json_add_number_or_null(j, "drain_s", d->drain_seconds, on);
