@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cluster_arg.h"
 #include "core/chart.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 #define AT(field) offsetof(occ_cli, field)
 #define CALC OCC_MODE_CALC
@@ -28,170 +27,259 @@
 
 #define MAX_BYTES OCC_MAX_SMEM_BYTES
 
+/* --cache-control's words, in occ_cache_control's order. */
+static const char *const cache_controls[] = {"all", "none", NULL};
+static const char *const measures[] = {"auto", "sample", "replay", "none",
+                                       NULL};
+
 static const occ_option options[] = {
     [OCC_OPT_REGS] =
         {"regs", "N", OCC_ARG_COUNT, 0, 255, AT(regs), CALC | DEVICE,
-         "registers per thread, 0 to 255 (ptxas -v prints it)", 0},
+         "registers per thread, 0 to 255 (ptxas -v prints it)", 0,
+         OCC_VENDOR_NVIDIA,
+         "AMD's registers are --vgprs, --agprs and --sgprs"},
     [OCC_OPT_SMEM] =
         {"smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(smem), CALC | DEVICE,
-         "static shared memory per block (default 0)", 0},
+         "static shared memory per block (default 0)", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_DYN_SMEM] =
         {"dyn-smem", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(dyn_smem), CONFIG,
-         "dynamic shared memory per block (default 0)", 0},
+         "dynamic shared memory per block (default 0)", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_BLOCK] =
-        {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(block), CONFIG,
-         "threads per block, e.g. 128 or 40x2", 0},
+        {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 1, INT32_MAX, AT(block), CONFIG,
+         "threads per block, e.g. 128 or 40x2", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_BARRIERS] =
         {"barriers", "N", OCC_ARG_COUNT, 0, 16, AT(barriers),
          CALC | PTXAS | DEVICE, "barriers the kernel uses, 0 to 16 (default 1)",
-         0},
+         0,
+         OCC_VENDOR_NVIDIA,
+         "AMD's workgroup slots are counted from the block"},
     [OCC_OPT_CARVEOUT] =
         {"carveout", "PCT", OCC_ARG_COUNT, 0, 100, AT(carveout), CONFIG,
-         "shared-memory carveout preference, 0 to 100 percent", 0},
+         "shared-memory carveout preference, 0 to 100 percent", 0,
+         OCC_VENDOR_NVIDIA,
+         "AMD's LDS has no carveout"},
     [OCC_OPT_GRID] =
         {"grid", "BLOCKS", OCC_ARG_COUNT, 1, INT32_MAX, AT(grid), CONFIG,
-         "blocks in the grid: also report waves", 0},
+         "blocks in the grid: also report waves", 0,
+         OCC_VENDOR_NVIDIA,
+         "waves of a grid are computed for NVIDIA targets only"},
     [OCC_OPT_CLUSTER] =
-        {"cluster", "X[xY[xZ]]", OCC_ARG_SHAPE, 0, 0, AT(cluster), CONFIG,
-         "launch in clusters of X*Y*Z blocks (cc 9.0+)", 0},
+        {"cluster", "X[xY[xZ]]", OCC_ARG_SHAPE, 1, INT32_MAX, AT(cluster), CONFIG,
+         "launch in clusters of X*Y*Z blocks (cc 9.0+)", 0,
+         OCC_VENDOR_NVIDIA,
+         "thread block clusters are NVIDIA's (compute capability 9.0 and newer)"},
     [OCC_OPT_NON_PORTABLE] =
         {"non-portable", NULL, OCC_ARG_FLAG, 0, 0, AT(non_portable), CONFIG,
-         "with --cluster: allow 9 to 16 blocks per cluster", 0},
+         "with --cluster: allow 9 to 16 blocks per cluster", 0,
+         OCC_VENDOR_NVIDIA,
+         "thread block clusters are NVIDIA's (compute capability 9.0 and newer)"},
     [OCC_OPT_SMS] =
         {"sms", "N", OCC_ARG_COUNT, 1, 100000, AT(sms), CALC | PTXAS,
-         "number of SMs (overrides the device's, for --grid)", 0},
+         "number of SMs (overrides the device's, for --grid)", 0,
+         OCC_VENDOR_NVIDIA,
+         "waves of a grid are computed for NVIDIA targets only"},
     [OCC_OPT_GPU] =
         {"gpu", "NAME", OCC_ARG_NAME, 0, 0, AT(gpu), CALC | PTXAS,
-         "a board from the database, e.g. 'H100 SXM', gtx970", 0},
+         "a board from the database, e.g. 'H100 SXM', gtx970", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_ARCH] =
         {"arch", "sm_XY", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
-         "the generic device of an architecture, e.g. sm_90", 0},
+         "the generic device of an architecture, e.g. sm_90", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_CC] =
         {"cc", "X.Y", OCC_ARG_NAME, 0, 0, AT(arch), CALC | PTXAS,
-         "the generic device of a compute capability, e.g. 9.0", 0},
+         "the generic device of a compute capability, e.g. 9.0", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_VGPRS] =
         {"vgprs", "N", OCC_ARG_COUNT, 0, 1024, AT(vgprs), CALC,
-         "AMD: VGPRs per lane (the compiler's VGPRs / NumVgprs)", 0},
+         "AMD: VGPRs per lane (the compiler's VGPRs / NumVgprs)", 0,
+         OCC_VENDOR_AMD,
+         "NVIDIA's registers are --regs"},
     [OCC_OPT_AGPRS] =
         {"agprs", "N", OCC_ARG_COUNT, 0, 1024, AT(agprs), CALC,
-         "AMD: AGPRs per lane, CDNA (default 0)", 0},
+         "AMD: AGPRs per lane, CDNA (default 0)", 0,
+         OCC_VENDOR_AMD,
+         "NVIDIA's registers are --regs"},
     [OCC_OPT_SGPRS] =
         {"sgprs", "N", OCC_ARG_COUNT, 0, 1024, AT(sgprs), CALC,
-         "AMD: SGPRs per wave (default unknown: no SGPR limit)", 0},
+         "AMD: SGPRs per wave (default unknown: no SGPR limit)", 0,
+         OCC_VENDOR_AMD,
+         "NVIDIA's registers are --regs"},
     [OCC_OPT_LDS] =
         {"lds", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES, AT(smem), CALC,
-         "AMD: static LDS per workgroup (same as --smem)", 0},
+         "AMD: static LDS per workgroup (same as --smem)", 0,
+         OCC_VENDOR_AMD,
+         "NVIDIA's shared memory is --smem"},
     [OCC_OPT_WAVE] =
         {"wave", "32|64", OCC_ARG_COUNT, 32, 64, AT(wave), CALC | PTXAS,
-         "AMD: wavefront size (default the architecture's)", 0},
+         "AMD: wavefront size (default the architecture's)", 0,
+         OCC_VENDOR_AMD,
+         "an NVIDIA warp is 32 threads"},
     [OCC_OPT_CU_MODE] =
         {"cu-mode", NULL, OCC_ARG_FLAG, 0, 0, AT(cu_mode), CALC | PTXAS,
-         "AMD gfx10+: compiled with -mcumode (no WGP mode)", 0},
+         "AMD gfx10+: compiled with -mcumode (no WGP mode)", 0,
+         OCC_VENDOR_AMD,
+         "an NVIDIA SM has no WGP mode"},
     [OCC_OPT_MAX_BLOCK] =
         {"max-block", "N", OCC_ARG_COUNT, 1, 1024, AT(max_block), CALC | PTXAS,
-         "AMD: the compiler's max workgroup size (default 1024)", 0},
+         "AMD: the compiler's max workgroup size (default 1024)", 0,
+         OCC_VENDOR_AMD,
+         "NVIDIA's occupancy is computed for the --block given"},
     [OCC_OPT_DATA] =
         {"data", "FILE", OCC_ARG_PATH, 0, 0, AT(data_path), ALL & ~REPORT,
-         "read the GPU database from FILE instead", OCC_OPTF_FILE},
+         "read the GPU database from FILE instead", OCC_OPTF_FILE,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_DEVICE] =
-        {"device", "N|all", OCC_ARG_DEVICE, 0, 1 << 20, AT(device),
+        {"device", "N|all", OCC_ARG_COUNT_OR_ALL, 0, 1 << 20, AT(device),
          DEVICE | MODULE | SWEEP | RUN,
-         "check against a live GPU (needs a GPU)", OCC_OPTF_LIVE},
+         "check against a live GPU (needs a GPU)", OCC_OPTF_LIVE,
+         OCC_VENDOR_NVIDIA,
+         "occcalc checks NVIDIA GPUs through CUDA"},
     [OCC_OPT_NO_VERIFY] =
         {"no-verify", NULL, OCC_ARG_FLAG, 0, 0, AT(no_verify), DEVICE,
-         "with --device: read the GPU and compute only", OCC_OPTF_LIVE},
+         "with --device: read the GPU and compute only", OCC_OPTF_LIVE,
+         OCC_VENDOR_NVIDIA,
+         "occcalc checks NVIDIA GPUs through CUDA"},
     [OCC_OPT_COUNTER] =
         {"counter", NULL, OCC_ARG_FLAG, 0, 0, AT(counter), DEVICE | SWEEP,
          "with --device: also read the hardware counter (CUPTI)",
-         OCC_OPTF_LIVE},
+         OCC_OPTF_LIVE,
+         OCC_VENDOR_NVIDIA,
+         "occcalc checks NVIDIA GPUs through CUDA"},
     [OCC_OPT_MODULE] =
         {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE,
          "with --device: a kernel's cubin, fatbin or PTX file",
-         OCC_OPTF_LIVE | OCC_OPTF_FILE},
+         OCC_OPTF_LIVE | OCC_OPTF_FILE,
+         OCC_VENDOR_NVIDIA,
+         "occcalc checks NVIDIA GPUs through CUDA"},
     [OCC_OPT_KERNEL] =
         {"kernel", "NAME", OCC_ARG_NAME, 0, 0, AT(kernel_name),
          PTXAS | MODULE | RUN,
-         "the kernel of --module, or a name filter for --ptxas", 0},
+         "the kernel of --module, or a name filter for --ptxas", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_SWEEP] =
         {"sweep", "N", OCC_ARG_COUNT, 1, 1000000, AT(sweep), SWEEP,
-         "verify: check N random configurations on the GPU", 0},
+         "verify: check N random configurations on the GPU", 0,
+         OCC_VENDOR_NVIDIA,
+         "occcalc checks NVIDIA GPUs through CUDA"},
     [OCC_OPT_SEED] =
         {"seed", "S", OCC_ARG_COUNT, 0, INT64_MAX, AT(seed), SWEEP,
-         "verify --sweep: the random seed (default 1)", 0},
+         "verify --sweep: the random seed (default 1)", 0,
+         OCC_VENDOR_NVIDIA,
+         "occcalc checks NVIDIA GPUs through CUDA"},
     [OCC_OPT_PTXAS] =
         {"ptxas", "FILE", OCC_ARG_PATH, 0, 0, AT(ptxas_path), PTXAS,
          "every kernel of ptxas -v or cuobjdump -res-usage output",
-         OCC_OPTF_FILE},
+         OCC_OPTF_FILE,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_MIN_OCCUPANCY] =
         {"min-occupancy", "PCT", OCC_ARG_PERCENT, 0, 100, AT(min_occupancy_pct),
          CONFIG | RUN, "exit 3 if a kernel's occupancy is below PCT percent",
-         0},
+         0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_JSON] =
         {"json", NULL, OCC_ARG_FLAG, 0, 0, AT(json), ALL,
-         "write JSON (schema 3) instead of the report", 0},
+         "write JSON (schema 3) instead of the report", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_JSONL] =
         {"jsonl", NULL, OCC_ARG_FLAG, 0, 0, AT(jsonl), CONFIG | RUN,
-         "one compact JSON object per line, as computed", 0},
+         "one compact JSON object per line, as computed", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_EXPLAIN] =
         {"explain", NULL, OCC_ARG_FLAG, 0, 0, AT(explain), CONFIG,
-         "explain the calculation step by step", 0},
+         "explain the calculation step by step", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_CHART] =
         {"chart", "KIND", OCC_ARG_CHARTS, 0, 0, AT(charts), CONFIG,
-         "chart occupancy by block, regs, smem or all", 0},
+         "chart occupancy by block, regs, smem or all", 0,
+         OCC_VENDOR_NVIDIA,
+         "charts are drawn for NVIDIA targets only"},
     [OCC_OPT_STEP] =
         {"step", "N", OCC_ARG_COUNT, 1, 1024, AT(chart_step), CONFIG,
-         "the block chart's step in threads (default 32)", 0},
+         "the block chart's step in threads (default 32)", 0,
+         OCC_VENDOR_NVIDIA,
+         "charts are drawn for NVIDIA targets only"},
     [OCC_OPT_ASCII] =
         {"ascii", NULL, OCC_ARG_FLAG, 0, 0, AT(ascii), CONFIG,
-         "draw terminal charts in plain ASCII", 0},
+         "draw terminal charts in plain ASCII", 0,
+         OCC_VENDOR_NVIDIA,
+         "charts are drawn for NVIDIA targets only"},
     [OCC_OPT_SVG] =
         {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG,
          "write the charts as SVG to a file, '-' or a directory",
-         OCC_OPTF_FILE},
+         OCC_OPTF_FILE,
+         OCC_VENDOR_NVIDIA,
+         "charts are drawn for NVIDIA targets only"},
     [OCC_OPT_CSV] =
         {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN | REPORT,
-         "write the charts' points (run, report: rows) as CSV", 0},
+         "write the charts' points (run, report: rows) as CSV", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_NCU] =
         {"ncu", NULL, OCC_ARG_FLAG, 0, 0, AT(ncu), CONFIG,
-         "also what Nsight Compute reports, by its metric names", 0},
+         "also what Nsight Compute reports, by its metric names", 0,
+         OCC_VENDOR_NVIDIA,
+         "Nsight Compute's metrics are NVIDIA's"},
     [OCC_OPT_SUGGEST] =
         {"suggest", NULL, OCC_ARG_FLAG, 0, 0, AT(suggest), CONFIG,
-         "what to change: block sizes, registers, carveout", 0},
+         "what to change: block sizes, registers, carveout", 0,
+         OCC_VENDOR_NVIDIA,
+         "suggestions are made for NVIDIA targets only"},
     [OCC_OPT_METRICS] =
         {"metrics", "NAME,...", OCC_ARG_NAME, 0, 0, AT(metrics), RUN,
-         "run: also read these Perfworks metrics per kernel", 0},
+         "run: also read these Perfworks metrics per kernel", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
     [OCC_OPT_COUNTER_LAUNCHES] =
-        {"counter-launches", "N", OCC_ARG_NAME, 0, 0, AT(counter_launches), RUN,
-         "run: profile the first N (3) or all launches per config", 0},
+        {"counter-launches", "N", OCC_ARG_COUNT_OR_ALL, 1, 1000000,
+         AT(counter_launches), RUN,
+         "run: profile the first N (3) or all launches per config", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
     [OCC_OPT_NO_COUNTERS] =
         {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
-         "run: the same as --measure none", 0},
+         "run: the same as --measure none", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
     [OCC_OPT_MEASURE] =
-        {"measure", "auto|sample|replay|none", OCC_ARG_NAME, 0, 0,
+        {"measure", "auto|sample|replay|none", OCC_ARG_CHOICE, 0, 0,
          AT(measure), RUN,
-         "run: achieved occupancy by PM samples or kernel replay", 0},
+         "run: achieved occupancy by PM samples or kernel replay", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs", measures},
     [OCC_OPT_SAMPLE_INTERVAL] =
-        {"sample-interval", "US", OCC_ARG_NAME, 0, 0, AT(sample_interval),
-         RUN, "run: the PM sampling interval in microseconds", 0},
-
+        {"sample-interval", "US", OCC_ARG_COUNT, 1, 100000,
+         AT(sample_interval_us), RUN,
+         "run: the PM sampling interval in microseconds (25)", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
     [OCC_OPT_CACHE_CONTROL] =
-        {"cache-control", "all|none", OCC_ARG_NAME, 0, 0, AT(cache_control),
-         RUN, "run: flush caches before profiled launches (all)",
-         0},
+        {"cache-control", "all|none", OCC_ARG_CHOICE, 0, 0, AT(cache_control),
+         RUN, "run: flush caches before profiled launches (none)",
+         0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs", cache_controls},
     [OCC_OPT_OUTPUT] =
         {"output", "FILE", OCC_ARG_PATH, 0, 0, AT(output_path), RUN,
          "run: write the report to FILE (%p %h %q{VAR} %%)",
-         OCC_OPTF_FILE},
+         OCC_OPTF_FILE,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
     [OCC_OPT_LIST_GPUS] =
         {"list-gpus", NULL, OCC_ARG_FLAG, 0, 0, AT(list_gpus), OCC_MODE_LIST,
-         "list the boards and architectures known", 0},
+         "list the boards and architectures known", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_HELP] =
         {"help", NULL, OCC_ARG_FLAG, 0, 0, AT(help), ALL,
-         "show this help and exit", 0},
+         "show this help and exit", 0,
+         OCC_VENDOR_ANY, NULL},
     [OCC_OPT_VERSION] =
         {"version", NULL, OCC_ARG_FLAG, 0, 0, AT(version), ALL,
-         "show the version and exit", 0},
-    [OCC_OPT_COUNT] = {NULL, NULL, OCC_ARG_FLAG, 0, 0, 0, 0, NULL, 0},
+         "show the version and exit", 0,
+         OCC_VENDOR_ANY, NULL},
+    [OCC_OPT_COUNT] = {NULL, NULL, OCC_ARG_FLAG, 0, 0, 0, 0, NULL, 0, 0, NULL, NULL},
 };
 
 enum { OPTION_COUNT = OCC_OPT_COUNT };
@@ -211,16 +299,35 @@ const char *occ_mode_name(occ_mode mode) {
   return "?";
 }
 
-bool occ_cli_amd_options(const occ_cli *cli, const char **first) {
-  static const occ_opt amd_only[] = {OCC_OPT_VGPRS, OCC_OPT_AGPRS, OCC_OPT_SGPRS,
-                                     OCC_OPT_LDS, OCC_OPT_WAVE, OCC_OPT_CU_MODE,
-                                     OCC_OPT_MAX_BLOCK};
-  for (size_t i = 0; i < sizeof amd_only / sizeof *amd_only; i++)
-    if (occ_cli_given(cli, amd_only[i])) {
-      if (first) *first = options[amd_only[i]].name;
+const char *occ_vendor_name(occ_vendor vendor) {
+  return vendor == OCC_VENDOR_AMD ? "AMD" : vendor == OCC_VENDOR_NVIDIA ? "NVIDIA" : "any";
+}
+
+bool occ_cli_vendor_given(const occ_cli *cli, occ_vendor vendor,
+                          const char **first) {
+  for (int i = 0; i < OPTION_COUNT; i++)
+    if (options[i].vendor == vendor && occ_cli_given(cli, (occ_opt)i)) {
+      if (first) *first = options[i].name;
       return true;
     }
   return false;
+}
+
+int occ_cli_refuse_vendor(const occ_cli *cli, occ_vendor target_vendor,
+                          const char *target_name, FILE *err) {
+  for (int i = 0; i < OPTION_COUNT; i++) {
+    const occ_option *o = &options[i];
+    if (o->vendor == OCC_VENDOR_ANY || o->vendor == target_vendor ||
+        !occ_cli_given(cli, (occ_opt)i))
+      continue;
+    return occ_cli_usage_error(err, "--%s: not for an %s target (%s): %s%s",
+                               o->name, occ_vendor_name(target_vendor),
+                               target_name, o->vendor_why,
+                               o->vendor == OCC_VENDOR_AMD
+                                   ? " (an AMD target: --arch gfxNNN or --gpu mi300x)"
+                                   : "");
+  }
+  return OCC_EXIT_OK;
 }
 
 bool occ_cli_arch_is_amd(const occ_cli *cli) {
@@ -254,187 +361,7 @@ int occ_cli_usage_error(FILE *err, const char *fmt, ...) {
   return OCC_EXIT_USAGE;
 }
 
-int occ_parse_int(const char *text, int64_t min, int64_t max, int64_t *value,
-                  char *why, size_t why_size) {
-  const char *p = text;
-  while (isspace((unsigned char)*p)) p++;
-  if (*p == '-' && isdigit((unsigned char)p[1])) {
-    snprintf(why, why_size, "'%s' is negative (accepted: %" PRId64 " to %" PRId64 ")",
-             text, min, max);
-    return -1;
-  }
-  if (!isdigit((unsigned char)*p)) {
-    snprintf(why, why_size, "'%s' is not a number (accepted: %" PRId64 " to %" PRId64 ")",
-             text, min, max);
-    return -1;
-  }
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(p, &end, 10);
-  if (*end != '\0') {
-    snprintf(why, why_size, "'%s' is not a number (accepted: %" PRId64 " to %" PRId64 ")",
-             text, min, max);
-    return -1;
-  }
-  if (errno == ERANGE || v > (unsigned long long)max || (int64_t)v < min) {
-    snprintf(why, why_size, "'%s' is out of range (accepted: %" PRId64 " to %" PRId64 ")",
-             text, min, max);
-    return -1;
-  }
-  *value = (int64_t)v;
-  return 0;
-}
-
-int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
-                    size_t why_size) {
-  static const struct { const char *suffix; int64_t scale; } units[] = {
-      {"", 1}, {"K", 1024}, {"KB", 1024}, {"KiB", 1024},
-      {"k", 1024}, {"M", 1 << 20}, {"MB", 1 << 20}, {"MiB", 1 << 20}};
-  char digits[32];
-  size_t n = strspn(text, "-0123456789");
-  const char *suffix = text + n;
-  for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-    if (strcmp(suffix, units[i].suffix) != 0) continue;
-    int64_t v;
-    /* More digits than the buffer holds: past any int64 already. */
-    char inner[128];
-    snprintf(inner, sizeof inner, "%s", text[0] == '-' ? "negative" : "out of range");
-    snprintf(digits, sizeof digits, "%.*s", (int)n, text);
-    if (n >= sizeof digits ||
-        occ_parse_int(n ? digits : text, 0, max / units[i].scale, &v, inner,
-                      sizeof inner) != 0) {
-      snprintf(why, why_size,
-               "'%s' is %s (accepted: 0 to %" PRId64 " bytes; suffixes K, KiB, M, MiB)",
-               text, strstr(inner, "negative") ? "negative"
-                     : strstr(inner, "range") ? "out of range" : "not a size",
-               max);
-      return -1;
-    }
-    *value = v * units[i].scale;
-    return 0;
-  }
-  snprintf(why, why_size,
-           "'%s' has an unknown size suffix (accepted: none, K, KB, KiB, M, MB, MiB)",
-           text);
-  return -1;
-}
-
-int occ_parse_pct(const char *text, double *value, char *why,
-                  size_t why_size) {
-  /* Digits with an optional fraction: strtod alone would also take
-   * "1e2", "inf", "0x10" and leading spaces. */
-  const char *p = text;
-  while (isdigit((unsigned char)*p)) p++;
-  if (p > text && *p == '.' && isdigit((unsigned char)p[1]))
-    for (p++; isdigit((unsigned char)*p); p++) {}
-  char *end;
-  errno = 0;
-  double v = p > text && *p == '\0' ? strtod(text, &end) : -1;
-  if (v < 0 || v > 100 || errno == ERANGE) {
-    snprintf(why, why_size, "'%s' is not a percentage (accepted: 0 to 100, e.g. 50 or 62.5)",
-             text);
-    return -1;
-  }
-  *value = v;
-  return 0;
-}
-
-int occ_parse_block(const char *text, const occ_device *device, int block[3],
-                    char *why, size_t why_size) {
-  static const char axes[] = "xyz";
-  char copy[64];
-  if (snprintf(copy, sizeof copy, "%s", text) >= (int)sizeof copy) {
-    snprintf(why, why_size, "'%.20s...' is too long (accepted: N, XxY or XxYxZ)", text);
-    return -1;
-  }
-  block[0] = block[1] = block[2] = 1;
-  int dims = 0;
-  char *save = NULL;
-  for (char *part = strtok_r(copy, "x", &save); part;
-       part = strtok_r(NULL, "x", &save)) {
-    int64_t v = 0;
-    char inner[128] = "";
-    if (dims < 3 && (occ_parse_int(part, 0, INT64_MAX, &v, inner, sizeof inner) != 0 ||
-                     v == 0) && !strstr(inner, "out of range")) {
-      snprintf(why, why_size, "'%s': %c must be a whole number of at least 1 "
-               "(accepted: N, XxY or XxYxZ)", text, axes[dims]);
-      return -1;
-    }
-    if (dims == 3 || (device && (strstr(inner, "out of range") ||
-                                 v > device->max_block_dim[dims]))) {
-      if (dims == 3)
-        snprintf(why, why_size, "'%s' has more than 3 dimensions (accepted: N, XxY or XxYxZ)", text);
-      else
-        snprintf(why, why_size,
-                 "'%s': %c must be 1 to %d (accepted: N, XxY or XxYxZ with "
-                 "x <= %d, y <= %d, z <= %d, at most %d threads)",
-                 text, axes[dims], device->max_block_dim[dims],
-                 device->max_block_dim[0], device->max_block_dim[1],
-                 device->max_block_dim[2], device->max_threads_per_block);
-      return -1;
-    }
-    block[dims++] = (int)v;
-  }
-  size_t len = strlen(text);
-  if (dims == 0 || text[0] == 'x' || (len && text[len - 1] == 'x') ||
-      strstr(text, "xx")) {
-    snprintf(why, why_size, "'%s' is not a block shape (accepted: N, XxY or XxYxZ)", text);
-    return -1;
-  }
-  if (!device) return 0;
-  int64_t threads = (int64_t)block[0] * block[1] * block[2];
-  if (threads > device->max_threads_per_block) {
-    snprintf(why, why_size,
-             "'%s' is %" PRId64 " threads (accepted: 1 to %d threads per block)",
-             text, threads, device->max_threads_per_block);
-    return -1;
-  }
-  return 0;
-}
-
-int occ_parse_charts(const char *text, unsigned *charts, char *why,
-                     size_t why_size) {
-  const char *p = text;
-  do {
-    size_t len = strcspn(p, ",");
-    unsigned bits = 0;
-    if (len == 3 && strncmp(p, "all", 3) == 0)
-      bits = (1u << OCC_CHART_KIND_COUNT) - 1;
-    for (int k = 0; k < OCC_CHART_KIND_COUNT; k++)
-      if (strlen(occ_chart_kind_name(k)) == len &&
-          strncmp(p, occ_chart_kind_name(k), len) == 0)
-        bits = 1u << k;
-    if (!bits) {
-      snprintf(why, why_size,
-               "'%s' is not a chart (accepted: block, regs, smem, all, or a "
-               "comma list)", text);
-      return -1;
-    }
-    *charts |= bits;
-    p += len;
-  } while (*p++ == ',');
-  return 0;
-}
-
-/* A block shape's syntax, before any device is known: the device's own
- * limits are checked once it is (occ_parse_block). */
-static int check_shape(const char *text, char *why, size_t why_size) {
-  int block[3];
-  return occ_parse_block(text, NULL, block, why, why_size);
-}
-
-static int check_device(const char *text, const occ_option *o, char *why,
-                        size_t why_size) {
-  int64_t v;
-  if (strcmp(text, "all") == 0) return 0;
-  if (occ_parse_int(text, o->min, o->max, &v, why, why_size) == 0) return 0;
-  size_t n = strlen(why);
-  if (n > 0 && why[n - 1] == ')')
-    snprintf(why + n - 1, why_size - (n - 1), " or 'all')");
-  return -1;
-}
-
-/* Stores one option's value where its row says, by its type. */
+/* Stores one option's value where its row says, parsed by its type. */
 static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
                         char *why, size_t why_size) {
   char *at = (char *)cli + o->offset;
@@ -448,20 +375,21 @@ static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
   case OCC_ARG_CHARTS:
     return occ_parse_charts(arg, (unsigned *)at, why, why_size);
   case OCC_ARG_SHAPE:
-    if (check_shape(arg, why, why_size) != 0) return -1;
-    break;
-  case OCC_ARG_DEVICE:
-    if (check_device(arg, o, why, why_size) != 0) return -1;
-    break;
+    return occ_parse_shape(arg, o->max, (occ_shape *)at, why, why_size);
+  case OCC_ARG_COUNT_OR_ALL:
+    return occ_parse_count_or_all(arg, o->min, o->max, (occ_count_or_all *)at,
+                                  why, why_size);
+  case OCC_ARG_CHOICE:
+    return occ_parse_choice(arg, o->choices, (int *)at, why, why_size);
   case OCC_ARG_NAME:
   case OCC_ARG_PATH:
     if (!*arg) {
       snprintf(why, why_size, "the value is empty (accepted: %s)", o->arg);
       return -1;
     }
-    break;
+    *(const char **)at = arg;
+    return 0;
   }
-  *(const char **)at = arg;
   return 0;
 }
 
@@ -474,7 +402,7 @@ static occ_mode choose_mode(const occ_cli *cli) {
   if (cli->list_gpus) return OCC_MODE_LIST;
   if (cli->module) return OCC_MODE_MODULE;
   if (cli->ptxas_path) return OCC_MODE_PTXAS;
-  if (cli->device) return OCC_MODE_DEVICE;
+  if (occ_cli_given(cli, OCC_OPT_DEVICE)) return OCC_MODE_DEVICE;
   return OCC_MODE_CALC;
 }
 
@@ -509,18 +437,20 @@ static int check_required(const occ_cli *cli, FILE *err) {
     /* A board's name may be AMD's: the calculator asks for --regs or
      * --vgprs once it knows (calculate, amd_cmd.c). */
     missing = !occ_cli_given(cli, OCC_OPT_REGS) && !cli->gpu &&
-                      !occ_cli_arch_is_amd(cli) && !occ_cli_amd_options(cli, NULL)
+                      !occ_cli_arch_is_amd(cli) &&
+                      !occ_cli_vendor_given(cli, OCC_VENDOR_AMD, NULL)
                   ? regs
-              : !cli->block ? block : NULL;
+              : !occ_cli_given(cli, OCC_OPT_BLOCK) ? block : NULL;
     break;
   case OCC_MODE_DEVICE:
-    missing = !occ_cli_given(cli, OCC_OPT_REGS) ? regs : !cli->block ? block : NULL;
+    missing = !occ_cli_given(cli, OCC_OPT_REGS) ? regs
+              : !occ_cli_given(cli, OCC_OPT_BLOCK) ? block : NULL;
     break;
   case OCC_MODE_MODULE:
-    missing = !cli->device ? "--module: --device N is required (a module is "
+    missing = !occ_cli_given(cli, OCC_OPT_DEVICE) ? "--module: --device N is required (a module is "
                              "checked on a live GPU)"
               : !cli->kernel_name ? "--module: --kernel NAME is required"
-              : !cli->block ? block : NULL;
+              : !occ_cli_given(cli, OCC_OPT_BLOCK) ? block : NULL;
     break;
   case OCC_MODE_SWEEP:
     missing = !cli->sweep ? "verify: --sweep N is required" : NULL;
@@ -602,7 +532,7 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
   if (rc != OCC_EXIT_OK) return rc;
   bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
   bool many = cli->mode == OCC_MODE_PTXAS ||
-              (cli->device && strcmp(cli->device, "all") == 0);
+              (occ_cli_given(cli, OCC_OPT_DEVICE) && cli->device.all);
   if (svg_stdout && many)
     return occ_cli_usage_error(err, "--svg: %s writes a chart per kernel "
                                "configuration; give a directory, not '-'",
@@ -615,7 +545,8 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
     return occ_cli_usage_error(err, "--grid: with --ptxas give --gpu NAME, "
                                "set OCCCALC_GPU or give --sms N (a report's "
                                "targets are architectures, which have no SM count)");
-  if (cli->mode == OCC_MODE_SWEEP && cli->device && strcmp(cli->device, "all") == 0)
+  if (cli->mode == OCC_MODE_SWEEP && occ_cli_given(cli, OCC_OPT_DEVICE) &&
+      cli->device.all)
     return occ_cli_usage_error(err, "verify: --device takes one device (accepted: "
                                "an ordinal, e.g. 0)");
   return OCC_EXIT_OK;
@@ -633,13 +564,16 @@ static int check_refinements(occ_cli *cli, FILE *err) {
                                     "terminal (not --json, --jsonl, --csv or --svg)");
   if ((cli->csv || cli->svg_path) && !cli->charts)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
-  if (cli->non_portable && !cli->cluster)
+  bool cluster = occ_cli_given(cli, OCC_OPT_CLUSTER);
+  if (cli->non_portable && !cluster)
     return occ_cli_usage_error(err, "--non-portable: needs --cluster (it "
                                     "allows clusters of 9 to 16 blocks)");
+  if (!cluster) return OCC_EXIT_OK;
+  memcpy(cli->cluster_shape.dim, cli->cluster.dim, sizeof cli->cluster.dim);
+  cli->cluster_shape.non_portable = cli->non_portable;
   char why[256];
-  if (cli->cluster && occ_cluster_arg_parse(cli->cluster, cli->non_portable,
-                                            &cli->cluster_shape, why,
-                                            sizeof why) != 0)
+  if (occ_cluster_shape_check(&cli->cluster_shape, cli->cluster.text, why,
+                              sizeof why) != 0)
     return occ_cli_usage_error(err, "--cluster: %s", why);
   return OCC_EXIT_OK;
 }
@@ -650,6 +584,9 @@ static void set_defaults(occ_cli *cli) {
   cli->carveout = OCC_CARVEOUT_DEFAULT;
   cli->seed = 1;
   cli->sgprs = -1; /* OCC_AMD_SGPRS_UNKNOWN */
+  cli->cache_control = OCC_CACHE_CONTROL_NONE;
+  /* A shape not given is one of each. */
+  cli->block = cli->cluster = (occ_shape){{1, 1, 1}, 1, NULL};
 }
 
 /* A long option getopt_long refused: an abbreviation of several options
@@ -662,15 +599,23 @@ static int refuse_option(const char *arg, FILE *err) {
   char candidates[64 * 24] = "";
   size_t n = 0;
   int count = 0;
+  const occ_option *exact = NULL, *unique = NULL;
   for (int i = 0; i < OPTION_COUNT; i++) {
     if (strncmp(options[i].name, arg + 2, len) != 0) continue;
+    if (strlen(options[i].name) == len) exact = &options[i];
+    unique = &options[i];
     count++;
     int wrote = snprintf(candidates + n, sizeof candidates - n, "%s--%s",
                          n ? ", " : "", options[i].name);
     if (wrote < 0 || (size_t)wrote >= sizeof candidates - n) break;
     n += (size_t)wrote;
   }
-  if (count < 2) return occ_cli_usage_error(err, "%s: unknown option", arg);
+  /* A flag given a value ("--json=1"): the name alone, or the one option
+   * it abbreviates, is known; only the value is wrong. */
+  const occ_option *named = exact ? exact : count == 1 ? unique : NULL;
+  if (named && !named->arg && arg[2 + len] == '=')
+    return occ_cli_usage_error(err, "%s: --%s takes no value", arg, named->name);
+  if (count < 2 || exact) return occ_cli_usage_error(err, "%s: unknown option", arg);
   return occ_cli_usage_error(err, "--%.*s: ambiguous option (could be %s)",
                              (int)len, arg + 2, candidates);
 }
@@ -719,7 +664,8 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
 /* --device with an AMD target: occcalc verifies through CUDA, and no AMD
  * GPU (nor ROCm) is within its reach. A device error, not a usage one. */
 static int check_amd_device(const occ_cli *cli, FILE *err) {
-  if (!cli->device || (!occ_cli_arch_is_amd(cli) && !occ_cli_amd_options(cli, NULL)))
+  if (!occ_cli_given(cli, OCC_OPT_DEVICE) ||
+      (!occ_cli_arch_is_amd(cli) && !occ_cli_vendor_given(cli, OCC_VENDOR_AMD, NULL)))
     return OCC_EXIT_OK;
   occ_msg(err, "--device: no AMD GPU can be verified here (occcalc checks "
                "NVIDIA GPUs through CUDA; drop --device for LLVM's and HIP's rules)");

@@ -12,6 +12,7 @@
 #include "core/exit.h"
 #include "core/cluster.h"
 #include "core/occ.h"
+#include "cli/params.h"
 #include "db/select.h"
 
 /* The largest shared-memory size accepted, alone and as a block's sum
@@ -38,18 +39,34 @@ typedef enum occ_mode {
   (OCC_MODE_CALC | OCC_MODE_PTXAS | OCC_MODE_DEVICE | OCC_MODE_MODULE)
 #define OCC_MODES_ALL ((1u << OCC_MODE_COUNT) - 1)
 
-/* The value types; each has one parser in cli.c. */
+/* The value types; each has one parser in params.c, and the type occ_cli
+ * holds it in. */
 typedef enum occ_arg_type {
   OCC_ARG_FLAG,    /* no value: sets a bool */
   OCC_ARG_COUNT,   /* an integer in [min, max] into an int64_t */
   OCC_ARG_BYTES,   /* a size with K/KiB/M/MiB, at most max, into int64_t */
-  OCC_ARG_SHAPE,   /* a block shape N, XxY or XxYxZ, kept as text */
+  OCC_ARG_SHAPE,   /* N, XxY or XxYxZ, each 1 to max, into an occ_shape */
   OCC_ARG_PERCENT, /* 0 to 100 with an optional fraction, into a double */
   OCC_ARG_NAME,    /* a name, kept as text */
   OCC_ARG_PATH,    /* a file ("-": standard input or output), as text */
   OCC_ARG_CHARTS,  /* block, regs, smem, all or a comma list, into bits */
-  OCC_ARG_DEVICE   /* a device ordinal or "all", kept as text */
+  OCC_ARG_COUNT_OR_ALL, /* [min, max] or "all", into an occ_count_or_all */
+  OCC_ARG_CHOICE   /* one of the row's choices, into an int (its index) */
 } occ_arg_type;
+
+/* Which vendor's targets an option applies to: an option of one vendor
+ * given with the other's target is refused, never ignored
+ * (occ_cli_refuse_vendor). Every row says, so that a new option cannot be
+ * forgotten (tests/cli/test_cli.c walks the table). */
+typedef enum occ_vendor {
+  OCC_VENDOR_UNSET = 0, /* a row that has not said: a test failure */
+  OCC_VENDOR_ANY,       /* both vendors, or no target at all */
+  OCC_VENDOR_NVIDIA,
+  OCC_VENDOR_AMD
+} occ_vendor;
+
+/* The name of a vendor as the messages say it ("NVIDIA", "AMD"). */
+const char *occ_vendor_name(occ_vendor vendor);
 
 /* The options, one identifier per row of the table (cli.c), so that a
  * misspelt option is a compile error, not a lookup that silently fails. */
@@ -124,6 +141,9 @@ typedef struct occ_option {
   unsigned modes;    /* occ_mode bits this option applies to */
   const char *help;  /* one line for --help */
   unsigned flags;    /* OCC_OPTF_ bits */
+  occ_vendor vendor; /* the targets it applies to */
+  const char *vendor_why; /* why the other vendor's targets refuse it */
+  const char *const *choices; /* OCC_ARG_CHOICE: the words, NULL-ended */
 } occ_option;
 
 /* The table, row i the option occ_opt i, ending with a row whose name is
@@ -133,9 +153,24 @@ const occ_option *occ_cli_options(void);
 /* The name of a mode as a user says it ("--ptxas", "verify --sweep"). */
 const char *occ_mode_name(occ_mode mode);
 
-/* What the command line asked for. Strings point into argv. Numbers are
- * as given; 0 (or NULL) when an option was not given, unless a default is
- * noted. */
+/* --cache-control's choices, in the order of the table's words. */
+typedef enum occ_cache_control {
+  OCC_CACHE_CONTROL_ALL,
+  OCC_CACHE_CONTROL_NONE
+} occ_cache_control;
+
+/* --measure's choices, in the order of the table's words. */
+typedef enum occ_measure_choice {
+  OCC_MEASURE_CHOICE_AUTO,
+  OCC_MEASURE_CHOICE_SAMPLE,
+  OCC_MEASURE_CHOICE_REPLAY,
+  OCC_MEASURE_CHOICE_NONE
+} occ_measure_choice;
+
+/* What the command line asked for, each value parsed once into its type
+ * (params.h). Strings point into argv. Numbers are as given; 0 (or NULL)
+ * when an option was not given, unless a default is noted; occ_cli_given
+ * says whether it was. */
 typedef struct occ_cli {
   occ_mode mode;
   uint64_t given;            /* bit i: the option of table row i given */
@@ -143,7 +178,8 @@ typedef struct occ_cli {
   int64_t regs, smem, dyn_smem;
   int64_t barriers;          /* default 1 */
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
-  const char *block;         /* checked against the device once known */
+  occ_shape block;           /* checked against the device once known
+                                (occ_block_check) */
   int64_t grid, sms;
   /* an AMD kernel (--vgprs ...; LDS is smem and dyn_smem) */
   int64_t vgprs, agprs;
@@ -151,12 +187,14 @@ typedef struct occ_cli {
   int64_t wave;              /* 0: the architecture's default */
   int64_t max_block;         /* 0: the architecture's maximum (HIP's 1024) */
   bool cu_mode;
-  const char *cluster;       /* --cluster X[xYxZ], checked by
-                                occ_cli_cluster */
+  occ_shape cluster;         /* --cluster X[xYxZ] as given */
   bool non_portable;         /* --non-portable: sizes 9 to 16 allowed */
-  occ_cluster cluster_shape; /* --cluster parsed (dims 0 when not given) */
+  occ_cluster cluster_shape; /* --cluster with --non-portable, checked
+                                against every device's rule (dims 0 when
+                                not given) */
   /* the device */
-  const char *gpu, *arch, *data_path, *device;
+  const char *gpu, *arch, *data_path;
+  occ_count_or_all device;   /* --device N|all */
   bool no_verify, counter;
   /* sources */
   const char *module, *kernel_name, *ptxas_path;
@@ -172,21 +210,29 @@ typedef struct occ_cli {
   /* run */
   char **run_argv;           /* PROGRAM ARGS... NULL-terminated (argv's) */
   const char *metrics;       /* --metrics: a comma list */
-  const char *counter_launches; /* --counter-launches: a count or "all" */
-  const char *cache_control;    /* --cache-control: "all" or "none" */
+  occ_count_or_all counter_launches; /* --counter-launches N|all */
+  int cache_control;         /* --cache-control: an occ_cache_control
+                                (default none) */
   const char *output_path;   /* --output FILE */
   bool no_counters;          /* --measure none's older name */
-  const char *measure;       /* --measure: auto, sample, replay, none */
-  const char *sample_interval; /* --sample-interval: microseconds */
+  int measure;               /* --measure: an occ_measure_choice */
+  int64_t sample_interval_us; /* --sample-interval */
   /* report */
   bool report_command;
   char **report_files;       /* FILE... NULL-terminated (argv's) */
 } occ_cli;
 
-/* True when an option only an AMD target takes was given (--vgprs,
- * --agprs, --sgprs, --lds, --wave, --cu-mode, --max-block); the name of
- * the first in *first when first is not NULL. */
-bool occ_cli_amd_options(const occ_cli *cli, const char **first);
+/* True when an option that only vendor's targets take was given; the
+ * name of the first in *first when first is not NULL. */
+bool occ_cli_vendor_given(const occ_cli *cli, occ_vendor vendor,
+                          const char **first);
+
+/* Refuses, in one line (status 2), the first option given that the target
+ * (of vendor target_vendor, named target_name in the message) does not
+ * take: "--OPTION: not for an AMD target (gfx942): WHY". Returns
+ * OCC_EXIT_OK when there is none. */
+int occ_cli_refuse_vendor(const occ_cli *cli, occ_vendor target_vendor,
+                          const char *target_name, FILE *err);
 
 /* True when --arch names an AMD target ("gfx" followed by anything). */
 bool occ_cli_arch_is_amd(const occ_cli *cli);
@@ -200,7 +246,7 @@ occ_target_query occ_cli_target_query(const occ_cli *cli);
 bool occ_cli_given(const occ_cli *cli, occ_opt option);
 
 /* The kernel the options describe (block left 1x1x1: it depends on the
- * device, see occ_parse_block). */
+ * device, see occ_block_check). */
 void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel);
 
 /* Parses argv into *cli and checks the options against each other and
@@ -216,30 +262,5 @@ void occ_cli_print_help(FILE *out);
  * OCC_EXIT_USAGE. */
 int occ_cli_usage_error(FILE *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-
-/* Strict converters: the whole text must be the number, within [min, max].
- * On error write a reason naming the accepted range into why and return
- * -1. occ_parse_bytes also takes K, KB, KiB (x1024) and M, MB, MiB
- * (x1048576) suffixes. */
-int occ_parse_int(const char *text, int64_t min, int64_t max, int64_t *value,
-                  char *why, size_t why_size);
-int occ_parse_bytes(const char *text, int64_t max, int64_t *value, char *why,
-                    size_t why_size);
-
-/* Parses a percentage, 0 to 100 with an optional fraction ("62.5").
- * Returns 0, or -1 with the reason in why. */
-int occ_parse_pct(const char *text, double *value, char *why, size_t why_size);
-
-/* Parses a block shape "N", "XxY" or "XxYxZ" and checks it against the
- * device's limits (device NULL: the syntax alone, each size at least 1).
- * Returns 0, or -1 with the reason in why. */
-int occ_parse_block(const char *text, const occ_device *device, int block[3],
-                    char *why, size_t why_size);
-
-/* Parses a --chart value ("block", "regs", "smem", "all", or a comma list
- * of them) and ORs its kinds into *charts (bit 1 << occ_chart_kind).
- * Returns 0, or -1 with the reason in why. */
-int occ_parse_charts(const char *text, unsigned *charts, char *why,
-                     size_t why_size);
 
 #endif

@@ -11,7 +11,7 @@
 #include "render/report.h"
 #include "render/cluster_verify_out.h"
 #include "render/verify_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* No probe may hang occcalc: the verification of one device, and a whole
  * sweep, stop at these limits. */
@@ -34,9 +34,9 @@ static int open_runtime(const char *what) {
 }
 
 /* "all", or one ordinal (its syntax was checked with the options). */
-static int device_range(const char *text, int *first, int *last) {
+static int device_range(const occ_count_or_all *device, int *first, int *last) {
   char err[512];
-  if (strcmp(text, "all") == 0) {
+  if (device->all) {
     int count;
     occ_gpu_status s = occ_gpu_count(&count, err, sizeof err);
     if (s != OCC_GPU_OK) return gpu_error("--device all", s, err);
@@ -44,7 +44,7 @@ static int device_range(const char *text, int *first, int *last) {
     *last = count - 1;
     return OCC_EXIT_OK;
   }
-  *first = *last = atoi(text);
+  *first = *last = (int)device->count; /* at most the table's 1 << 20 */
   return OCC_EXIT_OK;
 }
 
@@ -96,7 +96,7 @@ static int verify(const occ_cli *cli, device_run *run, const char *what) {
   if (s != OCC_GPU_OK) return gpu_error(what, s, err);
   run->verified = true;
   run->item.verify = &run->verify;
-  if (!cli->cluster) return OCC_EXIT_OK;
+  if (!occ_cli_given(cli, OCC_OPT_CLUSTER)) return OCC_EXIT_OK;
   /* --cluster: the same kernel launched in clusters, its own probe. */
   s = occ_verify_cluster(run->gpu, &run->item.kernel, &cli->cluster_shape,
                          &opt, &run->cluster_verify, err, sizeof err);
@@ -163,15 +163,18 @@ static int one_device(const occ_cli *cli, const occ_gpudb *db, int ordinal,
 }
 
 int occ_device_command(const occ_cli *cli, const occ_gpudb *db) {
-  bool all = strcmp(cli->device, "all") == 0;
+  bool all = cli->device.all;
   occ_pipeline p;
   int rc = occ_pipeline_init(&p, cli, all, stdout, stderr);
   char what[32];
-  snprintf(what, sizeof what, "--device %s", cli->device);
+  if (all)
+    snprintf(what, sizeof what, "--device all");
+  else
+    snprintf(what, sizeof what, "--device %d", (int)cli->device.count);
   if (rc == OCC_EXIT_OK && (cli->module || !cli->no_verify))
     rc = open_runtime(what);
   int first, last;
-  if (rc == OCC_EXIT_OK) rc = device_range(cli->device, &first, &last);
+  if (rc == OCC_EXIT_OK) rc = device_range(&cli->device, &first, &last);
   if (rc != OCC_EXIT_OK) return rc;
   for (int i = first; i <= last; i++) rc = worst(rc, one_device(cli, db, i, &p));
   return worst(rc, occ_pipeline_finish(&p));
@@ -243,11 +246,12 @@ static int write_sweep_json(const occ_gpu *gpu, cJSON *cases,
 }
 
 int occ_sweep_command(const occ_cli *cli, const occ_gpudb *db) {
-  int ordinal = cli->device ? atoi(cli->device) : 0, rc = OCC_EXIT_OK;
+  bool given = occ_cli_given(cli, OCC_OPT_DEVICE);
+  int ordinal = given ? (int)cli->device.count : 0, rc = OCC_EXIT_OK;
   char what[64], err[1024];
   /* Blame what the user typed: without --device the sweep runs on device
    * 0 by default. */
-  if (cli->device)
+  if (given)
     snprintf(what, sizeof what, "--device %d", ordinal);
   else
     snprintf(what, sizeof what, "verify: device 0 (the default; --device N for another)");

@@ -12,10 +12,10 @@
 #include "cli/device_cmd.h"
 #include "cli/devselect.h"
 #include "cli/pipeline.h"
-#include "cli/ptxas_run.h"
+#include "cli/ptxas_cmd.h"
 #include "cli/report_cmd.h"
 #include "cli/run_cmd.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Flushes stdout and reports a write error (a full disk, a closed pipe)
  * instead of exiting 0 with output lost. */
@@ -41,7 +41,11 @@ static int calculate(const occ_cli *cli) {
   int rc = occ_target_vendor_error(&target, stderr);
   if (rc != OCC_EXIT_OK) return rc;
   if (amd.amd) return occ_amd_calculate(cli, &amd, stdout, stderr);
-  if ((rc = occ_amd_refuse_on_nvidia(cli, stderr)) != OCC_EXIT_OK) return rc;
+  rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_NVIDIA,
+                             target.status == OCC_TARGET_FOUND ? target.device.name
+                                                               : occ_target_name(&target),
+                             stderr);
+  if (rc != OCC_EXIT_OK) return rc;
   if (!occ_cli_given(cli, OCC_OPT_REGS))
     return occ_cli_usage_error(stderr, "--regs is required (registers per thread, 0 to "
                                "255)");
@@ -72,7 +76,7 @@ static int calculate(const occ_cli *cli) {
 /* The modes that read the loaded database. */
 static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
   switch (cli->mode) {
-  case OCC_MODE_PTXAS: return occ_compiler_report_run(cli, db, stdout, stderr);
+  case OCC_MODE_PTXAS: return occ_ptxas_command(cli, db, stdout, stderr);
   case OCC_MODE_DEVICE:
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);
@@ -89,8 +93,9 @@ static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
 static int run(const occ_cli *cli) {
   if (cli->mode == OCC_MODE_CALC) return calculate(cli);
   if (cli->mode == OCC_MODE_REPORT) return occ_report_command(cli);
-  occ_gpudb *db = occ_load_database(cli, stderr);
-  if (!db) return OCC_EXIT_USAGE;
+  occ_gpudb *db;
+  int loaded = occ_load_database(cli, stderr, &db);
+  if (loaded != OCC_EXIT_OK) return loaded;
   int rc = run_on_database(cli, db);
   occ_gpudb_free(db);
   return rc;

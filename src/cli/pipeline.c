@@ -9,14 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/cluster_arg.h"
 #include "db/gpudb.h"
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/render.h"
 #include "render/report.h"
 #include "render/report_text.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* Columns to fit kernel names in: the terminal's when writing to one, else
  * $COLUMNS when set, else no limit (a pipe to grep wants whole names). */
@@ -33,7 +32,8 @@ static int terminal_width(FILE *out) {
 /* --ptxas writes its table unless a kernel needs more room than a row:
  * an explanation, terminal charts, suggestions or waves. */
 static bool wants_sections(const occ_cli *cli) {
-  return cli->explain || cli->suggest || cli->grid || cli->ncu || cli->cluster ||
+  return cli->explain || cli->suggest || cli->grid || cli->ncu ||
+         occ_cli_given(cli, OCC_OPT_CLUSTER) ||
          (cli->charts && !cli->svg_path);
 }
 
@@ -54,14 +54,15 @@ int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
       .grid_blocks = cli->grid, .explain = cli->explain,
       .charts = cli->charts, .chart_step = (int)cli->chart_step,
       .suggest = cli->suggest,
-      .cluster = cli->cluster ? &cli->cluster_shape : NULL};
+      .cluster = occ_cli_given(cli, OCC_OPT_CLUSTER) ? &cli->cluster_shape : NULL};
   occ_format format = occ_pipeline_format(cli);
   struct stat st;
   p->render = (occ_render){
       .format = format, .out = out, .err = err, .many = many,
       .explain = cli->explain, .ncu = cli->ncu, .ascii = cli->ascii,
       .verify_key = cli->mode == OCC_MODE_DEVICE || cli->mode == OCC_MODE_MODULE,
-      .cluster_verify_key = cli->mode == OCC_MODE_DEVICE && cli->cluster,
+      .cluster_verify_key = cli->mode == OCC_MODE_DEVICE &&
+                            occ_cli_given(cli, OCC_OPT_CLUSTER),
       .svg_path = cli->svg_path,
       .columns = format == OCC_FORMAT_TABLE ? terminal_width(out) : 0,
       .flush_each = format == OCC_FORMAT_JSONL &&
@@ -98,12 +99,24 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
                                (long long)cli->smem, (long long)cli->dyn_smem,
                                (long long)d->reserved_smem_per_block_bytes, d->name,
                                (long long)OCC_MAX_SMEM_BYTES);
+  /* A kernel declares at most the device's default per-block size
+   * statically (48 KB on every CUDA architecture in the database); only
+   * dynamic shared memory may go past it, up to the opt-in limit. */
+  if (cli->smem > d->smem_per_block_bytes)
+    return occ_cli_usage_error(p->err, "--smem: %lld bytes of static shared "
+                               "memory is more than a kernel can declare on %s "
+                               "(accepted: 0 to %lld; only --dyn-smem may exceed "
+                               "it, up to %lld with the opt-in)",
+                               (long long)cli->smem, d->name,
+                               (long long)d->smem_per_block_bytes,
+                               (long long)d->smem_per_block_optin_bytes);
   if (cli->grid > 0 && d->sm_count <= 0)
     return occ_cli_usage_error(p->err, "--grid: %s has no SM count (accepted: "
                                "a board from --gpu, or give --sms N)", d->name);
   char why[256];
-  if (cli->cluster && occ_cluster_arg_check(&cli->cluster_shape, d, cli->grid,
-                                            why, sizeof why) != 0)
+  if (occ_cli_given(cli, OCC_OPT_CLUSTER) &&
+      occ_cluster_device_check(&cli->cluster_shape, d, cli->grid, why,
+                               sizeof why) != 0)
     return occ_cli_usage_error(p->err, "--cluster: %s", why);
   return OCC_EXIT_OK;
 }
@@ -111,7 +124,7 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
 int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
                        occ_kernel *kernel) {
   char why[256];
-  if (occ_parse_block(p->cli->block, device, kernel->block, why, sizeof why) == 0)
+  if (occ_block_check(&p->cli->block, device, kernel->block, why, sizeof why) == 0)
     return OCC_EXIT_OK;
   return occ_cli_usage_error(p->err, "--block: %s", why);
 }
@@ -129,6 +142,11 @@ int occ_pipeline_build_error(const occ_pipeline *p, const occ_item *item,
             occ_strerror(status));
     return status == OCC_ERR_NOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
   }
+  if (item->amd) {
+    occ_msg(p->err, "%s: %s", item->amd->arch.name,
+            occ_amd_strerror(item->amd->status));
+    return OCC_EXIT_USAGE;
+  }
   if (status == OCC_ERR_INVALID_DEVICE &&
       occ_device_check_text(item->device, why, sizeof why) != 0)
     occ_msg(p->err, "%s: %s", item->device->name, why);
@@ -143,7 +161,8 @@ bool occ_gate_check(const occ_cli *cli, FILE *err, const occ_item *item,
       !occ_model_below(item, cli->min_occupancy_pct))
     return false;
   char text[16];
-  occ_pct_text(occ_model_occupancy(item), text, sizeof text);
+  occ_pct_text_below(occ_model_occupancy(item), cli->min_occupancy_pct, text,
+                     sizeof text);
   occ_msg(err, "below --min-occupancy %g%%: %s on %s: %s%%",
           cli->min_occupancy_pct,
           item->readable ? item->readable : item->name ? item->name : "the kernel",
@@ -159,7 +178,9 @@ int occ_gate_summary(const occ_cli *cli, FILE *err, long below) {
 }
 
 static void check_gate(occ_pipeline *p, const occ_item *item) {
-  const char *on = !p->render.fixed_device && item->ptxas && item->ptxas->arch[0]
+  const char *on = item->amd ? (item->amd->board ? item->amd->board
+                                                 : item->amd->arch.name)
+                   : !p->render.fixed_device && item->ptxas && item->ptxas->arch[0]
                        ? item->ptxas->arch
                        : item->device->name;
   p->below_gate += occ_gate_check(p->cli, p->err, item, on);

@@ -22,7 +22,7 @@
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 #include "ptxas/demangle.h"
 
 #define MAX_DEVICES 64
@@ -32,10 +32,6 @@
  * of 21 configurations, then costs 0.055x of Nsight Compute's overhead
  * rather than 0.205x (BENCHMARKS.md). */
 #define DEFAULT_COUNTER_LAUNCHES 3
-#define MAX_COUNTER_LAUNCHES 1000000
-/* --device's range in the option table (cli.c), which checks it first;
- * an ordinal no launch used selects none. */
-#define MAX_DEVICE_ORDINAL (1 << 20)
 /* --sample-interval's default and range, microseconds. Decoding costs
  * 17-26 us a sample on one CPU thread, idle samples too (measured on the
  * lent H100): at 20 us it barely kept up, at 5 us four samples in five
@@ -202,36 +198,30 @@ static int check_output(run_state *s) {
  * turn it to replay (start_sampler). */
 static int check_measure(run_state *s) {
   const occ_cli *cli = s->cli;
-  static const char *const names[] = {"sample", "replay", "none"};
-  bool replay_only = cli->metrics || cli->counter_launches || cli->cache_control;
+  bool replay_only = cli->metrics ||
+                     occ_cli_given(cli, OCC_OPT_COUNTER_LAUNCHES) ||
+                     occ_cli_given(cli, OCC_OPT_CACHE_CONTROL);
   s->measure = replay_only ? OCC_MEASURE_REPLAY : OCC_MEASURE_SAMPLE;
   s->measure_given = cli->no_counters;
   if (cli->no_counters) s->measure = OCC_MEASURE_NONE;
-  if (cli->measure && strcmp(cli->measure, "auto") != 0) {
-    size_t i = 0;
-    while (i < 3 && strcmp(cli->measure, names[i]) != 0) i++;
-    if (i == 3) {
-      char value[80];
-      return occ_cli_usage_error(stderr, "--measure: '%s' is not auto, "
-                                 "sample, replay or none",
-                                 occ_text_safe(cli->measure, value,
-                                               sizeof value));
-    }
-    s->measure = (occ_run_measure)i;
+  if (occ_cli_given(cli, OCC_OPT_MEASURE) &&
+      cli->measure != OCC_MEASURE_CHOICE_AUTO) {
+    s->measure = cli->measure == OCC_MEASURE_CHOICE_SAMPLE ? OCC_MEASURE_SAMPLE
+                 : cli->measure == OCC_MEASURE_CHOICE_REPLAY
+                     ? OCC_MEASURE_REPLAY
+                     : OCC_MEASURE_NONE;
     s->measure_given = true;
   }
   if (s->measure != OCC_MEASURE_REPLAY && replay_only)
     return occ_cli_usage_error(stderr, "%s: needs --measure replay (the "
                                "counters are read by replaying launches)",
                                cli->metrics ? "--metrics"
-                               : cli->counter_launches ? "--counter-launches"
-                                                       : "--cache-control");
+                               : occ_cli_given(cli, OCC_OPT_COUNTER_LAUNCHES)
+                                   ? "--counter-launches"
+                                   : "--cache-control");
   s->interval_us = DEFAULT_SAMPLE_INTERVAL_US;
-  if (cli->sample_interval) {
-    char why[160];
-    if (occ_parse_int(cli->sample_interval, 1, MAX_SAMPLE_INTERVAL_US,
-                      &s->interval_us, why, sizeof why))
-      return occ_cli_usage_error(stderr, "--sample-interval: %s", why);
+  if (occ_cli_given(cli, OCC_OPT_SAMPLE_INTERVAL)) {
+    s->interval_us = cli->sample_interval_us;
     if (s->measure != OCC_MEASURE_SAMPLE)
       return occ_cli_usage_error(stderr, "--sample-interval: needs "
                                  "--measure sample");
@@ -241,34 +231,14 @@ static int check_measure(run_state *s) {
 
 static int check_options(run_state *s) {
   const occ_cli *cli = s->cli;
-  s->device_filter = -1;
-  if (cli->device && strcmp(cli->device, "all") != 0) {
-    int64_t v;
-    char why[160];
-    if (occ_parse_int(cli->device, 0, MAX_DEVICE_ORDINAL, &v, why,
-                      sizeof why))
-      return occ_cli_usage_error(stderr, "--device: %s, or 'all'", why);
-    s->device_filter = (int)v;
-  }
+  /* The values were parsed and range-checked with the option table. */
+  s->device_filter = occ_cli_given(cli, OCC_OPT_DEVICE) && !cli->device.all
+                         ? (int)cli->device.count
+                         : -1;
   s->counter_launches = DEFAULT_COUNTER_LAUNCHES;
-  if (cli->counter_launches && strcmp(cli->counter_launches, "all") == 0) {
-    s->counter_launches = 0;
-  } else if (cli->counter_launches) {
-    char why[160];
-    if (occ_parse_int(cli->counter_launches, 1, MAX_COUNTER_LAUNCHES,
-                      &s->counter_launches, why, sizeof why))
-      return occ_cli_usage_error(stderr, "--counter-launches: %s, or 'all'",
-                                 why);
-  }
-  s->flush_caches =
-      cli->cache_control && strcmp(cli->cache_control, "all") == 0;
-  if (cli->cache_control && !s->flush_caches &&
-      strcmp(cli->cache_control, "none") != 0) {
-    char value[80];
-    return occ_cli_usage_error(stderr, "--cache-control: '%s' is not all or "
-                               "none", occ_text_safe(cli->cache_control,
-                                                     value, sizeof value));
-  }
+  if (occ_cli_given(cli, OCC_OPT_COUNTER_LAUNCHES))
+    s->counter_launches = cli->counter_launches.all ? 0 : cli->counter_launches.count;
+  s->flush_caches = cli->cache_control == OCC_CACHE_CONTROL_ALL;
   if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
   int rc = check_measure(s);
@@ -405,6 +375,7 @@ static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
       occ_gpudb_find_cc(s->db, l->cc_major, l->cc_minor, &s->devices[ordinal], err,
                         sizeof err) == 0) {
     s->devices[ordinal].sm_count = l->sm_count;
+    s->devices[ordinal].sm_count_source = "driver";
     s->device_known[ordinal] = true;
   }
   if (s->device_known[ordinal]) return &s->devices[ordinal];

@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "core/arith.h"
+
 /* SGPRs the compiler adds to what a kernel names: VCC, FLAT_SCRATCH and
  * XNACK_MASK, 2 each (AMDGPUBaseInfo.cpp, getNumExtraSGPRs). */
 #define EXTRA_SGPRS 6
@@ -24,8 +26,9 @@ const char *occ_amd_strerror(occ_amd_status status) {
   return "unknown status";
 }
 
-static int ceil_div(int64_t a, int64_t b) { return (int)((a + b - 1) / b); }
-static int round_up(int a, int unit) { return ceil_div(a, unit) * unit; }
+/* Every count here fits an int: the inputs are checked first. */
+static int ceil_div(int64_t a, int64_t b) { return (int)occ_ceil_div(a, b); }
+static int round_up(int a, int unit) { return (int)occ_round_up(a, unit); }
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int clamp(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -247,6 +250,16 @@ static void hip_rule(const occ_amd_arch *a, const occ_amd_kernel *k, int block,
   r->active_blocks_per_cu = r->hip_blocks_by_lds >= 0
                                 ? min_int(r->hip_blocks_by_waves, r->hip_blocks_by_lds)
                                 : r->hip_blocks_by_waves;
+  /* The launch's limiter: LDS where it allows fewer blocks than the
+   * waves, else whatever set the waves per SIMD (ties all named). */
+  unsigned lim = 0;
+  if (r->active_blocks_per_cu == r->hip_blocks_by_waves) {
+    if (waves == a->hip_max_waves_per_simd) lim |= OCC_AMD_LIMITER_WAVE_SLOTS;
+    if (waves == r->hip_waves_by_vgprs) lim |= OCC_AMD_LIMITER_VGPRS;
+    if (waves == r->hip_waves_by_sgprs) lim |= OCC_AMD_LIMITER_SGPRS;
+  }
+  if (r->active_blocks_per_cu == r->hip_blocks_by_lds) lim |= OCC_AMD_LIMITER_LDS;
+  r->hip_limiters = lim;
   r->hip_occupancy = (double)r->active_blocks_per_cu * r->waves_per_block /
                      ((double)r->simds * a->max_waves_per_simd);
 }

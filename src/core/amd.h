@@ -14,7 +14,7 @@
  *   getMaxWorkGroupsPerCU, getEUsPerCU, getLocalMemorySize),
  *   GCNSubtarget.cpp (getOccupancyWithNumSGPRs, computeOccupancy) and
  *   AMDGPUSubtarget.cpp (getOccupancyWithLocalMemSize). Checked against
- *   llc-19 itself by tests/amd.mk.
+ *   llc-19 itself by tests/amd/amd.mk.
  * - HIP's runtime (hipOccupancyMaxActiveBlocksPerMultiprocessor): ROCm
  *   clr's hipamd/src/hip_platform.cpp,
  *   hip_impl::ihipOccupancyMaxActiveBlocksPerMultiprocessor, over the
@@ -177,6 +177,9 @@ typedef struct occ_amd_result {
   int hip_blocks_by_lds;      /* lds_per_cu / (static + dynamic LDS); -1
                                  when no LDS */
   int active_blocks_per_cu;   /* hipOccupancyMaxActiveBlocksPerMultiprocessor */
+  unsigned hip_limiters;      /* what holds HIP's blocks: occ_amd_limiter
+                                 bits WAVE_SLOTS (HIP's cap), VGPRS, SGPRS,
+                                 LDS (ties all set) */
   double hip_occupancy;       /* blocks x waves / (simds x max waves) */
   /* The comparison. */
   int llvm_blocks_per_cu;     /* floor(waves_per_simd x simds / waves) */

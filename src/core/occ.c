@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/arith.h"
+
 const char *occ_strerror(occ_status status) {
   switch (status) {
   case OCC_OK: return "success";
@@ -17,8 +19,6 @@ const char *occ_strerror(occ_status status) {
   return "unknown error";
 }
 
-static int div_round_up(int x, int y) { return (x + y - 1) / y; }
-static int64_t round_up64(int64_t x, int64_t y) { return (x + y - 1) / y * y; }
 static int min_int(int a, int b) { return a < b ? a : b; }
 static int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
@@ -181,8 +181,8 @@ static void compute_warps(const occ_device *d, occ_result *r) {
 static void compute_registers(const occ_device *d, const occ_kernel *k,
                               occ_result *r) {
   int64_t raw = (int64_t)k->regs_per_thread * d->warp_size;
-  int64_t per_warp = round_up64(raw, d->reg_alloc_unit);
-  int64_t checked_warps = round_up64(r->warps_per_block, d->reg_block_warp_multiple);
+  int64_t per_warp = occ_round_up(raw, d->reg_alloc_unit);
+  int64_t checked_warps = occ_round_up(r->warps_per_block, d->reg_block_warp_multiple);
   r->regs_per_warp_raw = (int)raw;
   r->regs_per_warp = (int)per_warp;
   r->regs_per_block = (int)(per_warp * r->warps_per_block);
@@ -206,7 +206,7 @@ static void compute_registers(const occ_device *d, const occ_kernel *k,
 void occ_launch_smem_terms(const occ_device *d, const occ_kernel *k,
                            int64_t *preference, int64_t *own) {
   *preference = (int64_t)k->carveout_pct * d->smem_per_sm_bytes / 100;
-  *own = round_up64(k->smem_static_bytes + k->smem_dynamic_bytes,
+  *own = occ_round_up(k->smem_static_bytes + k->smem_dynamic_bytes,
                     d->smem_alloc_unit_bytes);
 }
 
@@ -254,10 +254,10 @@ static int64_t config_with_own(const occ_device *d, const occ_result *r) {
  * least the default's choice). Known for the architectures whose default
  * choice was measured (launch_default_smem_cap_bytes > 0); fitted with no
  * miss to 19,992 launchable configurations on an H100 and 34,272 on an
- * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
+ * H200 (CUPTI's sharedMemoryExecuted, tests/survey/h*-config-survey.csv;
  * ncu's launch__shared_mem_config_size agreed on all 512 asked), and to
  * 7,760 more on an H100 with 0 B to 4 KB of a block's own memory
- * (tests/data/h100-config-small.csv, h100-config-fine.csv). Residency
+ * (tests/survey/h100-config-small.csv, h100-config-fine.csv). Residency
  * is unchanged: the configuration holds the blocks that fit. */
 bool occ_launch_config_terms(const occ_device *d, const occ_kernel *k,
                              const occ_result *r, int64_t *blocks,
@@ -333,7 +333,7 @@ static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
   int64_t fixed = k->smem_static_bytes + d->reserved_smem_per_block_bytes;
   r->smem_requested_bytes = fixed + k->smem_dynamic_bytes;
   r->smem_per_block_bytes =
-      round_up64(r->smem_requested_bytes, d->smem_alloc_unit_bytes);
+      occ_round_up(r->smem_requested_bytes, d->smem_alloc_unit_bytes);
   /* The kernel is taken to have opted in to exactly its dynamic size, as
    * it must to launch with more than the default per-block cap. */
   r->smem_optin = r->smem_requested_bytes > d->smem_per_block_bytes;
@@ -417,7 +417,7 @@ occ_status occ_compute(const occ_device *device, const occ_kernel *kernel,
   occ_result *r = result;
   memset(r, 0, sizeof *r);
   r->threads_per_block = (int)occ_block_threads(kernel);
-  r->warps_per_block = div_round_up(r->threads_per_block, device->warp_size);
+  r->warps_per_block = (int)occ_ceil_div(r->threads_per_block, device->warp_size);
   r->inactive_threads =
       r->warps_per_block * device->warp_size - r->threads_per_block;
 
@@ -472,7 +472,7 @@ occ_status occ_best_block_sizes(const occ_device *device,
   memset(choice, 0, sizeof *choice);
   *count = 0;
   if (!occ_device_check(device, NULL)) return OCC_ERR_INVALID_DEVICE;
-  for (int aligned = (int)round_up64(device->max_threads_per_block, step);
+  for (int aligned = (int)occ_round_up(device->max_threads_per_block, step);
        aligned > 0; aligned -= step) {
     k.block[0] = min_int(device->max_threads_per_block, aligned);
     k.block[1] = k.block[2] = 1;

@@ -43,6 +43,9 @@ typedef struct occ_device {
   const char *source; /* "database" or "driver" */
   int cc_major, cc_minor;
   int sm_count;
+  /* Where sm_count came from when not from source: "--sms", "driver" (a
+   * launch record's); NULL: from source. */
+  const char *sm_count_source;
   int warp_size;
   int max_threads_per_block;
   int max_block_dim[3];

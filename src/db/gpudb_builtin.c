@@ -1,6 +1,6 @@
 /* gpudb_builtin.c - the database compiled in: data/gpus.json, loaded and
  * checked at build time by gpus_gen.c into build/gpus_table.c, so a run
- * parses no JSON. Apart from gpudb.c because the generator links gpudb.c
+ * parses no JSON. Apart from gpudb_load.c because the generator links the loader
  * before the tables exist. */
 #include "db/gpudb.h"
 

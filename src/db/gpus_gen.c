@@ -1,5 +1,5 @@
 /* gpus_gen.c - a build tool, not part of occcalc: loads a database file
- * with the loader and checks of `occcalc --data` (gpudb.c) and writes its
+ * with the loader and checks of `occcalc --data` (gpudb_load.c) and writes its
  * tables as C (gpudb_tables.h) to stdout, so the built-in database costs a
  * run no parsing. A file the loader refuses fails the build with the
  * loader's message.

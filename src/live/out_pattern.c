@@ -1,7 +1,7 @@
 /* out_pattern.c - --output's patterns (see out_pattern.h). */
 #include "live/out_pattern.h"
 
-#include "db/why.h"
+#include "text/why.h"
 
 #include <stdio.h>
 #include <string.h>

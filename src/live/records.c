@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "live/records.h"
 
-#include "db/why.h"
+#include "text/why.h"
 
 #include <errno.h>
 #include <math.h>

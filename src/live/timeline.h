@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-/* Mirrors struct probe_record in kernels/probe.cu. */
+/* Mirrors struct probe_record in src/live/probe.cu. */
 typedef struct occ_probe_record {
   unsigned long long start_ns;
   unsigned long long end_ns;

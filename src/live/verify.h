@@ -2,7 +2,7 @@
  * occupancy API (cudart's cudaOccupancyMaxActiveBlocksPerMultiprocessor,
  * with the driver's answer beside it), the measured residency and the achieved occupancy of a
  * probe kernel with the same resources, and the random sweep that measures
- * the calculator's accuracy. The GPU work is in gpu.c; this file decides
+ * the calculator's accuracy. The GPU work is in gpu_*.c; this file decides
  * what to run; model/verify.h holds the results and judges whether the
  * numbers agree; render/verify_out.c writes them. */
 #ifndef OCC_VERIFY_H

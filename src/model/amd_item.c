@@ -4,6 +4,7 @@
 
 occ_amd_status occ_amd_item_compute(occ_amd_item *item) {
   occ_amd_status st = occ_amd_compute(&item->arch, &item->kernel, &item->result);
+  item->status = st;
   if (st == OCC_AMD_OK && item->compiler.present)
     item->compiler.agrees = item->compiler.occupancy_waves_per_simd ==
                             item->result.waves_per_simd;

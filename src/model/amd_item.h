@@ -32,12 +32,14 @@ typedef struct occ_amd_item {
   int block[3];             /* the launch's block shape */
   occ_amd_kernel kernel;    /* threads_per_block = block's product */
   occ_amd_result result;
+  occ_amd_status status;    /* occ_amd_item_compute's */
   occ_amd_compiler compiler;
 } occ_amd_item;
 
 /* Computes item->result from item->arch and item->kernel, and the
  * compiler's agreement when item->compiler.present. Returns the core's
- * status (result untouched unless OCC_AMD_OK). */
+ * status, also kept in item->status (result untouched unless
+ * OCC_AMD_OK). occ_model_build calls it for an item with an AMD part. */
 occ_amd_status occ_amd_item_compute(occ_amd_item *item);
 
 #endif

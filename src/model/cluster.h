@@ -26,6 +26,7 @@ void occ_model_cluster_ncu(occ_item *item);
  * occupancy API's (result.occupancy). The one decision `run`'s rows and
  * likely causes read. */
 static inline double occ_model_occupancy(const occ_item *item) {
+  if (item->amd) return item->amd->result.hip_occupancy;
   return item->has_cluster && item->cluster_result.layout_known
              ? item->cluster_result.occupancy
              : item->result.occupancy;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/amd_explain.h"
 #include "core/cluster_explain.h"
 #include "core/sweep.h"
 #include "model/cluster.h"
@@ -116,6 +117,26 @@ static occ_status build_sections(occ_item *item, const occ_model_request *req,
   return status;
 }
 
+/* An AMD item: both rules' result, and the explanation when asked. */
+static occ_status build_amd(occ_item *item, const occ_model_request *req,
+                            occ_model_section *failed) {
+  occ_amd_item *it = item->amd;
+  if (occ_amd_item_compute(it) != OCC_AMD_OK) return OCC_ERR_INVALID_KERNEL;
+  if (!req->explain) return OCC_OK;
+  occ_sections *s = malloc(sizeof *s);
+  if (!s) {
+    *failed = OCC_SECTION_EXPLAIN;
+    return OCC_ERR_NOMEM;
+  }
+  occ_explanation *e = &s->explanation;
+  size_t n = occ_amd_explain(&it->arch, &it->kernel, &it->result, e->steps,
+                             OCC_EXPLAIN_MAX_STEPS);
+  e->count = n > OCC_EXPLAIN_MAX_STEPS ? OCC_EXPLAIN_MAX_STEPS : n;
+  item->explanation = e;
+  item->sections = s;
+  return OCC_OK;
+}
+
 occ_status occ_model_build(occ_item *item, const occ_model_request *req,
                            occ_model_section *failed) {
   *failed = OCC_SECTION_NONE;
@@ -123,6 +144,7 @@ occ_status occ_model_build(occ_item *item, const occ_model_request *req,
   item->charts = NULL;
   item->suggestion = NULL;
   item->sections = NULL;
+  if (item->amd) return build_amd(item, req, failed);
   occ_status status = compute(item, req);
   if (status != OCC_OK) return status;
   item->has_ncu = occ_ncu_values(item->device, &item->kernel, &item->result,
@@ -145,5 +167,6 @@ const char *occ_model_section_name(occ_model_section section) {
 bool occ_model_below(const occ_item *item, double min_pct) {
   /* A tolerance for the percentage's rounding: 50 passes at 0.5. */
   /* A cluster launch is gated on what it reaches (model/cluster.h). */
-  return item->device && occ_model_occupancy(item) * 100.0 < min_pct - 1e-9;
+  return (item->device || item->amd) &&
+         occ_model_occupancy(item) * 100.0 < min_pct - 1e-9;
 }

@@ -17,6 +17,7 @@
 #include "core/occ.h"
 #include "core/suggest.h"
 #include "ptxas/ptxas.h"
+#include "model/amd_item.h"
 #include "model/verify.h"
 
 /* The charts of one configuration, --chart's kinds in their order. */
@@ -54,7 +55,11 @@ typedef struct occ_sections {
  * knows; occ_model_build fills the result, the waves and the sections
  * asked for (NULL, or has_ false, when not asked or not known). */
 typedef struct occ_item {
-  const occ_device *device;
+  const occ_device *device;        /* NULL for an AMD target (amd) */
+  /* An AMD target: its configuration, computed by occ_model_build into
+   * amd->result (device NULL, kernel and result unused); NULL for
+   * NVIDIA's. */
+  occ_amd_item *amd;
   occ_kernel kernel;
   const char *name;                /* as given or read (mangled), or NULL */
   const char *readable;            /* demangled, or NULL */
@@ -116,14 +121,17 @@ typedef enum occ_model_section {
  * Else returns the status, with *failed naming the section that failed
  * (OCC_SECTION_NONE: the configuration itself, the core's status, with
  * OCC_ERR_INVALID_DEVICE for a cluster that occ_cluster_check refuses:
- * check it before, for a message that says why); item then owns
- * nothing. */
+ * check it before, for a message that says why; OCC_ERR_INVALID_KERNEL
+ * for an AMD configuration the core refuses, its own status in
+ * item->amd->status); item then owns nothing. For an AMD item only the
+ * explanation is built (the other sections are NVIDIA's). */
 occ_status occ_model_build(occ_item *item, const occ_model_request *req,
                            occ_model_section *failed);
 
-/* Whether item's occupancy (a cluster launch's by the cluster rule,
- * occ_model_occupancy) is below min_pct percent (--min-occupancy): the
- * gate's one decision. False without a device (not known). */
+/* Whether item's occupancy (a cluster launch's by the cluster rule, an
+ * AMD launch's by HIP's rule: occ_model_occupancy) is below min_pct
+ * percent (--min-occupancy): the gate's one decision. False without a
+ * device (not known). */
 bool occ_model_below(const occ_item *item, double min_pct);
 
 /* The name of a section for a diagnostic ("charts", "suggest", ...). */

@@ -292,6 +292,11 @@ int occ_amdgpu_feed(occ_amdgpu_parser *p, const char *data, size_t len) {
   return p->stopped;
 }
 
+int occ_amdgpu_line(occ_amdgpu_parser *p, const char *s, size_t len) {
+  if (!p->stopped) p->stopped = on_line(p, s, len);
+  return p->stopped;
+}
+
 int occ_amdgpu_finish(occ_amdgpu_parser *p) {
   if (!p->stopped) p->stopped = occ_lines_finish(&p->lines);
   if (!p->stopped) p->stopped = emit(p);
@@ -307,16 +312,3 @@ const occ_amdgpu_stats *occ_amdgpu_get_stats(const occ_amdgpu_parser *p) {
   return &p->stats;
 }
 
-bool occ_amdgpu_is_remark_log(const char *text, size_t len) {
-  static const char needle[] = "Function Name:";
-  const char *end = text + len;
-  for (const char *q = text; q && q < end;) {
-    q = find(q, (size_t)(end - q), TAG, sizeof TAG - 1);
-    if (!q) break;
-    const char *line = q;
-    while (line > text && line[-1] != '\n') line--;
-    if (find(line, (size_t)(q - line), needle, sizeof needle - 1)) return true;
-    q += sizeof TAG - 1;
-  }
-  return false;
-}

@@ -2,7 +2,7 @@
  * reports (see ptxas.h).
  *
  * The forms it knows (public logs of CUDA 2.x to 12.x, and nvcc and
- * cuobjdump 13.0's output; tests/ptxas/golden has one case of each):
+ * cuobjdump 13.0's output; tests/ptxas/logs has one case of each):
  *
  *   ptxas info    : Compiling entry function 'NAME' for 'sm_XX'
  *   ptxas info    : Function properties for NAME
@@ -44,8 +44,6 @@ typedef enum props_owner { PROPS_NONE, PROPS_ENTRY, PROPS_OTHER } props_owner;
 struct occ_ptxas_parser {
   occ_ptxas_fn fn;
   void *ctx;
-  occ_ptxas_reserve_fn reserve_fn;
-  void *reserve_ctx;
   occ_ptxas_stats stats;
   int stopped;             /* the callback's non-zero value */
 
@@ -444,12 +442,8 @@ static int parse_cuobjdump_resources(occ_ptxas_parser *p, const char *s,
     return 0;
   }
   if (!p->open || p->open_source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
-  /* See occ_ptxas_reserve_fn. */
-  if (arch_from_sm90(p->cuobjdump_arch)) {
-    int64_t reserve = p->reserve_fn ? p->reserve_fn(p->cuobjdump_arch, p->reserve_ctx) : -1;
-    if (reserve < 0) reserve = OCC_PTXAS_RESERVE_FALLBACK_BYTES;
-    if (k.smem_static_bytes >= reserve) k.smem_static_bytes -= reserve;
-  }
+  /* See occ_ptxas_kernel.smem_includes_reserve. */
+  k.smem_includes_reserve = arch_from_sm90(p->cuobjdump_arch) && k.smem_static_bytes > 0;
   return emit(p, &k);
 }
 
@@ -547,12 +541,6 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
   return p;
 }
 
-void occ_ptxas_set_reserve_fn(occ_ptxas_parser *parser,
-                              occ_ptxas_reserve_fn fn, void *ctx) {
-  parser->reserve_fn = fn;
-  parser->reserve_ctx = ctx;
-}
-
 void occ_ptxas_free(occ_ptxas_parser *parser) {
   if (!parser) return;
   occ_lines_free(&parser->lines);
@@ -563,6 +551,11 @@ void occ_ptxas_free(occ_ptxas_parser *parser) {
 
 int occ_ptxas_feed(occ_ptxas_parser *p, const char *data, size_t len) {
   if (!p->stopped) p->stopped = occ_lines_feed(&p->lines, data, len);
+  return p->stopped;
+}
+
+int occ_ptxas_line(occ_ptxas_parser *p, const char *s, size_t len) {
+  if (!p->stopped) p->stopped = on_line(p, s, len);
   return p->stopped;
 }
 

@@ -40,7 +40,16 @@ typedef struct occ_ptxas_kernel {
                                     target */
   occ_ptxas_source source;
   int regs_per_thread;
-  int64_t smem_static_bytes;   /* "a+b bytes smem" of old logs: a + b */
+  int64_t smem_static_bytes;   /* "a+b bytes smem" of old logs: a + b;
+                                  cuobjdump's SHARED as printed */
+  /* cuobjdump's SHARED for an sm_90+ target includes the shared memory the
+   * system reserves per block whenever the kernel has shared memory of
+   * its own (measured with CUDA 13.0: SHARED:2048 where ptxas and
+   * cudaFuncGetAttributes say 1024, SHARED:0 where they say 0). The
+   * reader only says so; the caller, who knows the device, takes the
+   * reserve off (one rule, ptxas_cmd.c). False for ptxas's lines and for
+   * a section that names no target (a cubin's: the caller decides). */
+  bool smem_includes_reserve;
   int64_t stack_bytes;         /* stack frame, or the cumulative stack size
                                   when larger; OCC_PTXAS_UNKNOWN if absent */
   int64_t local_bytes;         /* "lmem" of old logs, cuobjdump LOCAL;
@@ -77,21 +86,9 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx);
 
 void occ_ptxas_free(occ_ptxas_parser *parser);
 
-/* For sm_90 and newer, cuobjdump's SHARED includes the shared memory the
- * system reserves per block whenever a kernel has shared memory of its
- * own (measured with CUDA 13.0: SHARED:2048 where ptxas and
- * cudaFuncGetAttributes say 1024, SHARED:0 where they say 0); the parser
- * takes it off, so smem_static_bytes means the same from every source.
- * The reserve is the device's reserved_smem_per_block_bytes for the
- * target ("sm_90"): this function answers it, or -1 when it does not know
- * the target. */
-typedef int64_t (*occ_ptxas_reserve_fn)(const char *arch, void *ctx);
-
-/* Sets where the parser learns a target's reserve. Without a function, or
- * where it answers -1, the parser takes OCC_PTXAS_RESERVE_FALLBACK_BYTES,
- * the reserve of every sm_90+ architecture of data/gpus.json. */
-void occ_ptxas_set_reserve_fn(occ_ptxas_parser *parser,
-                              occ_ptxas_reserve_fn fn, void *ctx);
+/* The per-block reserve of every sm_90+ architecture of data/gpus.json:
+ * what a caller takes off a SHARED that includes it (smem_includes_reserve)
+ * for a target the database does not know. */
 #define OCC_PTXAS_RESERVE_FALLBACK_BYTES 1024
 
 /* Feeds len bytes (a chunk may end mid-line). Returns 0, or the callback's
@@ -101,6 +98,12 @@ int occ_ptxas_feed(occ_ptxas_parser *parser, const char *data, size_t len);
 /* Ends the input: parses a last line without a newline. Returns as
  * occ_ptxas_feed. */
 int occ_ptxas_finish(occ_ptxas_parser *parser);
+
+/* Hands over one line s[0, len), without its '\n' (a caller that splits
+ * the input itself, as occcalc --ptxas does to decide the reader line by
+ * line): s NULL for a line over OCC_PTXAS_LINE_MAX, counted as skipped.
+ * Do not mix with occ_ptxas_feed. Returns as occ_ptxas_feed. */
+int occ_ptxas_line(occ_ptxas_parser *parser, const char *s, size_t len);
 
 /* Feeds a whole stream and finishes. Returns 0, the callback's value, or
  * -1 when reading failed (errno set by the stream). */

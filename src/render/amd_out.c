@@ -8,7 +8,7 @@
 
 #include "render/csv.h"
 #include "render/report.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* The limits in the order every writer lists them: each a waves-per-SIMD
  * count of the result (-1: not applicable), its limiter bit, its JSON key
@@ -83,14 +83,20 @@ static void heading(FILE *out, const occ_amd_item *it) {
     fprintf(out, "%s (an architecture, from the database)\n", it->arch.name);
 }
 
+/* "VGPRs", "VGPRs and LDS", "wave slots, VGPRs and LDS". */
 static void limiter_names(const occ_amd_result *r, char *buf, size_t size) {
   const occ_amd_limit_row *rows = occ_amd_limit_rows();
+  int total = 0, seen = 0;
+  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++) total += (r->limiters & rows[i].bit) != 0;
   size_t n = 0;
   buf[0] = '\0';
   for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++)
-    if (r->limiters & rows[i].bit)
+    if (r->limiters & rows[i].bit) {
+      seen++;
       n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%s",
-                            n ? " and " : "", rows[i].label);
+                            seen == 1 ? "" : seen == total ? " and " : ", ",
+                            rows[i].label);
+    }
 }
 
 static void write_reasons(FILE *out, const occ_amd_result *r, const char *indent) {
@@ -98,9 +104,42 @@ static void write_reasons(FILE *out, const occ_amd_result *r, const char *indent
     if (r->reasons >> i & 1u) fprintf(out, "%s- %s\n", indent, occ_amd_reason_text(i));
 }
 
+void occ_amd_limiter_words(unsigned limiters, char *buf, size_t size) {
+  occ_amd_result r = {.limiters = limiters};
+  limiter_names(&r, buf, size);
+}
+
+void occ_amd_reasons_text(unsigned reasons_set, char *buf, size_t size) {
+  size_t n = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < OCC_AMD_REASON_COUNT; i++)
+    if (reasons_set >> i & 1u)
+      n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s- %s", n ? "\n" : "",
+                            occ_amd_reason_text(i));
+}
+
+const char *occ_amd_value_label(const char *name) {
+  static const struct {
+    const char *suffix, *label;
+  } labels[] = {
+      {"limits.wave_slots", "wave slots"}, {"limits.vgprs", "VGPRs"},
+      {"limits.agprs", "AGPRs"},           {"limits.sgprs", "SGPRs"},
+      {"limits.lds", "LDS"},               {"limits.workgroups", "workgroup slots"},
+      {"hip.max_waves_per_simd", "HIP's cap"}, {"hip.waves_by_vgprs", "VGPRs"},
+      {"hip.waves_by_sgprs", "SGPRs"},
+  };
+  size_t len = strlen(name);
+  for (size_t i = 0; i < sizeof labels / sizeof *labels; i++) {
+    size_t n = strlen(labels[i].suffix);
+    if (len >= n && strcmp(name + len - n, labels[i].suffix) == 0) return labels[i].label;
+  }
+  return name;
+}
+
 void occ_amd_write_report(FILE *out, const occ_amd_item *it) {
   const occ_amd_kernel *k = &it->kernel;
   const occ_amd_result *r = &it->result;
+  char hip_lim[96];
   heading(out, it);
   fprintf(out, "\nKernel\n");
   fprintf(out, "  block           %5d threads (%dx%dx%d): %d wavefront%s of %d lanes\n",
@@ -122,7 +161,7 @@ void occ_amd_write_report(FILE *out, const occ_amd_item *it) {
   fprintf(out, "\nAllocated per wave\n");
   fprintf(out, "  VGPRs           %5d per lane (%d used, granule %d)\n",
           r->vgprs_allocated, r->vgprs_total, r->vgpr_granule);
-  fprintf(out, "\nWaves per SIMD allowed by (LLVM's rule)\n");
+  fprintf(out, "\nWaves per SIMD allowed by (LLVM's rule, the compiler's)\n");
   const occ_amd_limit_row *rows = occ_amd_limit_rows();
   for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++) {
     int v = occ_amd_limit_value(r, i);
@@ -134,224 +173,26 @@ void occ_amd_write_report(FILE *out, const occ_amd_item *it) {
   }
   char lim[96];
   limiter_names(r, lim, sizeof lim);
-  fprintf(out, "\nOccupancy\n");
+  occ_amd_limiter_words(r->hip_limiters, hip_lim, sizeof hip_lim);
+  fprintf(out, "\nOccupancy of the launch (HIP's rule, the %d-thread block)\n",
+          k->threads_per_block);
+  fprintf(out, "  blocks per %-3s  %5d\n", unit(it), r->active_blocks_per_cu);
+  fprintf(out, "  occupancy       %5.1f %% (limited by %s)\n", 100.0 * r->hip_occupancy,
+          hip_lim);
+  fprintf(out, "\nThe compiler's occupancy (LLVM's rule, workgroups of up to %d)\n",
+          k->max_threads_per_block);
   fprintf(out, "  waves per SIMD  %5d of %d (the compiler's \"Occupancy\")\n",
           r->waves_per_simd, r->max_waves_per_simd);
   fprintf(out, "  occupancy       %5.1f %% (limited by %s)\n", 100.0 * r->occupancy, lim);
-  fprintf(out, "  blocks per %-3s  %5d by HIP's rule (occupancy %.1f %%)\n", unit(it),
-          r->active_blocks_per_cu, 100.0 * r->hip_occupancy);
   if (r->rules_differ) {
-    fprintf(out, "  LLVM's rule     %5d blocks per %s; HIP's differs because\n",
-            r->llvm_blocks_per_cu, unit(it));
+    fprintf(out, "  blocks per %-3s  %5d; HIP's rule differs because\n", unit(it),
+            r->llvm_blocks_per_cu);
     write_reasons(out, r, "    ");
   }
   if (it->compiler.present)
     fprintf(out, "  compiler says   %5d waves per SIMD (%s)\n",
             it->compiler.occupancy_waves_per_simd,
             it->compiler.agrees ? "agrees" : "DIFFERS from occcalc");
-}
-
-/* --explain ------------------------------------------------------------ */
-
-/* The multiple a rule rounds a count up to, shown as the worksheet's
- * step (the result holds the quotient, not the rounded count). */
-static int round_up(int v, int unit) { return unit > 0 ? (v + unit - 1) / unit * unit : v; }
-
-static void explain_waves(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_kernel *k = &it->kernel;
-  const occ_amd_result *r = &it->result;
-  fprintf(out, "%d. Wavefronts per workgroup\n", (*step)++);
-  fprintf(out, "   %d threads / %d lanes per wavefront, rounded up = %d wavefront%s\n",
-          k->threads_per_block, r->wave_size, r->waves_per_block,
-          r->waves_per_block == 1 ? "" : "s");
-  fprintf(out, "   %d x %d - %d = %d inactive lanes in the last wavefront\n",
-          r->waves_per_block, r->wave_size, k->threads_per_block, r->inactive_lanes);
-  fprintf(out, r->wave_size == 64
-                   ? "   (a wavefront is AMD's warp: 64 lanes, twice a CUDA warp's 32)\n\n"
-                   : "   (a wavefront is AMD's warp: 32 lanes, as a CUDA warp)\n\n");
-  fprintf(out, "%d. Wave slots\n", (*step)++);
-  fprintf(out, "   a SIMD holds at most %d wavefronts; a workgroup's wavefronts\n"
-               "   spread over %d SIMDs (%s)\n\n",
-          r->max_waves_per_simd, r->simds,
-          wgp_mode(it) ? "4 in the WGP's 2 CUs, WGP mode"
-          : it->arch.wgp_mode ? "the CU's 2, CU mode" : "the CU's 4");
-}
-
-static void explain_vgprs(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_kernel *k = &it->kernel;
-  const occ_amd_result *r = &it->result;
-  fprintf(out, "%d. VGPRs (vector registers: one per lane)\n", (*step)++);
-  if (it->arch.unified_vgpr_file && k->agprs)
-    fprintf(out, "   %d VGPRs, aligned up to %d, + %d AGPRs = %d per lane (one file)\n",
-            k->vgprs, it->arch.unified_agpr_align, k->agprs, r->vgprs_total);
-  else if (it->arch.unified_vgpr_file)
-    fprintf(out, "   %d VGPRs + 0 AGPRs = %d per lane (one file for both)\n", k->vgprs,
-            r->vgprs_total);
-  else if (it->arch.addressable_agprs > 0)
-    fprintf(out, "   %d VGPRs and %d AGPRs, each in its own file\n", k->vgprs, k->agprs);
-  else
-    fprintf(out, "   %d VGPRs per lane\n", k->vgprs);
-  fprintf(out, "   allocated in granules of %d: %d rounded up = %d per lane\n",
-          r->vgpr_granule, r->vgprs_total > 0 ? r->vgprs_total : 1, r->vgprs_allocated);
-  if (r->vgprs_total < r->vgpr_granule)
-    fprintf(out, "   below one granule VGPRs limit nothing: %d wavefronts\n",
-            r->waves_by_vgprs);
-  else
-    fprintf(out, "   a SIMD has %d VGPRs per lane (wave %d): %d / %d = %d wavefronts%s\n",
-            r->vgprs_per_simd, r->wave_size, r->vgprs_per_simd, r->vgprs_allocated,
-            r->vgprs_per_simd / r->vgprs_allocated,
-            r->vgprs_per_simd / r->vgprs_allocated > r->waves_by_vgprs ? ",\n   at most the slots"
-                                                                       : "");
-  if (r->waves_by_agprs >= 0)
-    fprintf(out, "   AGPRs, their own file: %d wavefronts per SIMD\n", r->waves_by_agprs);
-  fputc('\n', out);
-}
-
-static void explain_sgprs(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_arch *a = &it->arch;
-  const occ_amd_result *r = &it->result;
-  int sgprs = it->kernel.sgprs;
-  fprintf(out, "%d. SGPRs (scalar registers: one set per wavefront)\n", (*step)++);
-  if (a->sgpr_limit_count == 0)
-    fprintf(out, "   on %s SGPRs limit nothing\n\n", a->name);
-  else if (sgprs == OCC_AMD_SGPRS_UNKNOWN)
-    fprintf(out, "   not given (--sgprs): no SGPR limit applied\n\n");
-  else {
-    int i = 0;
-    while (i < a->sgpr_limit_count - 1 && sgprs > a->sgpr_waves_at[i]) i++;
-    fprintf(out, "   %d SGPRs per wavefront; up to %d allow %d wavefronts per SIMD\n",
-            sgprs, a->sgpr_waves_at[i], a->sgpr_waves[i]);
-    fprintf(out, "   = %d wavefronts per SIMD\n\n", r->waves_by_sgprs);
-  }
-}
-
-static void explain_lds(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_kernel *k = &it->kernel;
-  const occ_amd_result *r = &it->result;
-  fprintf(out, "%d. LDS (local data share: CUDA's shared memory)\n", (*step)++);
-  if (r->lds_blocks < 0) {
-    fprintf(out, "   no static LDS: LDS limits nothing for the compiler\n\n");
-    return;
-  }
-  fprintf(out, "   %d bytes per %s / %" PRId64 " per workgroup = %d workgroups\n",
-          r->lds_per_cu_bytes, unit(it), k->lds_bytes, r->lds_blocks);
-  fprintf(out, "   %d x %d wavefronts (of a %d-thread workgroup) / %d SIMDs,\n"
-               "   rounded up, at most %d = %d wavefronts per SIMD\n\n",
-          r->lds_blocks, r->compiler_waves_per_block, k->max_threads_per_block,
-          r->simds, r->max_waves_per_simd, r->waves_by_lds);
-}
-
-static void explain_workgroups(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_kernel *k = &it->kernel;
-  const occ_amd_result *r = &it->result;
-  fprintf(out, "%d. Workgroup slots\n", (*step)++);
-  fprintf(out, "   the compiler assumes workgroups of up to %d threads = %d wavefronts\n",
-          k->max_threads_per_block, r->compiler_waves_per_block);
-  int barriers = wgp_mode(it) ? it->arch.barriers_per_wgp : it->arch.barriers_per_cu;
-  if (r->compiler_waves_per_block == 1)
-    fprintf(out, "   one wavefront needs no barrier: %d x %d slots = %d workgroups per %s\n",
-            r->max_waves_per_simd, r->simds, r->workgroup_slots, unit(it));
-  else
-    fprintf(out, "   the smaller of %d x %d slots / %d = %d and %d (barriers)\n"
-                 "   = %d workgroups per %s\n",
-            r->max_waves_per_simd, r->simds, r->compiler_waves_per_block,
-            r->max_waves_per_simd * r->simds / r->compiler_waves_per_block, barriers,
-            r->workgroup_slots, unit(it));
-  fprintf(out, "   %d x %d / %d SIMDs, rounded up, at most %d = %d wavefronts per SIMD\n\n",
-          r->workgroup_slots, r->compiler_waves_per_block, r->simds,
-          r->max_waves_per_simd, r->waves_by_workgroups);
-}
-
-static void explain_llvm(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_result *r = &it->result;
-  const occ_amd_limit_row *rows = occ_amd_limit_rows();
-  fprintf(out, "%d. Waves per SIMD (LLVM's rule: the compiler's \"Occupancy\")\n",
-          (*step)++);
-  fprintf(out, "   the smallest of");
-  int col = 18;
-  bool first = true;
-  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++) {
-    int v = occ_amd_limit_value(r, i);
-    if (v < 0) continue;
-    char part[48];
-    int n = snprintf(part, sizeof part, "%d (%s)", v, rows[i].label);
-    if (!first) fputc(',', out);
-    if (col + n + 2 > 76) {
-      fprintf(out, "\n   %s", part);
-      col = 3 + n;
-    } else {
-      fprintf(out, " %s", part);
-      col += n + 2;
-    }
-    first = false;
-  }
-  char lim[96];
-  limiter_names(r, lim, sizeof lim);
-  fprintf(out, "\n   = %d wavefronts per SIMD, limited by %s\n", r->waves_per_simd, lim);
-  fprintf(out, "   occupancy %d / %d = %.1f %%\n\n", r->waves_per_simd,
-          r->max_waves_per_simd, 100.0 * r->occupancy);
-}
-
-static void explain_hip(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_kernel *k = &it->kernel;
-  const occ_amd_result *r = &it->result;
-  fprintf(out, "%d. Blocks per %s (HIP's rule:\n"
-               "   hipOccupancyMaxActiveBlocksPerMultiprocessor)\n", (*step)++, unit(it));
-  fprintf(out, "   waves per SIMD: the smallest of %d (HIP's cap)", r->hip_max_waves_per_simd);
-  if (r->hip_waves_by_vgprs >= 0)
-    fprintf(out, ",\n   %d (VGPRs: %d / %d, a multiple of %d)", r->hip_waves_by_vgprs,
-            r->hip_vgprs_per_simd, round_up(r->vgprs_total, r->hip_vgpr_granule),
-            r->hip_vgpr_granule);
-  if (r->hip_waves_by_sgprs >= 0)
-    fprintf(out, ",\n   %d (SGPRs: %d / %d, a multiple of %d)", r->hip_waves_by_sgprs,
-            it->arch.hip_sgprs_per_simd, round_up(k->sgprs, it->arch.hip_sgpr_granule),
-            it->arch.hip_sgpr_granule);
-  fprintf(out, " = %d\n", r->hip_waves_per_simd);
-  fprintf(out, "   %d SIMDs x %d waves x %d lanes = %d threads per %s\n", r->simds,
-          r->hip_waves_per_simd, r->wave_size, r->hip_threads_per_cu, unit(it));
-  fprintf(out, "   %d / %d threads (a multiple of %d) = %d blocks\n", r->hip_threads_per_cu,
-          r->waves_per_block * r->wave_size, r->wave_size, r->hip_blocks_by_waves);
-  if (r->hip_blocks_by_lds >= 0)
-    fprintf(out, "   LDS: %d bytes / %" PRId64 " (static + dynamic) = %d blocks\n",
-            it->arch.hip_lds_per_cu_bytes, k->lds_bytes + k->lds_dynamic_bytes,
-            r->hip_blocks_by_lds);
-  fprintf(out, "   = %d blocks per %s; %d x %d wavefronts / (%d SIMDs x %d) = %.1f %%\n\n",
-          r->active_blocks_per_cu, unit(it), r->active_blocks_per_cu, r->waves_per_block,
-          r->simds, r->max_waves_per_simd, 100.0 * r->hip_occupancy);
-}
-
-static void explain_compare(FILE *out, const occ_amd_item *it, int *step) {
-  const occ_amd_result *r = &it->result;
-  fprintf(out, "%d. The two rules\n", (*step)++);
-  fprintf(out, "   LLVM: %d waves per SIMD x %d SIMDs / %d wavefronts = %d blocks\n",
-          r->waves_per_simd, r->simds, r->waves_per_block, r->llvm_blocks_per_cu);
-  if (!r->rules_differ) {
-    fprintf(out, "   HIP:  %d blocks: the rules agree\n", r->active_blocks_per_cu);
-  } else {
-    fprintf(out, "   HIP:  %d blocks: they differ, because\n", r->active_blocks_per_cu);
-    write_reasons(out, r, "   ");
-  }
-  if (it->compiler.present)
-    fprintf(out, "   the compiler printed Occupancy %d: %s\n",
-            it->compiler.occupancy_waves_per_simd,
-            it->compiler.agrees ? "it agrees" : "it DIFFERS from occcalc");
-}
-
-void occ_amd_write_explain(FILE *out, const occ_amd_item *it) {
-  fprintf(out, "Occupancy of a %d-thread workgroup on ", it->kernel.threads_per_block);
-  if (it->board)
-    fprintf(out, "%s (%s)\n\n", it->board, it->arch.name);
-  else
-    fprintf(out, "%s\n\n", it->arch.name);
-  int step = 1;
-  explain_waves(out, it, &step);
-  explain_vgprs(out, it, &step);
-  explain_sgprs(out, it, &step);
-  explain_lds(out, it, &step);
-  explain_workgroups(out, it, &step);
-  explain_llvm(out, it, &step);
-  explain_hip(out, it, &step);
-  explain_compare(out, it, &step);
 }
 
 /* JSON ------------------------------------------------------------------ */
@@ -455,6 +296,30 @@ static cJSON *compiler_json(const occ_amd_item *it) {
   return o;
 }
 
+static void add_limiters(cJSON *by, unsigned limiters) {
+  const occ_amd_limit_row *rows = occ_amd_limit_rows();
+  for (int i = 0; by && i < OCC_AMD_LIMIT_COUNT; i++)
+    if (limiters & rows[i].bit) cJSON_AddItemToArray(by, cJSON_CreateString(rows[i].key));
+}
+
+/* LLVM's rule: the compiler's figure, for workgroups of up to
+ * max_threads_per_block (--max-block). */
+static cJSON *compiler_rule_json(const occ_amd_item *it) {
+  const occ_amd_result *r = &it->result;
+  cJSON *c = cJSON_CreateObject();
+  occ_json_add_int(c, "max_threads_per_block", it->kernel.max_threads_per_block);
+  cJSON *limits = cJSON_AddObjectToObject(c, "limits");
+  const occ_amd_limit_row *rows = occ_amd_limit_rows();
+  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++)
+    add_count(limits, rows[i].key, occ_amd_limit_value(r, i));
+  add_limiters(cJSON_AddArrayToObject(c, "limited_by"), r->limiters);
+  occ_json_add_int(c, "waves_per_simd", r->waves_per_simd);
+  occ_json_add_int(c, "max_waves_per_simd", r->max_waves_per_simd);
+  cJSON_AddNumberToObject(c, "occupancy", r->occupancy);
+  occ_json_add_int(c, "blocks_per_sm", r->llvm_blocks_per_cu);
+  return c;
+}
+
 cJSON *occ_amd_json(const occ_amd_item *it) {
   const occ_amd_result *r = &it->result;
   cJSON *root = occ_json_root();
@@ -468,21 +333,12 @@ cJSON *occ_amd_json(const occ_amd_item *it) {
   occ_json_add_int(alloc, "vgprs_total", r->vgprs_total);
   occ_json_add_int(alloc, "vgpr_granule", r->vgpr_granule);
   occ_json_add_int(alloc, "vgprs_allocated", r->vgprs_allocated);
-  cJSON *limits = cJSON_AddObjectToObject(root, "limits");
-  cJSON *by = cJSON_AddArrayToObject(root, "limited_by");
-  const occ_amd_limit_row *rows = occ_amd_limit_rows();
-  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++) {
-    add_count(limits, rows[i].key, occ_amd_limit_value(r, i));
-    if (r->limiters & rows[i].bit) cJSON_AddItemToArray(by, cJSON_CreateString(rows[i].key));
-  }
-  occ_json_add_int(root, "waves_per_simd", r->waves_per_simd);
-  occ_json_add_int(root, "max_waves_per_simd", r->max_waves_per_simd);
   occ_json_add_int(root, "simds", r->simds);
-  cJSON_AddNumberToObject(root, "occupancy", r->occupancy);
   occ_json_add_int(root, "active_blocks_per_sm", r->active_blocks_per_cu);
-  cJSON_AddNumberToObject(root, "hip_occupancy", r->hip_occupancy);
+  cJSON_AddNumberToObject(root, "occupancy", r->hip_occupancy);
+  add_limiters(cJSON_AddArrayToObject(root, "limited_by"), r->hip_limiters);
   cJSON_AddItemToObject(root, "hip", hip_json(it));
-  occ_json_add_int(root, "llvm_blocks_per_sm", r->llvm_blocks_per_cu);
+  cJSON_AddItemToObject(root, "compiler_rule", compiler_rule_json(it));
   cJSON_AddBoolToObject(root, "differs_from_api", r->rules_differ);
   cJSON *why = cJSON_AddArrayToObject(root, "differs_because");
   for (int i = 0; i < OCC_AMD_REASON_COUNT; i++)
@@ -497,15 +353,29 @@ void occ_amd_csv_header(FILE *out) {
   fputs("kernel,arch,device,wave_size,threads_per_block,waves_per_block,"
         "vgprs_per_thread,agprs_per_thread,sgprs_per_wave,lds_per_block_bytes,"
         "lds_dynamic_bytes,max_threads_per_block,vgprs_allocated,", out);
+  fputs("occupancy,active_blocks_per_sm,limited_by,", out);
   const occ_amd_limit_row *rows = occ_amd_limit_rows();
-  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++) fprintf(out, "limit_%s,", rows[i].key);
-  fputs("limited_by,waves_per_simd,occupancy,active_blocks_per_sm,hip_occupancy,"
+  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++)
+    fprintf(out, "compiler_rule_limit_%s,", rows[i].key);
+  fputs("compiler_rule_limited_by,compiler_rule_waves_per_simd,compiler_rule_occupancy,"
         "differs_from_api,compiler_occupancy_waves_per_simd\n", out);
 }
 
 static void csv_count(FILE *out, int64_t v) {
   if (v >= 0) fprintf(out, "%" PRId64, v);
   fputc(',', out);
+}
+
+/* The limiters' keys, space-separated (a CSV field). */
+static const char *limiter_keys(unsigned limiters, char *lim, size_t size) {
+  const occ_amd_limit_row *rows = occ_amd_limit_rows();
+  size_t n = 0;
+  lim[0] = '\0';
+  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++)
+    if (limiters & rows[i].bit)
+      n += (size_t)snprintf(lim + n, n < size ? size - n : 0, "%s%s", n ? " " : "",
+                            rows[i].key);
+  return lim;
 }
 
 void occ_amd_csv_row(FILE *out, const occ_amd_item *it) {
@@ -521,17 +391,14 @@ void occ_amd_csv_row(FILE *out, const occ_amd_item *it) {
   csv_count(out, k->sgprs);
   fprintf(out, "%" PRId64 ",%" PRId64 ",%d,%d,", k->lds_bytes, k->lds_dynamic_bytes,
           k->max_threads_per_block, r->vgprs_allocated);
+  char lim[96];
+  fprintf(out, "%.4f,%d,", r->hip_occupancy, r->active_blocks_per_cu);
+  occ_csv_field(out, limiter_keys(r->hip_limiters, lim, sizeof lim));
+  fputc(',', out);
   for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++) csv_count(out, occ_amd_limit_value(r, i));
-  const occ_amd_limit_row *rows = occ_amd_limit_rows();
-  char lim[96] = "";
-  size_t n = 0;
-  for (int i = 0; i < OCC_AMD_LIMIT_COUNT; i++)
-    if (r->limiters & rows[i].bit)
-      n += (size_t)snprintf(lim + n, n < sizeof lim ? sizeof lim - n : 0, "%s%s",
-                            n ? " " : "", rows[i].key);
-  occ_csv_field(out, lim);
-  fprintf(out, ",%d,%.4f,%d,%.4f,%s,", r->waves_per_simd, r->occupancy,
-          r->active_blocks_per_cu, r->hip_occupancy, r->rules_differ ? "true" : "false");
+  occ_csv_field(out, limiter_keys(r->limiters, lim, sizeof lim));
+  fprintf(out, ",%d,%.4f,%s,", r->waves_per_simd, r->occupancy,
+          r->rules_differ ? "true" : "false");
   if (it->compiler.present && it->compiler.occupancy_waves_per_simd >= 0)
     fprintf(out, "%d", it->compiler.occupancy_waves_per_simd);
   fputc('\n', out);
@@ -540,10 +407,12 @@ void occ_amd_csv_row(FILE *out, const occ_amd_item *it) {
 /* The remark log's table ------------------------------------------------ */
 
 void occ_amd_table_header(FILE *out, const occ_amd_item *first) {
-  fprintf(out, "on %s, wave %d, workgroups of up to %d threads (launch %d);\n"
-               "BLOCKS: per %s by HIP's rule\n\n",
+  fprintf(out, "on %s, wave %d, blocks of %d threads: OCC and BLOCKS per %s are\n"
+               "the launch's (HIP's rule); WAVES/SIMD the compiler's (LLVM's rule,\n"
+               "workgroups of up to %d threads)\n\n",
           first->board ? first->board : first->arch.name, first->result.wave_size,
-          first->kernel.max_threads_per_block, first->kernel.threads_per_block, unit(first));
+          first->kernel.threads_per_block, unit(first),
+          first->kernel.max_threads_per_block);
   fprintf(out, "%5s %5s %5s %6s %10s %8s %5s %6s  %s\n", "VGPRS", "AGPRS", "SGPRS", "LDS",
           "WAVES/SIMD", "COMPILER", "OCC", "BLOCKS", "KERNEL");
 }
@@ -561,5 +430,5 @@ void occ_amd_table_row(FILE *out, const occ_amd_item *it) {
              it->compiler.occupancy_waves_per_simd);
   fprintf(out, "%5d %5s %5s %6" PRId64 " %7d/%-2d %8s %4.0f%% %6d  %s\n", k->vgprs, agprs,
           sgprs, k->lds_bytes, r->waves_per_simd, r->max_waves_per_simd, compiler,
-          100.0 * r->occupancy, r->active_blocks_per_cu, name);
+          100.0 * r->hip_occupancy, r->active_blocks_per_cu, name);
 }

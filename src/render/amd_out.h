@@ -1,7 +1,10 @@
 /* amd_out.h - the writers of an AMD configuration (model/amd_item.h), in
  * AMD's words (wavefronts, lanes, VGPRs, SGPRs, AGPRs, LDS, CU, SIMD):
- * the report, the --explain worksheet, the JSON object, the CSV row and
- * the remark log's table row. They only read the item. */
+ * the report, the JSON object, the CSV row and the remark log's table
+ * row (the --explain worksheet is render/explain.c's, from the core's
+ * steps). The top-level figures are the launch's (HIP's rule for the
+ * block given); LLVM's, the compiler's, for its largest workgroup, are
+ * labelled so. They only read the item. */
 #ifndef OCC_AMD_OUT_H
 #define OCC_AMD_OUT_H
 
@@ -14,8 +17,13 @@
 /* The report (text). */
 void occ_amd_write_report(FILE *out, const occ_amd_item *item);
 
-/* The worksheet of --explain: every step of both rules with its numbers. */
-void occ_amd_write_explain(FILE *out, const occ_amd_item *item);
+/* AMD's words for the explanation's placeholders (render/explain.c):
+ * the limiters' labels ("VGPRs and LDS"), the reasons the rules differ
+ * (a "- " line each), an operand's label by its name's last keys
+ * ("compiler_rule.limits.vgprs": "VGPRs"; the name itself when none). */
+void occ_amd_limiter_words(unsigned limiters, char *buf, size_t size);
+void occ_amd_reasons_text(unsigned reasons, char *buf, size_t size);
+const char *occ_amd_value_label(const char *name);
 
 /* The JSON document of one configuration (schema 3, "device.vendor"
  * "amd"); the caller owns it. NULL when out of memory. */

@@ -7,7 +7,7 @@
 
 #include "render/chart_out.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 #define PLOT_ROWS 8
 #define LEVELS_PER_ROW 8

@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/amd_explain.h"
+#include "render/amd_out.h"
 #include "render/explain_out.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* A bounded string being written. */
 typedef struct text_buf {
@@ -33,6 +35,18 @@ static void put_value(text_buf *t, const occ_explain_value *v) {
   put_str(t, num);
 }
 
+/* What a step's placeholders read besides its own values: NVIDIA's
+ * report, or an AMD item. */
+typedef struct explain_src {
+  const occ_report *rep;
+  const occ_amd_item *amd;
+} explain_src;
+
+static const char *section_title(const explain_src *src, int section) {
+  return src->amd ? occ_amd_explain_section_title(section)
+                  : occ_explain_section_title(section);
+}
+
 static int limit_index(const char *name) {
   for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
     const char *key = occ_limiter_key(i);
@@ -43,27 +57,40 @@ static int limit_index(const char *name) {
 
 /* "16 (warps), 32 (blocks), 10 (registers),\n45 (shared memory)": the
  * list breaks before shared memory to keep the worksheet in 80 columns. */
-static void put_list(text_buf *t, const occ_step *s) {
+static void put_list(text_buf *t, const explain_src *src, const occ_step *s) {
   for (int i = 0; i < s->operand_count; i++) {
     int limit = limit_index(s->operands[i].name);
-    if (i > 0) put_str(t, limit == 3 ? ",\n" : ", ");
+    /* AMD's lists break after four operands, for the same 80 columns. */
+    if (i > 0) put_str(t, (src->amd ? i == 4 : limit == 3) ? ",\n" : ", ");
     put_value(t, &s->operands[i]);
     put_str(t, " (");
-    put_str(t, occ_limiter_label(limit));
+    put_str(t, src->amd ? occ_amd_value_label(s->operands[i].name)
+                        : occ_limiter_label(limit));
     put_str(t, ")");
   }
 }
 
 /* One placeholder (see occ_step.text) of n bytes. */
-static void put_field(text_buf *t, const occ_report *rep, const occ_step *s,
+static void put_field(text_buf *t, const explain_src *src, const occ_step *s,
                       const char *f, size_t n) {
-  char detail[160];
+  char detail[400];
+  const occ_report *rep = src->rep;
+  const occ_amd_item *amd = src->amd;
   if (n == 4 && memcmp(f, "list", 4) == 0) {
-    put_list(t, s);
+    put_list(t, src, s);
   } else if (n == 8 && memcmp(f, "limiters", 8) == 0) {
-    occ_limiters_words(rep->result->limited_by, detail, sizeof detail);
+    if (amd)
+      occ_amd_limiter_words(amd->result.limiters, detail, sizeof detail);
+    else
+      occ_limiters_words(rep->result->limited_by, detail, sizeof detail);
     put_str(t, detail);
-  } else if (n == 6 && memcmp(f, "reason", 6) == 0) {
+  } else if (amd && n == 12 && memcmp(f, "hip_limiters", 12) == 0) {
+    occ_amd_limiter_words(amd->result.hip_limiters, detail, sizeof detail);
+    put_str(t, detail);
+  } else if (amd && n == 7 && memcmp(f, "reasons", 7) == 0) {
+    occ_amd_reasons_text(amd->result.reasons, detail, sizeof detail);
+    put_str(t, detail);
+  } else if (rep && n == 6 && memcmp(f, "reason", 6) == 0) {
     occ_reason_detail(rep->device, rep->kernel, rep->result, detail, sizeof detail);
     put_str(t, detail);
   } else {
@@ -80,8 +107,8 @@ static void put_field(text_buf *t, const occ_report *rep, const occ_step *s,
   }
 }
 
-void occ_explain_step_text(const occ_report *rep, const occ_step *s, char *buf,
-                           size_t size) {
+static void step_text(const explain_src *src, const occ_step *s, char *buf,
+                      size_t size) {
   text_buf t = {buf, size, 0};
   if (size == 0) return;
   buf[0] = '\0';
@@ -91,10 +118,23 @@ void occ_explain_step_text(const occ_report *rep, const occ_step *s, char *buf,
       put(&t, p++, 1);
       continue;
     }
-    put_field(&t, rep, s, p + 1, (size_t)(close - p - 1));
+    put_field(&t, src, s, p + 1, (size_t)(close - p - 1));
     p = close + 1;
   }
 }
+
+void occ_explain_step_text(const occ_report *rep, const occ_step *s, char *buf,
+                           size_t size) {
+  explain_src src = {rep, NULL};
+  step_text(&src, s, buf, size);
+}
+
+void occ_amd_explain_step_text(const occ_amd_item *amd, const occ_step *s, char *buf,
+                               size_t size) {
+  explain_src src = {NULL, amd};
+  step_text(&src, s, buf, size);
+}
+
 
 /* Writes text, indenting each line it starts. */
 static void write_indented(FILE *out, const char *text) {
@@ -104,27 +144,50 @@ static void write_indented(FILE *out, const char *text) {
   }
 }
 
-void occ_print_explain(FILE *out, const occ_report *rep) {
-  char cc[16], text[512];
-  const occ_step *steps = rep->steps;
-  size_t n = rep->step_count;
-  occ_cc_text(rep->device, cc, sizeof cc);
-  char name[4 * sizeof rep->device->name];
-  fprintf(out, "Occupancy of a %d-thread block on %s (cc %s)",
-          rep->result->threads_per_block,
-          occ_text_safe(rep->device->name, name, sizeof name), cc);
+/* The steps under their section titles, each line indented. */
+static void print_steps(FILE *out, const explain_src *src, const occ_step *steps,
+                        size_t n) {
+  char text[512];
   int section = 0;
   for (size_t i = 0; i < n; i++) {
     const occ_step *s = &steps[i];
     bool joins = s->joiner && s->section == section;
     if (s->section != section) {
       section = s->section;
-      fprintf(out, "\n\n%d. %s", section, occ_explain_section_title(section));
+      fprintf(out, "\n\n%d. %s", section, section_title(src, section));
     }
     if (joins) write_indented(out, s->joiner);
     else fputs("\n   ", out);
-    occ_explain_step_text(rep, s, text, sizeof text);
+    step_text(src, s, text, sizeof text);
     write_indented(out, text);
   }
   fputc('\n', out);
+}
+
+void occ_print_explain(FILE *out, const occ_report *rep) {
+  char cc[16];
+  occ_cc_text(rep->device, cc, sizeof cc);
+  char name[4 * sizeof rep->device->name];
+  fprintf(out, "Occupancy of a %d-thread block on %s (cc %s)",
+          rep->result->threads_per_block,
+          occ_text_safe(rep->device->name, name, sizeof name), cc);
+  explain_src src = {rep, NULL};
+  print_steps(out, &src, rep->steps, rep->step_count);
+}
+
+void occ_print_amd_explain(FILE *out, const occ_amd_item *it, const occ_step *steps,
+                           size_t n) {
+  char name[4 * OCC_AMD_NAME_MAX + 256];
+  fprintf(out, "Occupancy of a %d-thread workgroup on ", it->kernel.threads_per_block);
+  if (it->board)
+    fprintf(out, "%s (%s)", occ_text_safe(it->board, name, sizeof name), it->arch.name);
+  else
+    fprintf(out, "%s", it->arch.name);
+  explain_src src = {NULL, it};
+  print_steps(out, &src, steps, n);
+  /* The remark's own figure: the compiler's word, not a step of a rule. */
+  if (it->compiler.present && it->compiler.occupancy_waves_per_simd >= 0)
+    fprintf(out, "   the compiler printed Occupancy %d: %s\n",
+            it->compiler.occupancy_waves_per_simd,
+            it->compiler.agrees ? "it agrees" : "it DIFFERS from occcalc");
 }

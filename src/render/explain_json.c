@@ -3,6 +3,8 @@
  * prose as --explain's text. */
 #include "render/explain_out.h"
 
+#include "core/amd_explain.h"
+
 /* {"name", "value", "unit"}; value null for a limit that does not apply. */
 static cJSON *value_json(const occ_explain_value *v) {
   cJSON *obj = cJSON_CreateObject();
@@ -29,15 +31,20 @@ static bool add_values(cJSON *step, const occ_step *s) {
   return cJSON_AddItemToObject(step, "result", result);
 }
 
-static cJSON *step_json(const occ_report *rep, const occ_step *s) {
+static cJSON *step_json(const occ_report *rep, const occ_amd_item *amd,
+                        const occ_step *s) {
   char text[512];
-  occ_explain_step_text(rep, s, text, sizeof text);
+  if (amd)
+    occ_amd_explain_step_text(amd, s, text, sizeof text);
+  else
+    occ_explain_step_text(rep, s, text, sizeof text);
   cJSON *step = cJSON_CreateObject();
   if (!step) return NULL;
   if (!cJSON_AddStringToObject(step, "step", s->key) ||
       !cJSON_AddNumberToObject(step, "section", s->section) ||
       !cJSON_AddStringToObject(step, "section_title",
-                               occ_explain_section_title(s->section)) ||
+                               amd ? occ_amd_explain_section_title(s->section)
+                                   : occ_explain_section_title(s->section)) ||
       !cJSON_AddStringToObject(step, "title", s->title) ||
       !cJSON_AddStringToObject(step, "operation", occ_explain_op_name(s->operation)) ||
       !add_values(step, s) || !cJSON_AddStringToObject(step, "text", text) ||
@@ -50,16 +57,23 @@ static cJSON *step_json(const occ_report *rep, const occ_step *s) {
   return step;
 }
 
-cJSON *occ_json_explain(const occ_report *rep) {
-  const occ_step *steps = rep->steps;
-  size_t n = rep->step_count;
+static cJSON *steps_json(const occ_report *rep, const occ_amd_item *amd,
+                         const occ_step *steps, size_t n) {
   cJSON *array = cJSON_CreateArray();
   if (!array) return NULL;
   for (size_t i = 0; i < n; i++) {
-    if (!cJSON_AddItemToArray(array, step_json(rep, &steps[i]))) {
+    if (!cJSON_AddItemToArray(array, step_json(rep, amd, &steps[i]))) {
       cJSON_Delete(array);
       return NULL;
     }
   }
   return array;
+}
+
+cJSON *occ_json_explain(const occ_report *rep) {
+  return steps_json(rep, NULL, rep->steps, rep->step_count);
+}
+
+cJSON *occ_json_amd_explain(const occ_amd_item *amd, const occ_step *steps, size_t n) {
+  return steps_json(NULL, amd, steps, n);
 }

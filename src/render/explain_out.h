@@ -8,12 +8,25 @@
 #include <stddef.h>
 
 #include "core/explain.h"
+#include "model/amd_item.h"
 #include "render/report.h"
 
 /* Writes step's prose (its template with report's numbers filled in) into
  * buf, cut to size; without the joiner to the step before. */
 void occ_explain_step_text(const occ_report *report, const occ_step *step,
                            char *buf, size_t size);
+
+/* The same for an AMD item's steps (core/amd_explain.h). */
+void occ_amd_explain_step_text(const occ_amd_item *item, const occ_step *step,
+                               char *buf, size_t size);
+
+/* The worksheet of an AMD item's explanation (steps[0..n-1]): the same
+ * layout as NVIDIA's, both rules' steps. */
+void occ_print_amd_explain(FILE *out, const occ_amd_item *item, const occ_step *steps,
+                           size_t n);
+
+/* The JSON array of an AMD item's steps, in occ_json_explain's shape. */
+cJSON *occ_json_amd_explain(const occ_amd_item *item, const occ_step *steps, size_t n);
 
 /* Builds the derivation of report as a JSON array of steps:
  *   {"step", "section", "title", "operation", "operands": [{"name",

@@ -53,4 +53,8 @@ int occ_ptxas_table_fixed_width(void);
  * sizes, and `block_choice`. The caller owns it; NULL when out of memory. */
 cJSON *occ_ptxas_json(const occ_ptxas_row *row);
 
+/* Its "compiler" and "block_choice", described to a writer after
+ * occ_jw_report_members. */
+void occ_jw_ptxas_members(occ_jw *w, const occ_ptxas_row *row);
+
 #endif

@@ -8,7 +8,7 @@
 #include "render/ptxas_out.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* ARCH REGS SMEM STACK SPILL ! BLOCK WARPS OCC LIMITER, then KERNEL; the
  * header's format, and the widths occ_ptxas_table_row pads to. */

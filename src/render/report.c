@@ -10,7 +10,7 @@
 #include "render/report_rows.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 /* The plural ending of a count's noun: "1 warp", "0 warps", "4 warps". */
 static const char *plural(long long n) { return n == 1 ? "" : "s"; }
@@ -19,7 +19,11 @@ static void print_device(FILE *out, const occ_device *d) {
   char cc[16], name[4 * sizeof d->name];
   occ_cc_text(d, cc, sizeof cc);
   occ_text_safe(d->name, name, sizeof name);
-  if (d->sm_count > 0)
+  if (d->sm_count > 0 && d->sm_count_source)
+    fprintf(out, "%s (cc %s, %d SMs from %s%s, the rest from the %s)\n", name,
+            cc, d->sm_count, d->sm_count_source[0] == '-' ? "" : "the ",
+            d->sm_count_source, d->source);
+  else if (d->sm_count > 0)
     fprintf(out, "%s (cc %s, %d SMs, from the %s)\n", name, cc, d->sm_count,
             d->source);
   else

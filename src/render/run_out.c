@@ -9,7 +9,7 @@
 #include "render/json_write.h"
 #include "render/report.h"
 #include "render/run_cluster.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 #include "render/vocab.h"
 
 static const char *const launch_types[] = {"regular", "cooperative",
@@ -116,9 +116,10 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
                                                          : "");
   const occ_measure *m = &row->measure;
   if (row->sampled && m->achieved_known) {
-    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches "
+    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launch%s "
                           "measured, %zu cleanly", m->counter_launch_count,
-                          m->launch_count, m->clean_launch_count);
+                          m->launch_count, m->launch_count == 1 ? "" : "es",
+                          m->clean_launch_count);
     if (m->basis_why && m->clean_launch_count < m->counter_launch_count)
       n += (size_t)snprintf(line + n, sizeof line - n, "; others: %s",
                             m->basis_why);
@@ -138,8 +139,10 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
   text_wrapped(out, line);
   /* A line of its own: after "achieved" it wrapped inside a phrase. */
   if (row->item.device && row->item.waves.blocks_per_wave) {
-    snprintf(line, sizeof line, "waves %.2f of %" PRId64 " blocks (%s)", row->item.waves.waves,
-             row->item.waves.blocks_per_wave, occ_waves_words(&row->item.waves, words, sizeof words));
+    snprintf(line, sizeof line, "waves %.2f, %" PRId64 " block%s a wave (%s)",
+             row->item.waves.waves, row->item.waves.blocks_per_wave,
+             row->item.waves.blocks_per_wave == 1 ? "" : "s",
+             occ_waves_words(&row->item.waves, words, sizeof words));
     text_wrapped(out, line);
   }
   if (occ_run_cluster_line(&row->item, line, sizeof line))
@@ -189,9 +192,10 @@ static void text_sampling(FILE *out, const occ_run_report *rep) {
               occ_text_safe(d->why, why, sizeof why));
       continue;
     }
-    fprintf(out, "   GPU %d: every %.1f us, %llu samples (%llu idle), %llu "
+    fprintf(out, "   GPU %d: every %.1f us, %llu sample%s (%llu idle), %llu "
             "lost", d->ordinal, (double)d->interval_ns / 1000,
             (unsigned long long)d->sample_count,
+            d->sample_count == 1 ? "" : "s",
             (unsigned long long)d->idle_count,
             (unsigned long long)d->lost_count);
     if (d->overflow) fprintf(out, ", the buffer overflowed");
@@ -202,8 +206,9 @@ static void text_sampling(FILE *out, const occ_run_report *rep) {
               occ_text_safe(d->why, why, sizeof why));
   }
   if (rep->samples_skipped)
-    fprintf(out, "   %llu invalid samples skipped\n",
-            (unsigned long long)rep->samples_skipped);
+    fprintf(out, "   %llu invalid sample%s skipped\n",
+            (unsigned long long)rep->samples_skipped,
+            rep->samples_skipped == 1 ? "" : "s");
 }
 
 /* The header's two lines: the counters, and occcalc's time in the
@@ -249,9 +254,10 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
   const char *slash = strrchr(rep->program, '/');
   char program[25];
   occ_text_safe(slash ? slash + 1 : rep->program, program, sizeof program);
-  fprintf(out, "occcalc run: %s: %zu launches, %zu configurations, exit "
-          "status %d\n", program, rep->launch_count, rep->row_count,
-          rep->status);
+  fprintf(out, "occcalc run: %s: %zu launch%s, %zu configuration%s, exit "
+          "status %d\n", program, rep->launch_count,
+          rep->launch_count == 1 ? "" : "es", rep->row_count,
+          rep->row_count == 1 ? "" : "s", rep->status);
   if (rep->measure == OCC_MEASURE_SAMPLE)
     text_sampling(out, rep);
   text_cost(out, &rep->cost);

@@ -4,7 +4,7 @@
 
 #include "render/suggest_out.h"
 #include "render/vocab.h"
-#include "render/text_safe.h"
+#include "text/text_safe.h"
 
 static double pct(double occupancy) { return 100.0 * occupancy; }
 

@@ -22,6 +22,8 @@ static int print_kernel(const occ_ptxas_kernel *k, void *ctx) {
          k->source == OCC_PTXAS_FROM_PTXAS ? "ptxas" : "cuobjdump",
          k->arch[0] ? k->arch : "?", k->name, k->regs_per_thread,
          k->smem_static_bytes);
+  /* cuobjdump's SHARED with the per-block reserve in it (ptxas.h). */
+  if (k->smem_includes_reserve) printf("+reserve");
   field("stack", k->stack_bytes);
   field("local", k->local_bytes);
   field("spill_st", k->spill_stores_bytes);
