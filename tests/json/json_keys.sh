@@ -162,6 +162,26 @@ jsonl=$(./occcalc --ptxas $log --jsonl | jq -s .)
 rules jsonl "$jsonl"
 kernel_rules jsonl "$jsonl"
 check jsonl "$jsonl" "length == $(printf '%s' "$ptxas" | jq length)"
+# Each --jsonl line is self-contained: read alone it parses, and carries
+# the device of its kernel's target, the same as --json's report for it,
+# also where lines of several targets interleave (a device's text is
+# written once and repeated).
+multi=$(mktemp)
+cat tests/ptxas/real/*.ptxas.log tests/ptxas/real/*.ptxas.log >"$multi"
+lines_ok=$(./occcalc --ptxas "$multi" --jsonl | while IFS= read -r line; do
+  printf '%s' "$line" | jq -e '(.device | type) == "object" and
+    (.device.cc | gsub("\\."; "")) == (.compiler.arch | ltrimstr("sm_") |
+    ltrimstr("compute_") | rtrimstr("a"))' >/dev/null || echo bad
+done)
+archs=$(./occcalc --ptxas "$multi" --jsonl | jq -r .device.cc | sort -u | wc -l)
+multi_json=$(./occcalc --ptxas "$multi" --json)
+multi_jsonl=$(./occcalc --ptxas "$multi" --jsonl | jq -s .)
+rm -f "$multi"
+if [ -n "$lines_ok" ] || [ "$archs" -lt 2 ]; then
+  echo "json_keys: jsonl: a line without its own device, or its device not its target's ($archs devices)"
+  fail=1
+fi
+check jsonl-same-as-json "$(printf '[%s,%s]' "$multi_json" "$multi_jsonl")" '.[0] == .[1] and (.[0] | length) > 2'
 
 gpus=$(./occcalc --list-gpus --json)
 check list-gpus "$gpus" "$no_pct"
