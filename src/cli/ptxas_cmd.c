@@ -227,8 +227,7 @@ static void label_of(const occ_ptxas_kernel *k, char *label, size_t size) {
   snprintf(label, size, "%.100s%s%s", k->name, k->arch[0] ? "-" : "", k->arch);
 }
 
-static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
-  run *r = ctx;
+static int on_kernel(run *r, const occ_ptxas_kernel *k) {
   const char *readable = occ_demangle(&r->demangler, k->name);
   const char *pattern = r->cli->kernel_name;
   if (pattern && !occ_kernel_name_matches(pattern, k->name, readable))
@@ -337,6 +336,15 @@ static int conclude(run *r, const occ_ptxas_stats *s) {
   return occ_pipeline_gate(&r->pipeline);
 }
 
+/* The kernels the reader completed, each through the pipeline. Returns
+ * 0, or the status that stops the run. */
+static int take_kernels(run *r) {
+  const occ_ptxas_kernel *k;
+  while ((k = occ_ptxas_next(r->parser)))
+    if ((r->rc = on_kernel(r, k)) != 0) return r->rc;
+  return 0;
+}
+
 static void run_free(run *r) {
   if (!r) return;
   occ_ptxas_free(r->parser);
@@ -353,7 +361,7 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
                     int *rc) {
   run *r = calloc(1, sizeof *r);
   choice_entry *choices = calloc(CHOICE_CACHE_SIZE, sizeof *choices);
-  occ_ptxas_parser *parser = r ? occ_ptxas_new(on_kernel, r) : NULL;
+  occ_ptxas_parser *parser = r ? occ_ptxas_new(NULL, NULL) : NULL;
   if (!r || !choices || !parser) {
     free(r);
     free(choices);
@@ -388,7 +396,8 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
 
 static int run_end(run *r) {
   if (r->rc) return r->rc;
-  if ((r->rc = occ_ptxas_finish(r->parser)) != 0) return r->rc;
+  occ_ptxas_finish(r->parser);
+  if ((r->rc = take_kernels(r)) != 0) return r->rc;
   return conclude(r, occ_ptxas_get_stats(r->parser));
 }
 
@@ -454,7 +463,11 @@ static int on_line(void *ctx, const char *s, size_t len) {
             occ_log_kind_words(kind), occ_log_kind_words(c->kind));
     return c->rc = OCC_EXIT_USAGE;
   }
-  int rc = c->nvidia ? occ_ptxas_line(c->nvidia->parser, s, len) : 0;
+  int rc = 0;
+  if (c->nvidia) {
+    occ_ptxas_line(c->nvidia->parser, s, len);
+    rc = take_kernels(c->nvidia);
+  }
   if (!rc && c->amd) rc = occ_remark_run_line(c->amd, s, len);
   return rc ? (c->rc = rc) : 0;
 }
