@@ -10,7 +10,14 @@
 #include "model/cluster.h"
 
 static occ_status compute(occ_item *item, const occ_model_request *req) {
-  occ_status status = occ_compute(item->device, &item->kernel, &item->result);
+  occ_status status = OCC_OK;
+  if (req->choose_block) {
+    status = occ_model_choose_block(req->choose_block, item->device, &item->kernel,
+                                    &item->chosen);
+    item->choice = status == OCC_OK ? &item->chosen : NULL;
+    if (status != OCC_OK) return status;
+  }
+  status = occ_compute(item->device, &item->kernel, &item->result);
   item->has_waves = status == OCC_OK && req->grid_blocks > 0;
   if (item->has_waves)
     occ_waves_compute(item->device, &item->result, req->grid_blocks,
