@@ -59,7 +59,7 @@ static int widest_line(const char *text) {
 
 TestSuite(sweep, .init = load_db, .fini = free_db);
 
-Test(sweep, mission_example_and_the_edges) {
+Test(sweep, readme_example_and_the_edges) {
   occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4096, 0, 128);
   occ_sweep *s = sweep_of(&d, &k);
