@@ -151,8 +151,8 @@ build/live/jitlink.o: ALL_CPPFLAGS += -DOCC_CUDA_LIB_DIR='"$(CUDA)/lib64"'
 
 # cupti_profiler_host.h includes C++'s <string> without using it; an empty
 # one lets the C compiler read the header unchanged.
-build/live/counter.o: ALL_CPPFLAGS += -Ibuild/cshim
-build/live/counter.o: build/cshim/string
+build/live/counter.o build/live/sampler.o: ALL_CPPFLAGS += -Ibuild/cshim
+build/live/counter.o build/live/sampler.o: build/cshim/string
 build/cshim/string:
 	mkdir -p build/cshim && : > $@
 

@@ -29,6 +29,8 @@
 
 /* --cache-control's words, in occ_cache_control's order. */
 static const char *const cache_controls[] = {"all", "none", NULL};
+static const char *const measures[] = {"auto", "sample", "replay", "none",
+                                       NULL};
 
 static const occ_option options[] = {
     [OCC_OPT_REGS] =
@@ -238,7 +240,19 @@ static const occ_option options[] = {
          "run measures CUDA programs"},
     [OCC_OPT_NO_COUNTERS] =
         {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
-         "run: only launch records (no replay, no counter rights)", 0,
+         "run: the same as --measure none", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
+    [OCC_OPT_MEASURE] =
+        {"measure", "auto|sample|replay|none", OCC_ARG_CHOICE, 0, 0,
+         AT(measure), RUN,
+         "run: achieved occupancy by PM samples or kernel replay", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs", measures},
+    [OCC_OPT_SAMPLE_INTERVAL] =
+        {"sample-interval", "US", OCC_ARG_COUNT, 1, 100000,
+         AT(sample_interval_us), RUN,
+         "run: the PM sampling interval in microseconds (25)", 0,
          OCC_VENDOR_NVIDIA,
          "run measures CUDA programs"},
     [OCC_OPT_CACHE_CONTROL] =
@@ -472,6 +486,8 @@ static const struct {
     {OCC_OPT_CACHE_CONTROL, OCC_OPT_NO_COUNTERS,
      "the caches are flushed before the launches whose counters are read"},
     {OCC_OPT_LDS, OCC_OPT_SMEM, "they name the same size: give one"},
+    {OCC_OPT_MEASURE, OCC_OPT_NO_COUNTERS,
+     "--no-counters is --measure none: give one"},
 };
 
 /* What --csv and --svg - cannot write beside the charts' points. */

@@ -114,6 +114,8 @@ typedef enum occ_opt {
   OCC_OPT_METRICS,
   OCC_OPT_COUNTER_LAUNCHES,
   OCC_OPT_NO_COUNTERS,
+  OCC_OPT_MEASURE,
+  OCC_OPT_SAMPLE_INTERVAL,
   OCC_OPT_CACHE_CONTROL,
   OCC_OPT_OUTPUT,
   OCC_OPT_LIST_GPUS,
@@ -156,6 +158,14 @@ typedef enum occ_cache_control {
   OCC_CACHE_CONTROL_ALL,
   OCC_CACHE_CONTROL_NONE
 } occ_cache_control;
+
+/* --measure's choices, in the order of the table's words. */
+typedef enum occ_measure_choice {
+  OCC_MEASURE_CHOICE_AUTO,
+  OCC_MEASURE_CHOICE_SAMPLE,
+  OCC_MEASURE_CHOICE_REPLAY,
+  OCC_MEASURE_CHOICE_NONE
+} occ_measure_choice;
 
 /* What the command line asked for, each value parsed once into its type
  * (params.h). Strings point into argv. Numbers are as given; 0 (or NULL)
@@ -204,7 +214,9 @@ typedef struct occ_cli {
   int cache_control;         /* --cache-control: an occ_cache_control
                                 (default none) */
   const char *output_path;   /* --output FILE */
-  bool no_counters;
+  bool no_counters;          /* --measure none's older name */
+  int measure;               /* --measure: an occ_measure_choice */
+  int64_t sample_interval_us; /* --sample-interval */
   /* report */
   bool report_command;
   char **report_files;       /* FILE... NULL-terminated (argv's) */

@@ -28,10 +28,6 @@
  * many the device is looked up again for each kernel. */
 #define ARCH_CACHE_SIZE 32
 
-/* Kernels of one log share a handful of (registers, shared memory,
- * barriers) tuples; remembering the best block size of each saves the
- * 32 evaluations per kernel that finding it costs. */
-#define CHOICE_CACHE_SIZE 1024
 
 typedef struct arch_entry {
   char arch[OCC_PTXAS_ARCH_MAX];
@@ -39,19 +35,14 @@ typedef struct arch_entry {
   occ_device device;
 } arch_entry;
 
-typedef struct choice_entry {
-  const occ_device *device;
-  int regs, barriers;
-  int64_t smem;
-  occ_block_choice choice;
-  bool used;
-} choice_entry;
 
 typedef struct run {
   const occ_cli *cli;
   const occ_gpudb *db;
   FILE *err;
   occ_pipeline pipeline;
+  occ_sweep_cache sweeps;  /* the charts' and suggestions' tables, built
+                              once per device for every kernel */
   occ_demangler demangler;
 
   bool fixed;              /* --gpu, --arch/--cc or $OCCCALC_GPU: one device
@@ -68,7 +59,14 @@ typedef struct run {
   arch_entry archs[ARCH_CACHE_SIZE];
   int arch_count;
   arch_entry scratch;
-  choice_entry *choices;
+  occ_choice_cache *choices; /* the blocks chosen without --block */
+  /* With one device for every kernel: each target's per-block reserve,
+   * read from the database once per target (reported_reserve). */
+  struct {
+    char arch[OCC_PTXAS_ARCH_MAX];
+    int64_t bytes;
+  } reserves[ARCH_CACHE_SIZE];
+  int reserve_count;
 
   long selected, unknown_arch, rejected;
   char first_unknown_arch[OCC_PTXAS_ARCH_MAX];
@@ -152,16 +150,24 @@ static int64_t reported_reserve(run *r, const occ_ptxas_kernel *k,
   if (!k->arch[0])
     return r->fixed && device->cc_major >= 9 ? device->reserved_smem_per_block_bytes : 0;
   if (!k->smem_includes_reserve) return 0;
-  const occ_device *target = r->fixed ? NULL : arch_device(r, k->arch);
-  if (r->fixed) {
-    int major, minor;
-    char near[128];
-    occ_device d;
-    if (occ_parse_cc(k->arch, OCC_CC_NAME, &major, &minor) == 0 &&
-        occ_gpudb_find_cc(r->db, major, minor, &d, near, sizeof near) == 0)
-      return d.reserved_smem_per_block_bytes;
+  if (!r->fixed) {
+    const occ_device *target = arch_device(r, k->arch);
+    return target ? target->reserved_smem_per_block_bytes : OCC_PTXAS_RESERVE_FALLBACK_BYTES;
   }
-  return target ? target->reserved_smem_per_block_bytes : OCC_PTXAS_RESERVE_FALLBACK_BYTES;
+  for (int i = 0; i < r->reserve_count; i++)
+    if (strcmp(r->reserves[i].arch, k->arch) == 0) return r->reserves[i].bytes;
+  int major, minor;
+  char near[128];
+  occ_device d;
+  int64_t bytes = occ_parse_cc(k->arch, OCC_CC_NAME, &major, &minor) == 0 &&
+                          occ_gpudb_find_cc(r->db, major, minor, &d, near, sizeof near) == 0
+                      ? d.reserved_smem_per_block_bytes
+                      : OCC_PTXAS_RESERVE_FALLBACK_BYTES;
+  if (r->reserve_count < ARCH_CACHE_SIZE) {
+    snprintf(r->reserves[r->reserve_count].arch, OCC_PTXAS_ARCH_MAX, "%s", k->arch);
+    r->reserves[r->reserve_count++].bytes = bytes;
+  }
+  return bytes;
 }
 
 /* The kernel as the calculator takes it: the report's numbers, the
@@ -177,43 +183,6 @@ static void make_kernel(run *r, const occ_ptxas_kernel *k,
   if (k->barriers != OCC_PTXAS_UNKNOWN) kernel->barriers = k->barriers;
 }
 
-static occ_status best_block(run *r, const occ_device *device,
-                             const occ_kernel *kernel, occ_block_choice *out) {
-  size_t h = ((size_t)kernel->regs_per_thread * 31u +
-              (size_t)kernel->smem_static_bytes * 17u +
-              (size_t)kernel->barriers * 7u + (size_t)(uintptr_t)device) %
-             CHOICE_CACHE_SIZE;
-  choice_entry *e = &r->choices[h];
-  if (e->used && e->device == device && e->regs == kernel->regs_per_thread &&
-      e->smem == kernel->smem_static_bytes && e->barriers == kernel->barriers) {
-    *out = e->choice;
-    return OCC_OK;
-  }
-  occ_status status = occ_best_block_size(device, kernel, out);
-  if (status == OCC_OK)
-    *e = (choice_entry){device, kernel->regs_per_thread, kernel->barriers,
-                        kernel->smem_static_bytes, *out, true};
-  return status;
-}
-
-/* The block: --block for every kernel, else the smallest size reaching
- * the kernel's highest occupancy (a warp when no size can launch, so the
- * result still says why). */
-static occ_status choose_block(run *r, const occ_device *device,
-                               occ_kernel *kernel, occ_block_choice *choice) {
-  if (occ_cli_given(r->cli, OCC_OPT_BLOCK)) {
-    r->rc = occ_pipeline_block(&r->pipeline, device, kernel);
-    return OCC_OK;
-  }
-  occ_status status = best_block(r, device, kernel, choice);
-  if (status != OCC_OK) return status;
-  kernel->block[0] = choice->smallest_block_size > 0
-                         ? choice->smallest_block_size
-                         : device->warp_size;
-  kernel->block[1] = kernel->block[2] = 1;
-  return OCC_OK;
-}
-
 static void note_rejected(run *r, const char *name, occ_status status) {
   if (r->rejected++ == 0)
     snprintf(r->rejected_why, sizeof r->rejected_why, "%.60s: %s", name,
@@ -225,8 +194,7 @@ static void label_of(const occ_ptxas_kernel *k, char *label, size_t size) {
   snprintf(label, size, "%.100s%s%s", k->name, k->arch[0] ? "-" : "", k->arch);
 }
 
-static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
-  run *r = ctx;
+static int on_kernel(run *r, const occ_ptxas_kernel *k) {
   const char *readable = occ_demangle(&r->demangler, k->name);
   const char *pattern = r->cli->kernel_name;
   if (pattern && !occ_kernel_name_matches(pattern, k->name, readable))
@@ -236,15 +204,16 @@ static int on_kernel(const occ_ptxas_kernel *k, void *ctx) {
   if (!device) return r->rc;
   char label[128];
   label_of(k, label, sizeof label);
-  occ_block_choice choice;
   occ_item item = {.device = device, .name = k->name, .readable = readable,
-                   .label = label, .ptxas = k,
-                   .choice = occ_cli_given(r->cli, OCC_OPT_BLOCK) ? NULL : &choice};
+                   .label = label, .ptxas = k};
   make_kernel(r, k, device, &item.kernel);
-  occ_status status = choose_block(r, device, &item.kernel, &choice);
-  if (r->rc) return r->rc;
+  /* --block for every kernel; without it the model chooses each one's
+   * (run_new set the request's cache). */
+  if (occ_cli_given(r->cli, OCC_OPT_BLOCK) &&
+      (r->rc = occ_pipeline_block(&r->pipeline, device, &item.kernel)) != 0)
+    return r->rc;
   occ_model_section failed = OCC_SECTION_NONE;
-  if (status == OCC_OK) status = occ_pipeline_build(&r->pipeline, &item, &failed);
+  occ_status status = occ_pipeline_build(&r->pipeline, &item, &failed);
   if (status != OCC_OK && failed != OCC_SECTION_NONE)
     return r->rc = occ_pipeline_build_error(&r->pipeline, &item, status, failed);
   if (status != OCC_OK) {
@@ -335,11 +304,21 @@ static int conclude(run *r, const occ_ptxas_stats *s) {
   return occ_pipeline_gate(&r->pipeline);
 }
 
+/* The kernels the reader completed, each through the pipeline. Returns
+ * 0, or the status that stops the run. */
+static int take_kernels(run *r) {
+  const occ_ptxas_kernel *k;
+  while ((k = occ_ptxas_next(r->parser)))
+    if ((r->rc = on_kernel(r, k)) != 0) return r->rc;
+  return 0;
+}
+
 static void run_free(run *r) {
   if (!r) return;
   occ_ptxas_free(r->parser);
   occ_demangler_free(&r->demangler);
-  free(r->choices);
+  occ_sweep_cache_free(&r->sweeps);
+  occ_choice_cache_free(r->choices);
   free(r);
 }
 
@@ -349,11 +328,11 @@ static void run_free(run *r) {
 static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err,
                     int *rc) {
   run *r = calloc(1, sizeof *r);
-  choice_entry *choices = calloc(CHOICE_CACHE_SIZE, sizeof *choices);
-  occ_ptxas_parser *parser = r ? occ_ptxas_new(on_kernel, r) : NULL;
+  occ_choice_cache *choices = occ_choice_cache_new();
+  occ_ptxas_parser *parser = r ? occ_ptxas_new(NULL, NULL) : NULL;
   if (!r || !choices || !parser) {
     free(r);
-    free(choices);
+    occ_choice_cache_free(choices);
     occ_ptxas_free(parser);
     occ_msg(err, "out of memory");
     *rc = OCC_EXIT_FAILURE;
@@ -361,6 +340,8 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
   }
   *r = (run){.cli = cli, .db = db, .err = err, .choices = choices, .parser = parser};
   *rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
+  r->pipeline.request.sweeps = &r->sweeps;
+  if (!occ_cli_given(cli, OCC_OPT_BLOCK)) r->pipeline.request.choose_block = choices;
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */
   occ_target_query query = occ_cli_target_query(cli);
@@ -384,7 +365,8 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
 
 static int run_end(run *r) {
   if (r->rc) return r->rc;
-  if ((r->rc = occ_ptxas_finish(r->parser)) != 0) return r->rc;
+  occ_ptxas_finish(r->parser);
+  if ((r->rc = take_kernels(r)) != 0) return r->rc;
   return conclude(r, occ_ptxas_get_stats(r->parser));
 }
 
@@ -450,7 +432,11 @@ static int on_line(void *ctx, const char *s, size_t len) {
             occ_log_kind_words(kind), occ_log_kind_words(c->kind));
     return c->rc = OCC_EXIT_USAGE;
   }
-  int rc = c->nvidia ? occ_ptxas_line(c->nvidia->parser, s, len) : 0;
+  int rc = 0;
+  if (c->nvidia) {
+    occ_ptxas_line(c->nvidia->parser, s, len);
+    rc = take_kernels(c->nvidia);
+  }
   if (!rc && c->amd) rc = occ_remark_run_line(c->amd, s, len);
   return rc ? (c->rc = rc) : 0;
 }

@@ -82,8 +82,7 @@ static int kernel_arch(remark_run *r, const occ_amdgpu_kernel *k, occ_amd_item *
   return 0;
 }
 
-static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
-  remark_run *r = ctx;
+static int on_remark(remark_run *r, const occ_amdgpu_kernel *k) {
   const occ_cli *cli = r->cli;
   r->kernels++;
   if (cli->kernel_name &&
@@ -128,9 +127,18 @@ static int on_remark(const occ_amdgpu_kernel *k, void *ctx) {
   return r->rc;
 }
 
+/* The kernel the reader completed, through the pipeline. */
+static int take_kernels(remark_run *r) {
+  const occ_amdgpu_kernel *k;
+  while ((k = occ_amdgpu_next(r->parser)))
+    if ((r->rc = on_remark(r, k)) != 0) return r->rc;
+  return 0;
+}
+
 int occ_remark_run_end(remark_run *r, const char *input) {
   if (r->rc) return r->rc;
-  if ((r->rc = occ_amdgpu_finish(r->parser)) != 0) return r->rc;
+  occ_amdgpu_finish(r->parser);
+  if ((r->rc = take_kernels(r)) != 0) return r->rc;
   const occ_amdgpu_stats *s = occ_amdgpu_get_stats(r->parser);
   occ_pipeline_end(&r->pipeline);
   long written = r->pipeline.render.written;
@@ -185,7 +193,7 @@ remark_run *occ_remark_run_new(const occ_cli *cli, const occ_gpudb *db,
   r->target = target;
   r->err = err;
   *rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
-  if (*rc == OCC_EXIT_OK && !(r->parser = occ_amdgpu_new(on_remark, r))) {
+  if (*rc == OCC_EXIT_OK && !(r->parser = occ_amdgpu_new(NULL, NULL))) {
     occ_msg(err, "out of memory");
     *rc = OCC_EXIT_FAILURE;
   }
@@ -197,7 +205,8 @@ remark_run *occ_remark_run_new(const occ_cli *cli, const occ_gpudb *db,
 }
 
 int occ_remark_run_line(remark_run *r, const char *s, size_t len) {
-  return occ_amdgpu_line(r->parser, s, len);
+  occ_amdgpu_line(r->parser, s, len);
+  return take_kernels(r);
 }
 
 void occ_remark_run_free(remark_run *r) {

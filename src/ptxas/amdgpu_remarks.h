@@ -77,8 +77,14 @@ typedef struct occ_amdgpu_stats {
 typedef struct occ_amdgpu_parser occ_amdgpu_parser;
 
 /* Creates a reader; NULL when out of memory. Free with occ_amdgpu_free
- * (NULL-safe). */
+ * (NULL-safe). fn NULL: no callback; the caller takes each kernel with
+ * occ_amdgpu_next after each occ_amdgpu_line and after
+ * occ_amdgpu_finish. */
 occ_amdgpu_parser *occ_amdgpu_new(occ_amdgpu_fn fn, void *ctx);
+
+/* Without a callback: the kernel the last line (or finish) completed,
+ * valid until the next call into the reader; NULL when none. */
+const occ_amdgpu_kernel *occ_amdgpu_next(occ_amdgpu_parser *parser);
 void occ_amdgpu_free(occ_amdgpu_parser *parser);
 
 /* Feeds len bytes (a chunk may end mid-line). Returns 0 or the callback's

@@ -3,7 +3,9 @@
  * output, from CUDA 2.x to 13.x) and of `cuobjdump --dump-resource-usage`.
  *
  * The caller feeds bytes in chunks of any size; each kernel is handed to a
- * callback as soon as its resource line is read. Memory is fixed when the
+ * callback as soon as its lines are read: at the line after its resource
+ * line and its callees' properties (see occ_ptxas_kernel.callees), or at
+ * the end of the input. Memory is fixed when the
  * parser is created, whatever the input's size: a line longer than
  * OCC_PTXAS_LINE_MAX is skipped and counted, never buffered. No I/O here
  * beyond occ_ptxas_read_file's fread. */
@@ -58,6 +60,20 @@ typedef struct occ_ptxas_kernel {
   int64_t spill_loads_bytes;   /* OCC_PTXAS_UNKNOWN if absent */
   int64_t cmem_bytes;          /* summed over constant banks; UNKNOWN if
                                   absent (sm_90 and newer print none) */
+  /* The non-entry functions ptxas reports right after the kernel (its
+   * "Function properties for NAME" after the kernel's Compile time): in a
+   * whole-program build, the functions the kernel calls that were not
+   * inlined (nvcc 13.0: recursive() calling fib() is followed by fib's
+   * properties). Their frames and spills are the kernel's local-memory
+   * traffic too; a callee shared with a later kernel is reported once,
+   * after its first caller. callees 0: none reported (the three fields
+   * then OCC_PTXAS_UNKNOWN). */
+  int callees;
+  const char *first_callee;    /* the first one's name; valid only during
+                                  the callback; NULL when none */
+  int64_t callee_stack_bytes;  /* the largest callee frame */
+  int64_t callee_spill_stores_bytes; /* summed over the callees */
+  int64_t callee_spill_loads_bytes;
   int barriers;                /* OCC_PTXAS_UNKNOWN if absent */
   int textures;                /* OCC_PTXAS_UNKNOWN if absent, also below */
   int samplers;
@@ -81,8 +97,16 @@ typedef struct occ_ptxas_stats {
 
 typedef struct occ_ptxas_parser occ_ptxas_parser;
 
-/* Creates a parser; NULL when out of memory. Free with occ_ptxas_free. */
+/* Creates a parser; NULL when out of memory. Free with occ_ptxas_free.
+ * fn NULL: no callback; the caller takes each kernel with occ_ptxas_next
+ * after each occ_ptxas_line and after occ_ptxas_finish (what occcalc
+ * does, so that the reader calls nothing above it). */
 occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx);
+
+/* Without a callback: the next kernel the last line (or finish)
+ * completed, valid until the next call into the parser; NULL when there
+ * is no more. */
+const occ_ptxas_kernel *occ_ptxas_next(occ_ptxas_parser *parser);
 
 void occ_ptxas_free(occ_ptxas_parser *parser);
 

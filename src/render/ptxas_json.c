@@ -22,6 +22,11 @@ static void compiler(occ_jw *w, const occ_ptxas_row *row) {
   bytes_or_null(w, "spill_stores_bytes", k->spill_stores_bytes);
   bytes_or_null(w, "spill_loads_bytes", k->spill_loads_bytes);
   bytes_or_null(w, "cmem_bytes", k->cmem_bytes);
+  /* The functions ptxas reports after the kernel: its callees (ptxas.h). */
+  occ_jw_int(w, "callees", k->callees);
+  bytes_or_null(w, "callee_stack_bytes", k->callee_stack_bytes);
+  bytes_or_null(w, "callee_spill_stores_bytes", k->callee_spill_stores_bytes);
+  bytes_or_null(w, "callee_spill_loads_bytes", k->callee_spill_loads_bytes);
   occ_jw_bool(w, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
   occ_jw_close(w);
 }

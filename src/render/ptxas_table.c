@@ -21,7 +21,8 @@ int occ_ptxas_table_fixed_width(void) {
 
 bool occ_ptxas_uses_local(const occ_ptxas_kernel *k) {
   return k->stack_bytes > 0 || k->spill_stores_bytes > 0 ||
-         k->spill_loads_bytes > 0;
+         k->spill_loads_bytes > 0 || k->callee_stack_bytes > 0 ||
+         k->callee_spill_stores_bytes > 0 || k->callee_spill_loads_bytes > 0;
 }
 
 bool occ_ptxas_limiter_ties(const occ_result *r) {
@@ -176,8 +177,8 @@ void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,
   if (any_limiter_ties)
     fputs("+ other limits bind too (see --json's limited_by).\n", out);
   if (any_local)
-    fputs("! a stack frame or register spills: local-memory traffic, "
-          "whatever the\n  occupancy.\n",
+    fputs("! a stack frame or register spills, the kernel's or its callees': "
+          "local-memory\n  traffic, whatever the occupancy.\n",
           out);
 }
 
@@ -207,6 +208,17 @@ void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
   occ_text_safe(readable, name, sizeof name);
   fit(name, 80 - 3 - columns(where));
   fprintf(out, "== %s%s\n", name, where);
+  if (k->callees) {
+    char callee[80];
+    occ_text_safe(k->first_callee, callee, sizeof callee);
+    fit(callee, 40);
+    fprintf(out, "   calls %s%s (reported after it by ptxas): a %lld-byte stack\n"
+            "   frame, %lld B of spill stores and %lld B of spill loads: "
+            "local-memory\n   traffic that the occupancy below does not show\n",
+            callee, k->callees > 1 ? " and others" : "", (long long)k->callee_stack_bytes,
+            (long long)(k->callee_spill_stores_bytes > 0 ? k->callee_spill_stores_bytes : 0),
+            (long long)(k->callee_spill_loads_bytes > 0 ? k->callee_spill_loads_bytes : 0));
+  }
   if (choice)
     fprintf(out, "   no --block: %d threads, the smallest block reaching "
             "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "

@@ -31,9 +31,14 @@ count=$(wc -l <"$tmp/help")
 # The examples: the lines between .EX and .EE, with roff escapes undone.
 sed -n '/^\.EX/,/^\.EE/p' man/occcalc.1 | grep -v '^\.E[XE]' |
   sed 's/\\-/-/g' >"$tmp/examples"
-n=0
+# An example piped into jq runs without its jq part where jq is missing
+# (make check needs no jq), so occcalc's part is still run and checked.
+n=0 cut=0
 while IFS= read -r line; do
   n=$((n + 1))
+  case "$line" in *"| jq "*)
+    command -v jq >/dev/null 2>&1 || { line=${line%%| jq *}; cut=$((cut + 1)); } ;;
+  esac
   out=$(PATH="$PWD:$PATH" sh -c "$line" 2>"$tmp/err")
   rc=$?
   if [ $rc -ne 0 ] || [ -z "$out" ]; then
@@ -56,5 +61,7 @@ fi
 # --help is read in a terminal: 80 columns.
 wide=$(./occcalc --help | awk 'length > 80')
 [ -z "$wide" ] || { echo "options: --help over 80 columns: $wide"; fail=1; }
-echo "options: $count options agree, $n man page examples run"
+note=""
+[ $cut -gt 0 ] && note=" ($cut without their jq part: no jq)"
+echo "options: $count options agree, $n man page examples run$note"
 exit $fail

@@ -10,7 +10,8 @@
 #   the targets below        llvm-19, clang-19: each only where a goal
 #                            names a target that uses it (or test, fuzz,
 #                            bench, which run them all)
-# GPU goals (test-gpu*, bench-gpu*) need only the build's package.
+# GPU goals (test-gpu*, bench-gpu*) need the build's package, and python3
+# (the GPU tests read JSON with it), nothing else.
 # As root, what is missing is installed with apt-get. A package that cannot
 # be installed (not root, or no Debian archive) is named on one line with
 # the targets that need it; the build's and the unit tests' packages stop
@@ -31,6 +32,7 @@ valgrind         cmd:valgrind                  bench bench-callgrind
 gdb              cmd:gdb                       test test-walk test-slow sanitize
 clang            cmd:clang                     test test-slow fuzz fuzz-* test-fuzz-* sanitize
 llvm-19          cmd:llc-19                    test test-slow test-amd-llvm sanitize
+python3          cmd:python3                   test test-json test-lab test-run-plural test-gpu test-gpu-* bench-gpu-* sanitize
 '
 
 present() {
@@ -41,13 +43,14 @@ present() {
   esac
 }
 
-# Does a goal match one of the patterns? GPU goals match only "*".
+# Does a goal match one of the patterns? A GPU goal matches only "*" and
+# the patterns that name GPU goals.
 wanted() { # wanted PATTERN...
   for g in $goals; do
     case $g in *gpu*) gpu=1 ;; *) gpu=0 ;; esac
     for p in "$@"; do
       [ "$p" = "*" ] && return 0
-      [ $gpu = 1 ] && continue
+      [ $gpu = 1 ] && case $p in *gpu*) ;; *) continue ;; esac
       case $g in $p) return 0 ;; esac
     done
   done
@@ -79,7 +82,7 @@ while IFS='|' read -r pkg pats; do
   probe=$(echo "$table" | awk -v p="$pkg" '$1 == p { print $2 }')
   present "$probe" && continue
   # The targets that need it: the patterns that name targets, not goals.
-  targets=$(echo "$pats" | tr ' ' '\n' | grep -E '^(test-|bench-|fuzz)' | grep -v '\*' | tr '\n' ' ')
+  targets=$(echo "$pats" | tr ' ' '\n' | grep -E '^(test-|bench-|fuzz)' | tr '\n' ' ')
   case $pkg in
     libcjson-dev) echo "occcalc: missing Debian package libcjson-dev, which every build needs (as root: apt-get install libcjson-dev)" >&2
                   status=1 ;;

@@ -194,7 +194,7 @@ check list-gpus "$gpus" '(.gpus | length > 0) and (.architectures | length > 0) 
 forge=build/forge
 tmp_csv=$(mktemp)
 trap 'rm -f "$tmp_csv"' EXIT
-run=$(./occcalc run --json -- $forge launch smem_executed=102400 launch \
+run=$(./occcalc run --measure replay --json -- $forge launch smem_executed=102400 launch \
   start_ns=0 end_ns=0 counters values=40 2>/dev/null)
 rules run "$run"
 kernel_rules run "$run"

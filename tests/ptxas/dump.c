@@ -33,6 +33,10 @@ static int print_kernel(const occ_ptxas_kernel *k, void *ctx) {
   field("textures", k->textures);
   field("samplers", k->samplers);
   field("surfaces", k->surfaces);
+  if (k->callees)
+    printf(" callees=%d first_callee=%s callee_stack=%" PRId64 " callee_spill=%" PRId64
+           "/%" PRId64, k->callees, k->first_callee, k->callee_stack_bytes,
+           k->callee_spill_stores_bytes, k->callee_spill_loads_bytes);
   printf("\n");
   return 0;
 }

@@ -205,3 +205,49 @@ Test(ptxas, cuobjdump_shared_says_the_reserve_is_included) {
   cr_expect_not_null(strstr(t[0].text, "|_Z1kv|10|3072|"), "%s", t[0].text);
   cr_expect_not_null(strstr(t[1].text, "|_Z1kv|10|3072|"), "%s", t[1].text);
 }
+
+/* Without a callback the caller takes each kernel after the line that
+ * completes it: the line after its callees' properties, not its Used
+ * line (a callee's frame and spills come after the kernel). */
+Test(ptxas, pull_a_kernel_after_its_callees) {
+  static const char *lines[] = {
+      "ptxas info    : Compiling entry function '_Z9recursivePi' for 'sm_90'",
+      "ptxas info    : Function properties for _Z9recursivePi",
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
+      "ptxas info    : Used 24 registers, used 0 barriers",
+      "ptxas info    : Compile time = 2.504 ms",
+      "ptxas info    : Function properties for _Z3fibi",
+      "    24 bytes stack frame, 20 bytes spill stores, 20 bytes spill loads",
+      "ptxas info    : Compiling entry function '_Z4leafPi' for 'sm_90'",
+      "ptxas info    : Used 8 registers, used 0 barriers"};
+  occ_ptxas_parser *p = occ_ptxas_new(NULL, NULL);
+  cr_assert_not_null(p);
+  int completed_at[2] = {-1, -1}, n = 0;
+  const occ_ptxas_kernel *k;
+  for (int i = 0; i < (int)(sizeof lines / sizeof *lines); i++) {
+    occ_ptxas_line(p, lines[i], strlen(lines[i]));
+    while ((k = occ_ptxas_next(p))) {
+      cr_assert_lt(n, 2);
+      if (n == 0) {
+        cr_expect_str_eq(k->name, "_Z9recursivePi");
+        cr_expect_eq(k->callees, 1);
+        cr_expect_str_eq(k->first_callee, "_Z3fibi");
+        cr_expect_eq(k->callee_stack_bytes, 24);
+        cr_expect_eq(k->callee_spill_stores_bytes, 20);
+        cr_expect_eq(k->callee_spill_loads_bytes, 20);
+      }
+      completed_at[n++] = i;
+    }
+  }
+  occ_ptxas_finish(p);
+  while ((k = occ_ptxas_next(p))) {
+    cr_expect_str_eq(k->name, "_Z4leafPi");
+    cr_expect_eq(k->callees, 0);
+    cr_expect_eq(k->callee_stack_bytes, OCC_PTXAS_UNKNOWN);
+    completed_at[n++] = 99;
+  }
+  cr_expect_eq(n, 2);
+  cr_expect_eq(completed_at[0], 7, "the first kernel came at line %d", completed_at[0]);
+  cr_expect_eq(completed_at[1], 99);
+  occ_ptxas_free(p);
+}

@@ -21,9 +21,9 @@ cd "$tmp" || exit 1
 # there, unmeasured.
 # Rank 0's process ran its exit handlers (its summary: 0.5 s, 1 launch
 # profiled); rank 1's did not (its cost unknown).
-R=0 "$OCC" run --json --output 'rank%q{R}.json' -- "$FORGE" launch times=3 \
+R=0 "$OCC" run --measure replay --json --output 'rank%q{R}.json' -- "$FORGE" launch times=3 \
   counters summary values=0.5,0.25,1,0 >/dev/null 2>&1 || no "rank 0: run status $?"
-R=1 "$OCC" run --json --output 'rank%q{R}.json' -- "$FORGE" launch device=1 \
+R=1 "$OCC" run --measure replay --json --output 'rank%q{R}.json' -- "$FORGE" launch device=1 \
   counters values=80,20000 launch name=_Z5otherv grid=64 >/dev/null 2>&1 ||
   no "rank 1: run status $?"
 [ -s rank0.json ] && [ -s rank1.json ] || { no "no rank files: $(ls)"; exit 1; }

@@ -20,22 +20,25 @@
 # - test-run-plural: a count of one is singular in run's text: every
 #   template with a count read from the writers' sources, and forged runs
 #   at counts of one and two (plural.py).
+# - test-run-attribute: achieved occupancy from PM samples (--measure
+#   sample): the attribution over synthetic sample streams and launch
+#   records, and the samples' reader (attribute_unit.c).
 # GPU: the records of launches.cu against what it launched, and achieved
 # occupancy against Nsight Compute when ncu is present (test-gpu-run);
 # every launch's SM configuration and blocks per SM against ncu's
 # (carveouts.cu); two processes of one run on one GPU both measured
 # (turns.cu); a CUDA graph's program beside ncu --graph-profiling node,
 # with each cache policy (graphs.cu).
-UNIT_TARGETS     += test-run-unit
-CHECK_TARGETS    += test-run-unit
+UNIT_TARGETS     += test-run-unit test-run-attribute
+CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
-                    build/merge_unit build/turns_unit
+                    build/merge_unit build/turns_unit build/attribute_unit
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
 GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
-                    test-gpu-run-graphs
+                    test-gpu-run-graphs test-gpu-run-sample
 
-.PHONY: test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
+.PHONY: test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
         test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
 
 build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
@@ -124,3 +127,18 @@ test-gpu-run-turns: occcalc $(INJECT_LIB) build/run_turns
 
 test-gpu-run-graphs: occcalc $(INJECT_LIB) build/run_graphs
 	sh tests/run/graphs.sh build/run_graphs
+
+build/attribute_unit: tests/run/attribute_unit.c build/model/attribute.o \
+                      build/model/measure.o build/live/sample_file.o $(LIB_OBJS)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/attribute_unit.c \
+	  $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+
+test-run-attribute: build/attribute_unit
+	./build/attribute_unit
+
+# --measure sample beside Nsight Compute (sample_gpu.sh): serial kernels
+# (serial.cu), a CUDA graph (graphs.cu), a PyTorch program with a
+# captured graph and two torchrun ranks on one GPU; a second run refused;
+# a SIGKILL of occcalc leaves the GPU to the next profiler.
+test-gpu-run-sample: occcalc $(INJECT_LIB)
+	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill
