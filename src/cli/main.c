@@ -12,12 +12,14 @@
 /* A closed standard descriptor is reopened on /dev/null, as a shell or
  * timeout does: otherwise the next file occcalc opens (run's records file,
  * an output file) takes its number, and a program under `occcalc run`
- * would read that file as its stdin or write its output into it. */
+ * would read that file as its stdin or write its output into it. Read
+ * only, so that a write to a closed stdout still fails (EBADF) and the
+ * report is not lost with status 0: `occcalc report F >&-` exits 1. */
 static int open_standard_fds(void) {
   for (int fd = 0; fd < 3; fd++) {
     if (fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     /* open takes the lowest free number: fd itself. */
-    if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd) return -1;
+    if (open("/dev/null", O_RDONLY) != fd) return -1;
   }
   return 0;
 }

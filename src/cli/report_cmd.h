@@ -1,8 +1,8 @@
-/* report_cmd.h - `occcalc report [--json|--csv] FILE...`: the
- * `occcalc run --json` reports of the ranks of one job, on one host or
- * many, merged by src/db/run_merge.c into one report: text (80 columns,
- * one line per merged row), JSON (the merge's document, each row with its
- * per-rank breakdown) or CSV. */
+/* report_cmd.h - `occcalc report [--json|--csv] FILE...`: the `occcalc
+ * run --json` reports of the ranks of one job, on one host or many,
+ * merged by src/model/run_merge.c into one report: text (80 columns, one
+ * line per merged row), JSON (each row with its per-rank breakdown) or
+ * CSV. */
 #ifndef OCC_REPORT_CMD_H
 #define OCC_REPORT_CMD_H
 
@@ -10,8 +10,8 @@
 
 /* Merges cli->report_files and writes the report to stdout. Returns
  * OCC_EXIT_OK; OCC_EXIT_USAGE with one line on stderr naming the file
- * and why when a file cannot be read or is not a run --json report
- * (nothing written to stdout); OCC_EXIT_FAILURE out of memory or when
+ * and why when a file cannot be read, is not a run --json report, is
+ * forged or was named before (nothing written to stdout); OCC_EXIT_FAILURE out of memory or when
  * the report cannot be written. */
 int occ_report_command(const occ_cli *cli);
 

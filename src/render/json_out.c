@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "db/devfields.h"
 #include "render/amd_out.h"
@@ -19,10 +20,8 @@
 #include "render/report_rows.h"
 #include "text/text_safe.h"
 
-/* cJSON reports allocation failure by returning NULL; the helpers below
- * keep building and the final check catches it. */
-static void add_limit(cJSON *obj, const char *key, int limit) {
-  occ_json_add_int_or_null(obj, key, limit, limit != OCC_UNLIMITED);
+static void limit(occ_jw *w, const char *key, int value) {
+  occ_jw_int_or_null(w, key, value, value != OCC_UNLIMITED);
 }
 
 int occ_print_json(FILE *out, const cJSON *obj) {
@@ -34,188 +33,262 @@ int occ_print_json(FILE *out, const cJSON *obj) {
   return 0;
 }
 
-cJSON *occ_json_device(const occ_device *d) {
-  cJSON *obj = cJSON_CreateObject();
+void occ_jw_device(occ_jw *w, const char *key, const occ_device *d) {
   char cc[16];
   snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
-  cJSON_AddStringToObject(obj, "name", d->name);
-  cJSON_AddStringToObject(obj, "source", d->source ? d->source : "database");
-  cJSON_AddStringToObject(obj, "cc", cc);
+  occ_jw_object(w, key);
+  occ_jw_string(w, "name", d->name);
+  occ_jw_string(w, "source", d->source ? d->source : "database");
+  occ_jw_string(w, "cc", cc);
   size_t count;
   const occ_device_field *fields = occ_device_fields(&count);
   for (size_t i = 0; i < count; i++) {
     int64_t v = occ_device_field_get(d, &fields[i]);
     /* An SM count of 0 means unknown (a generic architecture). */
-    occ_json_add_int_or_null(obj, fields[i].key, v,
-                             v != 0 || fields[i].offset !=
-                                            offsetof(occ_device, sm_count));
+    occ_jw_int_or_null(w, fields[i].key, v,
+                       v != 0 || fields[i].offset !=
+                                     offsetof(occ_device, sm_count));
+    if (fields[i].offset == offsetof(occ_device, sm_count) && d->sm_count == 0)
+      occ_jw_null(w, "sm_count_source");
+    else if (fields[i].offset == offsetof(occ_device, sm_count))
+      occ_jw_string(w, "sm_count_source",
+                    d->sm_count_source ? d->sm_count_source
+                    : d->source        ? d->source
+                                       : "database");
     if (fields[i].offset == offsetof(occ_device, max_threads_per_sm))
-      cJSON_AddNumberToObject(obj, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
+      occ_jw_int(w, "max_warps_per_sm", d->max_threads_per_sm / d->warp_size);
   }
-  cJSON *dims = cJSON_AddArrayToObject(obj, "max_block_dim");
-  for (int i = 0; i < 3; i++) cJSON_AddItemToArray(dims, cJSON_CreateNumber(d->max_block_dim[i]));
-  cJSON *configs = cJSON_AddArrayToObject(obj, "smem_configs_bytes");
+  occ_jw_ints(w, "max_block_dim", d->max_block_dim, 3);
+  occ_jw_array(w, "smem_configs_bytes");
   for (int i = 0; i < d->smem_config_count; i++)
-    cJSON_AddItemToArray(configs, cJSON_CreateNumber((double)d->smem_configs_bytes[i]));
-  return obj;
+    occ_jw_int(w, NULL, d->smem_configs_bytes[i]);
+  occ_jw_close(w);
+  occ_jw_close(w);
 }
 
-static void add_string_or_null(cJSON *obj, const char *key, const char *s) {
-  if (s)
-    cJSON_AddStringToObject(obj, key, s);
-  else
-    cJSON_AddNullToObject(obj, key);
+/* The kernel object; carveout_pct null also where the SM has no carveout
+ * (a preference given before cc 7.0 is ignored, so the launch has none). */
+static void kernel(occ_jw *w, const char *key, const occ_kernel *k,
+                   const char *name, const char *mangled_name,
+                   bool carveout_ignored) {
+  occ_jw_object(w, key);
+  occ_jw_string_or_null(w, "name", name);
+  occ_jw_string_or_null(w, "mangled_name", mangled_name);
+  occ_jw_ints(w, "block", k->block, 3);
+  occ_jw_int(w, "regs_per_thread", k->regs_per_thread);
+  occ_jw_int(w, "smem_static_bytes", k->smem_static_bytes);
+  /* The block's whole dynamic request; the part that grows with it is
+   * smem_dynamic_per_thread_bytes (0 unless given). */
+  occ_jw_int(w, "smem_dynamic_bytes", occ_kernel_smem_dynamic_bytes(k));
+  occ_jw_int(w, "smem_dynamic_per_thread_bytes", k->smem_dynamic_per_thread_bytes);
+  occ_jw_int(w, "barriers", k->barriers);
+  occ_jw_int_or_null(w, "carveout_pct", k->carveout_pct,
+                     k->carveout_pct != OCC_CARVEOUT_DEFAULT &&
+                         !carveout_ignored);
+  occ_jw_close(w);
 }
 
-cJSON *occ_json_kernel(const occ_kernel *k, const char *name,
-                       const char *mangled_name) {
-  cJSON *obj = cJSON_CreateObject();
-  add_string_or_null(obj, "name", name);
-  add_string_or_null(obj, "mangled_name", mangled_name);
-  cJSON_AddItemToObject(obj, "block", cJSON_CreateIntArray(k->block, 3));
-  cJSON_AddNumberToObject(obj, "regs_per_thread", k->regs_per_thread);
-  cJSON_AddNumberToObject(obj, "smem_static_bytes", (double)k->smem_static_bytes);
-  cJSON_AddNumberToObject(obj, "smem_dynamic_bytes", (double)k->smem_dynamic_bytes);
-  cJSON_AddNumberToObject(obj, "barriers", k->barriers);
-  occ_json_add_int_or_null(obj, "carveout_pct", k->carveout_pct,
-                           k->carveout_pct != OCC_CARVEOUT_DEFAULT);
-  /* The last key is missing only when an allocation failed. */
-  if (!cJSON_GetObjectItemCaseSensitive(obj, "carveout_pct") ||
-      !cJSON_GetObjectItemCaseSensitive(obj, "block")) {
-    cJSON_Delete(obj);
-    return NULL;
-  }
-  return obj;
+void occ_jw_kernel(occ_jw *w, const char *key, const occ_kernel *k,
+                   const char *name, const char *mangled_name) {
+  kernel(w, key, k, name, mangled_name, false);
 }
 
-cJSON *occ_json_root(void) {
-  cJSON *root = cJSON_CreateObject();
-  if (!cJSON_AddNumberToObject(root, "schema", OCC_JSON_SCHEMA) ||
-      !cJSON_AddStringToObject(root, "occcalc_version", OCC_VERSION)) {
-    cJSON_Delete(root);
-    return NULL;
-  }
-  return root;
+void occ_jw_root_members(occ_jw *w) {
+  occ_jw_int(w, "schema", OCC_JSON_SCHEMA);
+  occ_jw_string(w, "occcalc_version", OCC_VERSION);
 }
 
 /* smem_config_bytes is the SM's configuration: the driver's at launch, as
  * the report's "SM configured" line, ncu and CUPTI have it (null where not
  * known); api_smem_config_bytes the occupancy API's assumption, which
  * limits.shared_memory divides (null where no block fits). */
-static cJSON *json_allocated(const occ_result *r) {
-  cJSON *obj = cJSON_CreateObject();
-  cJSON_AddNumberToObject(obj, "regs_per_warp", r->regs_per_warp);
-  cJSON_AddNumberToObject(obj, "regs_per_block", r->regs_per_block);
-  cJSON_AddNumberToObject(obj, "smem_per_block_bytes", (double)r->smem_per_block_bytes);
-  occ_json_add_int_or_null(obj, "smem_config_bytes",
-                           r->launch_smem_config_bytes,
-                           occ_launch_config_known(r));
-  occ_json_add_int_or_null(obj, "api_smem_config_bytes", r->smem_config_bytes,
-                           r->launchable || r->smem_config_bytes > 0);
-  return obj;
+static void allocated(occ_jw *w, const occ_result *r) {
+  occ_jw_object(w, "allocated");
+  occ_jw_int(w, "regs_per_warp", r->regs_per_warp);
+  occ_jw_int(w, "regs_per_block", r->regs_per_block);
+  occ_jw_int(w, "smem_per_block_bytes", r->smem_per_block_bytes);
+  occ_jw_int_or_null(w, "smem_config_bytes", r->launch_smem_config_bytes,
+                     occ_launch_config_known(r));
+  occ_jw_int_or_null(w, "api_smem_config_bytes", r->smem_config_bytes,
+                     r->launchable || r->smem_config_bytes > 0);
+  occ_jw_close(w);
 }
 
 /* What the SM holds when the kernel is launched: the same as the
  * occupancy API's answer except under a carveout preference (occ.h). */
-static cJSON *json_at_launch(const occ_device *d, const occ_result *r) {
-  cJSON *obj = cJSON_CreateObject();
+static void at_launch(occ_jw *w, const occ_device *d, const occ_result *r) {
   int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
   /* Null where it is not known: an architecture whose default choice was
    * not measured, for blocks with no shared memory of their own. */
   bool known = occ_launch_config_known(r);
-  occ_json_add_int_or_null(obj, "smem_config_bytes",
-                           r->launch_smem_config_bytes, known);
-  occ_json_add_int_or_null(obj, "l1_bytes",
-                           d->l1_smem_bytes - r->launch_smem_config_bytes,
-                           known && d->l1_smem_bytes > 0);
-  cJSON_AddNumberToObject(obj, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
-  cJSON_AddNumberToObject(obj, "active_warps_per_sm", warps);
-  cJSON_AddNumberToObject(obj, "occupancy", occ_launch_occupancy(r));
-  cJSON_AddBoolToObject(obj, "differs_from_api",
-                        r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
-  return obj;
+  occ_jw_object(w, "at_launch");
+  occ_jw_int_or_null(w, "smem_config_bytes", r->launch_smem_config_bytes,
+                     known);
+  occ_jw_int_or_null(w, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
+                     known && d->l1_smem_bytes > 0);
+  occ_jw_int(w, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
+  occ_jw_int(w, "active_warps_per_sm", warps);
+  occ_jw_number(w, "occupancy", occ_launch_occupancy(r));
+  occ_jw_bool(w, "differs_from_api",
+              r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
+  occ_jw_close(w);
 }
 
-cJSON *occ_json_ncu(const occ_report *rep) {
-  if (!rep->ncu) return cJSON_CreateNull();
+void occ_jw_ncu(occ_jw *w, const char *key, const occ_report *rep) {
+  if (!rep->ncu) {
+    occ_jw_null(w, key);
+    return;
+  }
   occ_ncu_value rows[OCC_NCU_ROW_COUNT];
   occ_ncu_values_rows(rep->ncu, rows);
-  cJSON *o = cJSON_CreateObject();
-  for (int i = 0; o && i < OCC_NCU_ROW_COUNT; i++)
-    if (rows[i].known)
-      cJSON_AddNumberToObject(o, rows[i].key, rows[i].value);
-    else
-      cJSON_AddNullToObject(o, rows[i].key);
-  return o;
+  occ_jw_object(w, key);
+  for (int i = 0; i < OCC_NCU_ROW_COUNT; i++)
+    occ_jw_number_or_null(w, rows[i].key, rows[i].value, rows[i].known);
+  occ_jw_close(w);
 }
 
-cJSON *occ_json_waves(const occ_waves *w) {
-  cJSON *obj = cJSON_CreateObject();
-  cJSON_AddNumberToObject(obj, "grid_blocks", (double)w->grid_blocks);
-  cJSON_AddNumberToObject(obj, "blocks_per_wave", (double)w->blocks_per_wave);
-  cJSON_AddNumberToObject(obj, "full_waves", (double)w->full_waves);
-  cJSON_AddNumberToObject(obj, "tail_blocks", (double)w->tail_blocks);
-  cJSON_AddNumberToObject(obj, "waves", w->waves);
-  return obj;
+void occ_jw_waves(occ_jw *w, const char *key, const occ_waves *v) {
+  occ_jw_object(w, key);
+  occ_jw_int(w, "grid_blocks", v->grid_blocks);
+  occ_jw_int(w, "blocks_per_wave", v->blocks_per_wave);
+  occ_jw_int(w, "full_waves", v->full_waves);
+  occ_jw_int(w, "tail_blocks", v->tail_blocks);
+  occ_jw_number(w, "waves", v->waves);
+  occ_jw_close(w);
 }
 
-cJSON *occ_json_report(const occ_report *rep) {
-  const occ_result *r = rep->result;
-  cJSON *root = occ_json_root();
-  if (!root) return NULL;
-  cJSON_AddItemToObject(root, "device", occ_json_device(rep->device));
-  cJSON *kernel = occ_json_kernel(rep->kernel, rep->kernel_name,
-                                  rep->mangled_name);
-  /* Before cc 7.0 the SM has no carveout: a preference given is ignored
-   * (the report says so), so the launch has none. */
-  if (kernel && r->carveout_ignored)
-    cJSON_ReplaceItemInObjectCaseSensitive(kernel, "carveout_pct", cJSON_CreateNull());
-  cJSON_AddItemToObject(root, "kernel", kernel);
-  cJSON_AddNumberToObject(root, "threads_per_block", r->threads_per_block);
-  cJSON_AddNumberToObject(root, "warps_per_block", r->warps_per_block);
-  cJSON_AddNumberToObject(root, "inactive_threads", r->inactive_threads);
-  cJSON_AddItemToObject(root, "allocated", json_allocated(r));
-  cJSON *limits = cJSON_AddObjectToObject(root, "limits");
-  cJSON *limited_by = cJSON_AddArrayToObject(root, "limited_by");
-  for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
-    add_limit(limits, occ_limiter_key(i), occ_result_limit(r, i));
-    if ((r->limited_by >> i) & 1)
-      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
+void occ_jw_limited_by(occ_jw *w, const char *key, const occ_result *r) {
+  occ_jw_array(w, key);
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++)
+    if ((r->limited_by >> i) & 1) occ_jw_string(w, NULL, occ_limiter_key(i));
+  occ_jw_close(w);
+}
+
+/* The device under key, its text from memo when memo holds this device
+ * in this layout, else written (into memo when it fits). */
+static void device_memo(occ_jw *w, const char *key, const occ_device *d,
+                        occ_device_text *memo) {
+  bool streamed = w->out || w->capture;
+  if (!memo || !streamed) {
+    occ_jw_device(w, key, d);
+    return;
   }
+  if (memo->len == 0 || memo->formatted != w->formatted ||
+      memo->depth != w->depth || memcmp(&memo->device, d, sizeof *d) != 0) {
+    memo->len = 0;
+    occ_jw capture;
+    occ_jw_capture(&capture, w->formatted, w->depth);
+    occ_jw_device(&capture, NULL, d);
+    size_t len;
+    const char *text = occ_jw_captured(&capture, &len);
+    if (!text || len > sizeof memo->text) {
+      occ_jw_device(w, key, d);
+      return;
+    }
+    memcpy(memo->text, text, len);
+    memo->device = *d;
+    memo->formatted = w->formatted;
+    memo->depth = w->depth;
+    memo->len = len;
+  }
+  occ_jw_raw(w, key, memo->text, memo->len);
+}
+
+void occ_jw_report_members(occ_jw *w, const occ_report *rep,
+                           occ_device_text *memo) {
+  const occ_result *r = rep->result;
+  occ_jw_root_members(w);
+  device_memo(w, "device", rep->device, memo);
+  kernel(w, "kernel", rep->kernel, rep->kernel_name, rep->mangled_name,
+         r->carveout_ignored);
+  occ_jw_int(w, "threads_per_block", r->threads_per_block);
+  occ_jw_int(w, "warps_per_block", r->warps_per_block);
+  occ_jw_int(w, "inactive_threads", r->inactive_threads);
+  allocated(w, r);
+  occ_jw_object(w, "limits");
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++)
+    limit(w, occ_limiter_key(i), occ_result_limit(r, i));
+  occ_jw_close(w);
+  occ_jw_limited_by(w, "limited_by", r);
   occ_report_value rows[OCC_OCCUPANCY_ROW_COUNT];
   occ_occupancy_rows(rep, rows);
   for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++)
-    cJSON_AddNumberToObject(root, rows[i].key, rows[i].value);
-  cJSON_AddItemToObject(root, "at_launch", json_at_launch(rep->device, r));
-  cJSON_AddItemToObject(root, "ncu", occ_json_ncu(rep));
-  cJSON_AddBoolToObject(root, "launchable", r->launchable);
-  if (r->launchable)
-    cJSON_AddNullToObject(root, "reason");
-  else
-  {
+    occ_jw_number(w, rows[i].key, rows[i].value);
+  at_launch(w, rep->device, r);
+  occ_jw_ncu(w, "ncu", rep);
+  occ_jw_bool(w, "launchable", r->launchable);
+  if (r->launchable) {
+    occ_jw_null(w, "reason");
+  } else {
     char reason[160];
     occ_reason_detail(rep->device, rep->kernel, r, reason, sizeof reason);
-    cJSON_AddStringToObject(root, "reason", reason);
+    occ_jw_string(w, "reason", reason);
   }
   if (rep->waves)
-    cJSON_AddItemToObject(root, "waves", occ_json_waves(rep->waves));
+    occ_jw_waves(w, "waves", rep->waves);
   else
-    cJSON_AddNullToObject(root, "waves");
-  cJSON_AddItemToObject(root, "cluster", occ_json_cluster(rep));
-  /* What a compiler report adds (occ_ptxas_json): null for other sources,
-   * so every report has the same keys. */
-  cJSON_AddNullToObject(root, "compiler");
-  cJSON_AddNullToObject(root, "block_choice");
-  /* Any allocation failure above left a key out: report it whole or not at all. */
-  if (!cJSON_GetObjectItemCaseSensitive(root, "block_choice") ||
-      !cJSON_GetObjectItemCaseSensitive(root, "waves") ||
-      !cJSON_GetObjectItemCaseSensitive(root, "cluster") ||
-      !cJSON_GetObjectItemCaseSensitive(root, "device") ||
-      !cJSON_GetObjectItemCaseSensitive(root, "kernel")) {
-    cJSON_Delete(root);
-    return NULL;
-  }
-  return root;
+    occ_jw_null(w, "waves");
+  occ_jw_cluster(w, "cluster", rep);
+}
+
+/* --- the same objects as trees, for documents still built as trees --- */
+
+cJSON *occ_json_device(const occ_device *d) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_device(&w, NULL, d);
+  return occ_jw_end_tree(&w);
+}
+
+cJSON *occ_json_kernel(const occ_kernel *k, const char *name,
+                       const char *mangled_name) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_kernel(&w, NULL, k, name, mangled_name);
+  return occ_jw_end_tree(&w);
+}
+
+cJSON *occ_json_root(void) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_object(&w, NULL);
+  occ_jw_root_members(&w);
+  occ_jw_close(&w);
+  return occ_jw_end_tree(&w);
+}
+
+cJSON *occ_json_ncu(const occ_report *rep) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_ncu(&w, NULL, rep);
+  return occ_jw_end_tree(&w);
+}
+
+cJSON *occ_json_waves(const occ_waves *v) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_waves(&w, NULL, v);
+  return occ_jw_end_tree(&w);
+}
+
+cJSON *occ_json_limited_by(const occ_result *r) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_limited_by(&w, NULL, r);
+  return occ_jw_end_tree(&w);
+}
+
+cJSON *occ_json_report(const occ_report *rep) {
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_object(&w, NULL);
+  occ_jw_report_members(&w, rep, NULL);
+  /* What a compiler report adds (occ_jw_ptxas_members): null for other
+   * sources, so every report has the same keys. */
+  occ_jw_null(&w, "compiler");
+  occ_jw_null(&w, "block_choice");
+  occ_jw_close(&w);
+  return occ_jw_end_tree(&w);
 }
 
 /* One device of the list, with the database's family and reference. */
@@ -263,12 +336,4 @@ cJSON *occ_json_gpu_list(const occ_gpu_catalog *c) {
     return NULL;
   }
   return root;
-}
-
-cJSON *occ_json_limited_by(const occ_result *r) {
-  cJSON *limited_by = cJSON_CreateArray();
-  for (int i = 0; limited_by && i < OCC_LIMITER_COUNT; i++)
-    if ((r->limited_by >> i) & 1)
-      cJSON_AddItemToArray(limited_by, cJSON_CreateString(occ_limiter_key(i)));
-  return limited_by;
 }

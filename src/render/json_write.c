@@ -75,24 +75,19 @@ const char *occ_json_number_text(double value, char buf[OCC_JSON_NUMBER_SIZE]) {
   return buf;
 }
 
-/* The printer: cJSON_Print's and cJSON_PrintUnformatted's layout, written
- * straight to the stream through a buffer, with no text of the whole
- * document in memory and no allocation. */
-typedef struct printer {
-  FILE *out;
-  bool formatted;
-  size_t used;
-  /* The member whose items come from item(context, 0..count-1) instead
-   * (occ_json_write_streamed); NULL when none. */
-  const cJSON *spliced;
-  occ_json_item_fn *item;
-  void *context;
-  size_t count;
-  bool ok;
-  char buf[8192];
-} printer;
+/* The printer (occ_jw, json_write.h): cJSON_Print's and
+ * cJSON_PrintUnformatted's layout, written straight to the stream through
+ * a buffer, with no text of the whole document in memory and no
+ * allocation. */
+typedef occ_jw printer;
 
+/* Empties the buffer into the stream; a capture that fills it fails. */
 static void flush(printer *p) {
+  if (p->capture) {
+    if (p->used == sizeof p->buf) p->ok = false;
+    if (!p->ok) p->used = 0;
+    return;
+  }
   if (p->used) fwrite(p->buf, 1, p->used, p->out);
   p->used = 0;
 }
@@ -100,6 +95,10 @@ static void flush(printer *p) {
 static void put(printer *p, const char *s, size_t n) {
   if (n > sizeof p->buf - p->used) {
     flush(p);
+    if (p->capture) {
+      p->ok = false;
+      return;
+    }
     if (n > sizeof p->buf) {
       fwrite(s, 1, n, p->out);
       return;
@@ -110,7 +109,10 @@ static void put(printer *p, const char *s, size_t n) {
 }
 
 static void put_char(printer *p, char c) {
-  if (p->used == sizeof p->buf) flush(p);
+  if (p->used == sizeof p->buf) {
+    flush(p);
+    if (p->capture) return;
+  }
   p->buf[p->used++] = c;
 }
 
@@ -139,14 +141,34 @@ static void put_utf8(printer *p, const char *text) {
   put(p, (const char *)run, (size_t)(s - run));
 }
 
+/* ASCII that a JSON string holds as it is: a table, since every key of
+ * every document goes through put_string. */
+static const unsigned char plain[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    1,1,0,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,0,1,1,1,
+    1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,
+    /* 0x80 and above: UTF-8, checked */};
+
 /* A string as cJSON escapes it (", \, and control characters; the rest as
  * it is), in quotes; NULL as "". */
 static void put_string(printer *p, const char *text) {
   static const char hex[] = "0123456789abcdef";
-  put_char(p, '"');
   const unsigned char *s = (const unsigned char *)(text ? text : "");
+  size_t n = 0;
+  while (plain[s[n]]) n++;
+  if (!s[n] && n + 2 <= sizeof p->buf - p->used) { /* most strings: keys */
+    char *to = p->buf + p->used;
+    to[0] = '"';
+    memcpy(to + 1, s, n);
+    to[n + 1] = '"';
+    p->used += n + 2;
+    return;
+  }
+  put_char(p, '"');
   const unsigned char *run = s;
   for (;; s++) {
+    while (plain[*s]) s++;
     unsigned char c = *s;
     if (c >= 0x80) {
       unsigned cp;
@@ -253,14 +275,11 @@ static bool write_doc(FILE *out, const cJSON *doc, bool formatted,
                       void *context, size_t count) {
   if (!doc) return false;
   printer p; /* no allocation: printing never runs out of memory */
-  p.out = out;
-  p.formatted = formatted;
-  p.used = 0;
+  occ_jw_stream(&p, out, formatted);
   p.spliced = spliced;
   p.item = item;
   p.context = context;
   p.count = count;
-  p.ok = true;
   put_value(&p, doc, 0);
   flush(&p);
   return p.ok;
@@ -280,4 +299,249 @@ bool occ_json_write_streamed(FILE *out, const cJSON *doc, const char *key,
   const cJSON *array = doc ? cJSON_GetObjectItemCaseSensitive(doc, key) : NULL;
   if (!cJSON_IsArray(array) || array->child) return false;
   return write_doc(out, doc, true, array, item, context, count);
+}
+
+/* --- occ_jw: a document written as it is built --- */
+
+static void tree_add(occ_jw *w, const char *key, cJSON *item);
+static void put_member(occ_jw *w, const char *key);
+
+void occ_jw_stream(occ_jw *w, FILE *out, bool formatted) {
+  w->out = out;
+  w->formatted = formatted;
+  w->ok = true;
+  w->capture = false;
+  w->bare = false;
+  w->depth = w->base = 0;
+  w->tree = NULL;
+  w->spliced = NULL;
+  w->used = 0;
+}
+
+void occ_jw_capture(occ_jw *w, bool formatted, int depth) {
+  occ_jw_stream(w, NULL, formatted);
+  w->capture = true;
+  w->bare = true;
+  if (depth < 0 || depth >= OCC_JW_MAX_DEPTH) {
+    w->ok = false;
+    depth = 0;
+  }
+  w->depth = w->base = depth;
+}
+
+const char *occ_jw_captured(occ_jw *w, size_t *len) {
+  if (!w->ok || w->depth != w->base || w->used == sizeof w->buf) return NULL;
+  *len = w->used;
+  return w->buf;
+}
+
+void occ_jw_raw(occ_jw *w, const char *key, const char *text, size_t len) {
+  if (!w->out && !w->capture) {
+    char *copy = malloc(len + 1);
+    if (copy) {
+      memcpy(copy, text, len);
+      copy[len] = '\0';
+    }
+    tree_add(w, key, copy ? cJSON_CreateRaw(copy) : NULL);
+    free(copy);
+    return;
+  }
+  put_member(w, key);
+  put(w, text, len);
+}
+
+void occ_jw_tree(occ_jw *w) {
+  occ_jw_stream(w, NULL, false);
+}
+
+bool occ_jw_end_stream(occ_jw *w) {
+  flush(w);
+  return w->ok && w->depth == w->base;
+}
+
+cJSON *occ_jw_end_tree(occ_jw *w) {
+  if (w->ok && w->depth == 0) return w->tree;
+  cJSON_Delete(w->tree);
+  return NULL;
+}
+
+/* The separator and key before a member, as cJSON lays them out. */
+static void put_member(occ_jw *w, const char *key) {
+  if (w->bare) { /* a capture's value: no key, no separator */
+    w->bare = false;
+    return;
+  }
+  if (w->depth == 0) return;
+  int d = w->depth - 1;
+  if (w->in_array[d]) {
+    if (w->members[d]++) put(w, w->formatted ? ", " : ",", w->formatted ? 2 : 1);
+    return;
+  }
+  if (w->members[d]++) {
+    put_char(w, ',');
+    if (w->formatted) put_char(w, '\n');
+  }
+  if (w->formatted) put_tabs(w, w->depth);
+  put_string(w, key);
+  put(w, w->formatted ? ":\t" : ":", w->formatted ? 2 : 1);
+}
+
+/* Adds item (owned by the tree from now, or freed) under key in the open
+ * container, or makes it the document. */
+static void tree_add(occ_jw *w, const char *key, cJSON *item) {
+  bool added;
+  if (!item) {
+    added = false;
+  } else if (w->depth == 0) {
+    added = !w->tree;
+    if (added) w->tree = item;
+  } else {
+    cJSON *parent = w->open[w->depth - 1];
+    added = !parent ? false
+          : w->in_array[w->depth - 1] ? cJSON_AddItemToArray(parent, item)
+                                      : cJSON_AddItemToObject(parent, key, item);
+  }
+  if (!added) {
+    cJSON_Delete(item);
+    w->ok = false;
+  }
+}
+
+static void open_container(occ_jw *w, const char *key, bool array) {
+  if (w->depth == OCC_JW_MAX_DEPTH) { /* a writer's bug: no document */
+    w->ok = false;
+    return;
+  }
+  if (w->out || w->capture) {
+    put_member(w, key);
+    put_char(w, array ? '[' : '{');
+    if (!array && w->formatted) put_char(w, '\n');
+  } else {
+    cJSON *c = array ? cJSON_CreateArray() : cJSON_CreateObject();
+    tree_add(w, key, c);
+    w->open[w->depth] = w->ok ? c : NULL;
+  }
+  w->members[w->depth] = 0;
+  w->in_array[w->depth] = array;
+  w->depth++;
+}
+
+void occ_jw_object(occ_jw *w, const char *key) { open_container(w, key, false); }
+void occ_jw_array(occ_jw *w, const char *key) { open_container(w, key, true); }
+
+void occ_jw_close(occ_jw *w) {
+  if (w->depth == w->base) {
+    w->ok = false;
+    return;
+  }
+  w->depth--;
+  if (!w->out && !w->capture) return;
+  if (w->in_array[w->depth]) {
+    put_char(w, ']');
+    return;
+  }
+  if (w->formatted) {
+    if (w->members[w->depth]) put_char(w, '\n');
+    put_tabs(w, w->depth);
+  }
+  put_char(w, '}');
+}
+
+/* A scalar member: its text to the stream, or its node to the tree. */
+static void scalar(occ_jw *w, const char *key, const char *text, size_t len,
+                   cJSON *(*make)(const void *), const void *arg) {
+  if (w->out || w->capture) {
+    put_member(w, key);
+    put(w, text, len);
+  } else {
+    tree_add(w, key, make(arg));
+  }
+}
+
+static cJSON *make_null(const void *arg) { (void)arg; return cJSON_CreateNull(); }
+static cJSON *make_true(const void *arg) { (void)arg; return cJSON_CreateTrue(); }
+static cJSON *make_false(const void *arg) { (void)arg; return cJSON_CreateFalse(); }
+static cJSON *make_number(const void *arg) {
+  return cJSON_CreateNumber(*(const double *)arg);
+}
+static cJSON *make_raw(const void *arg) { return cJSON_CreateRaw(arg); }
+
+void occ_jw_null(occ_jw *w, const char *key) {
+  scalar(w, key, "null", 4, make_null, NULL);
+}
+
+void occ_jw_bool(occ_jw *w, const char *key, bool value) {
+  scalar(w, key, value ? "true" : "false", value ? 4 : 5,
+         value ? make_true : make_false, NULL);
+}
+
+void occ_jw_int(occ_jw *w, const char *key, int64_t value) {
+  char buf[24];
+  const char *digits = decimal(buf, value);
+  if (w->out || w->capture || (value >= -(int64_t)EXACT_INTEGER_MAX &&
+                 value <= (int64_t)EXACT_INTEGER_MAX)) {
+    double d = (double)value;
+    scalar(w, key, digits, (size_t)(buf + 23 - digits), make_number, &d);
+  } else {
+    scalar(w, key, NULL, 0, make_raw, digits); /* exact past 2^53 */
+  }
+}
+
+void occ_jw_number(occ_jw *w, const char *key, double value) {
+  char buf[OCC_JSON_NUMBER_SIZE];
+  const char *text = w->out || w->capture ? occ_json_number_text(value, buf) : "";
+  scalar(w, key, text, strlen(text), make_number, &value);
+}
+
+static cJSON *make_string(const void *arg) { return cJSON_CreateString(arg); }
+
+void occ_jw_string(occ_jw *w, const char *key, const char *text) {
+  if (w->out || w->capture) {
+    put_member(w, key);
+    put_string(w, text);
+  } else {
+    tree_add(w, key, make_string(text ? text : ""));
+  }
+}
+
+void occ_jw_int_or_null(occ_jw *w, const char *key, int64_t value, bool known) {
+  if (known)
+    occ_jw_int(w, key, value);
+  else
+    occ_jw_null(w, key);
+}
+
+void occ_jw_number_or_null(occ_jw *w, const char *key, double value,
+                           bool known) {
+  if (known)
+    occ_jw_number(w, key, value);
+  else
+    occ_jw_null(w, key);
+}
+
+void occ_jw_string_or_null(occ_jw *w, const char *key, const char *text) {
+  if (text)
+    occ_jw_string(w, key, text);
+  else
+    occ_jw_null(w, key);
+}
+
+void occ_jw_ints(occ_jw *w, const char *key, const int *values, int count) {
+  occ_jw_array(w, key);
+  for (int i = 0; i < count; i++) occ_jw_int(w, NULL, values[i]);
+  occ_jw_close(w);
+}
+
+void occ_jw_item(occ_jw *w, const char *key, cJSON *item) {
+  if (!w->out && !w->capture) {
+    tree_add(w, key, item);
+    return;
+  }
+  if (!item) {
+    w->ok = false;
+    return;
+  }
+  put_member(w, key);
+  put_value(w, item, w->depth);
+  cJSON_Delete(item);
 }

@@ -8,9 +8,9 @@
  * number with sprintf("%1.15g") and a read-back, most of the time of a
  * large --jsonl. Integers are printed as integers, other numbers in the
  * fewest digits that read back exactly (occ_json_number_text); everything
- * else byte for byte as cJSON prints it (tests/ptxas/json_write_test.c).
+ * else byte for byte as cJSON prints it (tests/json/json_write_test.c).
  * A document has one owner, who frees it with cJSON_Delete. cJSON stays
- * out of the core (tests/layers.sh). */
+ * out of the core (tests/layers/layers.sh). */
 #ifndef OCC_JSON_WRITE_H
 #define OCC_JSON_WRITE_H
 
@@ -71,5 +71,80 @@ __attribute__((warn_unused_result))
 bool occ_json_write_streamed(FILE *out, const cJSON *doc, const char *key,
                              occ_json_item_fn *item, void *context,
                              size_t count);
+
+/* --- Writing a document as it is built ---
+ *
+ * occ_jw describes a document member by member, to one of two sinks: a
+ * stream, printed as occ_json_write_compact or _formatted would print the
+ * same tree (no tree is built, nothing allocated: --jsonl of a large
+ * compiler report), or a cJSON tree for a caller that needs one. One
+ * writer function serves both. key is the member's name inside an object
+ * and NULL inside an array or at the top. An allocation that fails (the
+ * tree sink, or an item the caller made) makes the result a failure; the
+ * calls after it are safe. The fields are the writer's own. */
+#define OCC_JW_MAX_DEPTH 32
+typedef struct occ_jw {
+  FILE *out;                  /* the stream; NULL for the tree sink */
+  bool formatted;
+  bool ok;
+  bool capture;               /* into buf only (occ_jw_capture) */
+  bool bare;                  /* the next value has no key nor separator */
+  int depth;                  /* open containers */
+  int base;                   /* the depth the document starts at */
+  unsigned members[OCC_JW_MAX_DEPTH];
+  bool in_array[OCC_JW_MAX_DEPTH];
+  cJSON *tree;                /* the tree sink's document */
+  cJSON *open[OCC_JW_MAX_DEPTH];
+  /* occ_json_write_streamed's member and its items */
+  const cJSON *spliced;
+  occ_json_item_fn *item;
+  void *context;
+  size_t count;
+  size_t used;
+  char buf[4096];
+} occ_jw;
+
+/* Starts a document printed to out (formatted: --json's layout, else
+ * --jsonl's), or built as a tree. */
+void occ_jw_stream(occ_jw *w, FILE *out, bool formatted);
+void occ_jw_tree(occ_jw *w);
+
+/* Ends the document. The stream's: flushes it into out and returns
+ * whether every item could be made (a write error is the stream's). The
+ * tree's: the document (the caller owns it), or NULL when out of memory. */
+bool occ_jw_end_stream(occ_jw *w);
+cJSON *occ_jw_end_tree(occ_jw *w);
+
+/* Starts a capture: one value written into the writer's own buffer as it
+ * would be printed as a member's value depth containers deep (for text
+ * written once and repeated: occ_jw_raw). occ_jw_captured gives the text
+ * (len bytes, not terminated, valid until w changes), or NULL when it did
+ * not fit. */
+void occ_jw_capture(occ_jw *w, bool formatted, int depth);
+const char *occ_jw_captured(occ_jw *w, size_t *len);
+
+/* Adds text, a value printed before (occ_jw_capture) in the layout w
+ * prints, under key. */
+void occ_jw_raw(occ_jw *w, const char *key, const char *text, size_t len);
+
+void occ_jw_object(occ_jw *w, const char *key);
+void occ_jw_array(occ_jw *w, const char *key);
+void occ_jw_close(occ_jw *w); /* the innermost open object or array */
+void occ_jw_int(occ_jw *w, const char *key, int64_t value);
+void occ_jw_number(occ_jw *w, const char *key, double value);
+void occ_jw_string(occ_jw *w, const char *key, const char *text);
+void occ_jw_null(occ_jw *w, const char *key);
+void occ_jw_bool(occ_jw *w, const char *key, bool value);
+void occ_jw_int_or_null(occ_jw *w, const char *key, int64_t value, bool known);
+void occ_jw_number_or_null(occ_jw *w, const char *key, double value,
+                           bool known);
+/* A string, or null when text is NULL. */
+void occ_jw_string_or_null(occ_jw *w, const char *key, const char *text);
+void occ_jw_ints(occ_jw *w, const char *key, const int *values, int count);
+
+/* Adds item, which the writer takes (NULL: out of memory): the stream
+ * prints and frees it, the tree adopts it. For sections still built as
+ * trees (charts, suggestions, explanations, verification). */
+void occ_jw_item(occ_jw *w, const char *key, cJSON *item);
 
 #endif

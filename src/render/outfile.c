@@ -77,10 +77,15 @@ static int resolve(const char *path, const char *option, char *target,
 
 /* The temporary file beside o->target, with the old file's mode (and
  * owner, where occcalc may set it), or what a plain open would give a new
- * file. Returns its descriptor, or -1 with errno. */
+ * file. Its name is of fixed length in the target's folder
+ * (".occcalc-XXXXXX"), not the target's name lengthened: every name the
+ * file system takes, up to its 255 bytes, is written. Returns its
+ * descriptor, or -1 with errno. */
 static int make_temp(occ_outfile *o) {
-  if (snprintf(o->tmp, sizeof o->tmp, "%s.XXXXXX", o->target) >=
-      (int)sizeof o->tmp) {
+  const char *slash = strrchr(o->target, '/');
+  int dir_len = slash ? (int)(slash - o->target) + 1 : 0;
+  if (snprintf(o->tmp, sizeof o->tmp, "%.*s.occcalc-XXXXXX", dir_len,
+               o->target) >= (int)sizeof o->tmp) {
     o->tmp[0] = '\0';
     errno = ENAMETOOLONG;
     return -1;

@@ -4,61 +4,45 @@
  * compiler reported and `block_choice` how the block was chosen. A field
  * the report did not carry is null, never left out. */
 #include "render/ptxas_out.h"
+#include "render/suggest_out.h"
 
-static void add_bytes_or_null(cJSON *obj, const char *key, int64_t bytes) {
-  if (bytes == OCC_PTXAS_UNKNOWN)
-    cJSON_AddNullToObject(obj, key);
-  else
-    cJSON_AddNumberToObject(obj, key, (double)bytes);
+static void bytes_or_null(occ_jw *w, const char *key, int64_t bytes) {
+  occ_jw_int_or_null(w, key, bytes, bytes != OCC_PTXAS_UNKNOWN);
 }
 
-static cJSON *compiler(const occ_ptxas_row *row) {
+static void compiler(occ_jw *w, const occ_ptxas_row *row) {
   const occ_ptxas_kernel *k = row->kernel;
-  cJSON *kernel = cJSON_CreateObject();
-  if (!kernel) return NULL;
-  cJSON_AddStringToObject(kernel, "demangled", row->demangled);
-  if (k->arch[0])
-    cJSON_AddStringToObject(kernel, "arch", k->arch);
-  else
-    cJSON_AddNullToObject(kernel, "arch");
-  cJSON_AddStringToObject(kernel, "source",
-                          k->source == OCC_PTXAS_FROM_PTXAS ? "ptxas"
-                                                             : "cuobjdump");
-  cJSON_AddNumberToObject(kernel, "line", (double)k->line);
-  add_bytes_or_null(kernel, "stack_bytes", k->stack_bytes);
-  add_bytes_or_null(kernel, "local_bytes", k->local_bytes);
-  add_bytes_or_null(kernel, "spill_stores_bytes", k->spill_stores_bytes);
-  add_bytes_or_null(kernel, "spill_loads_bytes", k->spill_loads_bytes);
-  add_bytes_or_null(kernel, "cmem_bytes", k->cmem_bytes);
-  cJSON_AddBoolToObject(kernel, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
-  return kernel;
+  occ_jw_object(w, "compiler");
+  occ_jw_string(w, "demangled", row->demangled);
+  occ_jw_string_or_null(w, "arch", k->arch[0] ? k->arch : NULL);
+  occ_jw_string(w, "source",
+                k->source == OCC_PTXAS_FROM_PTXAS ? "ptxas" : "cuobjdump");
+  occ_jw_int(w, "line", k->line);
+  bytes_or_null(w, "stack_bytes", k->stack_bytes);
+  bytes_or_null(w, "local_bytes", k->local_bytes);
+  bytes_or_null(w, "spill_stores_bytes", k->spill_stores_bytes);
+  bytes_or_null(w, "spill_loads_bytes", k->spill_loads_bytes);
+  bytes_or_null(w, "cmem_bytes", k->cmem_bytes);
+  /* The functions ptxas reports after the kernel: its callees (ptxas.h). */
+  occ_jw_int(w, "callees", k->callees);
+  bytes_or_null(w, "callee_stack_bytes", k->callee_stack_bytes);
+  bytes_or_null(w, "callee_spill_stores_bytes", k->callee_spill_stores_bytes);
+  bytes_or_null(w, "callee_spill_loads_bytes", k->callee_spill_loads_bytes);
+  occ_jw_bool(w, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
+  occ_jw_close(w);
 }
 
-/* How the block size was chosen without --block: both answers, since
- * they differ (the smallest is shown; the CUDA runtime picks the
- * largest). */
-static cJSON *block_choice(const occ_block_choice *c) {
-  cJSON *obj = cJSON_CreateObject();
-  cJSON_AddStringToObject(obj, "rule", "smallest block size reaching the "
-                                       "highest occupancy");
-  cJSON_AddNumberToObject(obj, "smallest_best_block_size", c->smallest_block_size);
-  cJSON_AddNumberToObject(obj, "max_potential_block_size", c->block_size);
-  return obj;
+void occ_jw_ptxas_members(occ_jw *w, const occ_ptxas_row *row) {
+  compiler(w, row);
+  occ_jw_block_choice(w, row->choice, row->block_best);
 }
 
 cJSON *occ_ptxas_json(const occ_ptxas_row *row) {
-  cJSON *root = occ_json_report(row->report);
-  if (!root) return NULL;
-  cJSON *from = compiler(row);
-  cJSON *choice = row->choice ? block_choice(row->choice) : cJSON_CreateNull();
-  bool ok = from && choice && cJSON_GetObjectItemCaseSensitive(from, "barriers_reported");
-  /* A key whose allocation failed is missing: report whole or not at all. */
-  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "compiler", from);
-  if (ok) from = NULL;
-  if (ok) ok = cJSON_ReplaceItemInObjectCaseSensitive(root, "block_choice", choice);
-  if (ok) return root;
-  cJSON_Delete(from);
-  cJSON_Delete(choice);
-  cJSON_Delete(root);
-  return NULL;
+  occ_jw w;
+  occ_jw_tree(&w);
+  occ_jw_object(&w, NULL);
+  occ_jw_report_members(&w, row->report, NULL);
+  occ_jw_ptxas_members(&w, row);
+  occ_jw_close(&w);
+  return occ_jw_end_tree(&w);
 }

@@ -106,7 +106,9 @@ static int write_text(occ_render *r, const occ_item *item) {
   if (item->ptxas)
     occ_ptxas_print_heading(r->out, item->ptxas, item->readable,
                             item->choice ? item->kernel.block[0] : 0,
-                            item->choice);
+                            item->choice, item->block_best);
+  else if (item->choice)
+    occ_block_choice_print(r->out, item->device, item->choice);
   (r->explain ? occ_print_explain : occ_print_report)(r->out, &rep);
   if (r->ncu) occ_print_ncu(r->out, &rep);
   print_live(r, item);
@@ -124,7 +126,8 @@ static int write_table(occ_render *r, const occ_item *item) {
     return OCC_EXIT_OK;
   }
   occ_report rep = report_of(item, item->name);
-  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                       item->block_best};
   if (r->written == 0) {
     int fixed = occ_ptxas_table_fixed_width();
     r->name_width = r->columns == 0 ? 0
@@ -140,7 +143,7 @@ static int write_table(occ_render *r, const occ_item *item) {
     occ_ptxas_table_header(r->out);
   }
   occ_ptxas_table_row(r->out, &row, r->name_width);
-  r->any_chosen_block |= item->choice != NULL;
+  r->any_chosen_block |= item->choice != NULL && !item->block_best;
   r->any_ties |= occ_ptxas_limiter_ties(&item->result);
   r->any_local |= occ_ptxas_uses_local(item->ptxas);
   return OCC_EXIT_OK;
@@ -166,12 +169,6 @@ static int write_svg_stdout(const occ_render *r, const occ_item *item) {
   return OCC_EXIT_OK;
 }
 
-static bool add_item(cJSON *obj, const char *key, cJSON *item) {
-  if (item && cJSON_AddItemToObject(obj, key, item)) return true;
-  cJSON_Delete(item);
-  return false;
-}
-
 static cJSON *live_json(const occ_item *item) {
   if (item->verify) return occ_json_verify(item->gpu_ordinal, item->verify);
   if (item->module)
@@ -180,75 +177,130 @@ static cJSON *live_json(const occ_item *item) {
   return cJSON_CreateNull();
 }
 
-/* The sections the options ask for, added to the report's object. */
-static int add_sections(const occ_render *r, const occ_item *item,
-                        cJSON *obj) {
+/* The sections the options ask for, after the report's members: built as
+ * trees before anything is written, so that running out of memory writes
+ * nothing. */
+enum { SECTION_MAX = 5 };
+typedef struct sections {
+  const char *key[SECTION_MAX];
+  cJSON *tree[SECTION_MAX];
+  int count;
+} sections;
+
+static bool add_section(sections *s, const char *key, cJSON *tree) {
+  s->key[s->count] = key;
+  s->tree[s->count++] = tree;
+  return tree != NULL;
+}
+
+static void free_sections(sections *s) {
+  for (int i = 0; i < s->count; i++) cJSON_Delete(s->tree[i]);
+  s->count = 0;
+}
+
+static int build_sections(const occ_render *r, const occ_item *item,
+                          sections *s) {
   bool ok = true;
   if (r->verify_key)
-    ok = add_item(obj, "verify", live_json(item));
+    ok = add_section(s, "verify", live_json(item));
   /* --device N --cluster C: the cluster launch verified (null with
    * --no-verify). */
   if (ok && r->cluster_verify_key)
-    ok = add_item(obj, "cluster_verify",
-                  item->cluster_verify
-                      ? occ_json_cluster_verify(item->cluster_verify)
-                      : cJSON_CreateNull());
+    ok = add_section(s, "cluster_verify",
+                     item->cluster_verify
+                         ? occ_json_cluster_verify(item->cluster_verify)
+                         : cJSON_CreateNull());
   int rc = OCC_EXIT_OK;
   if (ok && item->charts) {
-    ok = add_item(obj, "charts",
-                  occ_chart_json(item->charts->list, item->charts->count));
+    ok = add_section(s, "charts",
+                     occ_chart_json(item->charts->list, item->charts->count));
     if (ok && r->svg_path) rc = write_svg(r, item);
   }
   if (ok && item->explanation && item->amd) {
-    ok = add_item(obj, "explain",
-                  occ_json_amd_explain(item->amd, item->explanation->steps,
-                                       item->explanation->count));
+    ok = add_section(s, "explain",
+                     occ_json_amd_explain(item->amd, item->explanation->steps,
+                                          item->explanation->count));
   } else if (ok && item->explanation) {
     occ_report rep = report_of(item, item->name);
-    ok = add_item(obj, "explain", occ_json_explain(&rep));
+    ok = add_section(s, "explain", occ_json_explain(&rep));
   }
   if (ok && rc == OCC_EXIT_OK && item->suggestion)
-    ok = add_item(obj, "suggest", occ_suggest_json(item->suggestion));
+    ok = add_section(s, "suggest", occ_suggest_json(item->suggestion));
+  if (ok && rc == OCC_EXIT_OK) return rc;
+  free_sections(s);
   if (ok) return rc;
   occ_msg(r->err, "out of memory writing JSON");
   return OCC_EXIT_FAILURE;
 }
 
-/* The kernel's names in a document (occ_json_kernel's rule): the readable
- * name, and the symbol it was demangled from. */
-static cJSON *item_json(const occ_item *item) {
-  if (item->amd) return occ_amd_json(item->amd);
+/* The item's document, written as it is described (no tree of the
+ * report): the report's members, what a compiler report adds, the
+ * sections. The kernel's names follow occ_json_kernel's rule: the
+ * readable name, and the symbol it was demangled from. */
+static void item_json(occ_render *r, occ_jw *w, const occ_item *item,
+                      sections *s) {
   occ_report rep = report_of(item,
                              item->readable ? item->readable : item->name);
   rep.mangled_name = item->readable ? item->name : NULL;
-  if (!item->ptxas) return occ_json_report(&rep);
-  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
-  return occ_ptxas_json(&row);
+  occ_jw_object(w, NULL);
+  occ_jw_report_members(w, &rep, &r->device_text);
+  if (item->ptxas) {
+    occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                         item->block_best};
+    occ_jw_ptxas_members(w, &row);
+  } else {
+    occ_jw_null(w, "compiler");
+    occ_jw_block_choice(w, item->choice, item->block_best);
+  }
+  for (int i = 0; i < s->count; i++) occ_jw_item(w, s->key[i], s->tree[i]);
+  s->count = 0; /* the writer took them */
+  occ_jw_close(w);
+}
+
+/* An AMD item's document: its own object (render/amd_out.c), built as a
+ * tree, with the sections added; NULL when out of memory. */
+static cJSON *amd_json(const occ_item *item, sections *s) {
+  cJSON *doc = occ_amd_json(item->amd);
+  for (int i = 0; doc && i < s->count; i++) {
+    if (!cJSON_AddItemToObject(doc, s->key[i], s->tree[i])) {
+      cJSON_Delete(doc);
+      doc = NULL;
+      break;
+    }
+    s->tree[i] = NULL; /* the document's now */
+  }
+  free_sections(s);
+  return doc;
 }
 
 static int write_json(occ_render *r, const occ_item *item) {
-  cJSON *obj = item_json(item);
-  if (!obj) {
+  sections s = {.count = 0};
+  int rc = build_sections(r, item, &s);
+  if (rc != OCC_EXIT_OK) return rc;
+  cJSON *amd = item->amd ? amd_json(item, &s) : NULL;
+  if (item->amd && !amd) {
     occ_msg(r->err, "out of memory writing JSON");
     return OCC_EXIT_FAILURE;
   }
-  int rc = add_sections(r, item, obj);
-  bool printed = true; /* printing allocates: it may run out of memory */
-  if (rc == OCC_EXIT_OK && r->format == OCC_FORMAT_JSONL) {
-    printed = occ_json_write_compact(r->out, obj);
-    if (printed) putc('\n', r->out);
-    if (r->flush_each) fflush(r->out);
-  } else if (rc == OCC_EXIT_OK) {
-    fputs(!r->many ? "" : r->written == 0 ? "[\n" : ",\n", r->out);
-    printed = occ_json_write_formatted(r->out, obj);
-    if (printed && !r->many) fputc('\n', r->out);
-  }
-  if (!printed) {
+  bool lines = r->format == OCC_FORMAT_JSONL;
+  if (!lines) fputs(!r->many ? "" : r->written == 0 ? "[\n" : ",\n", r->out);
+  occ_jw w;
+  occ_jw_stream(&w, r->out, !lines);
+  if (amd)
+    occ_jw_item(&w, NULL, amd);
+  else
+    item_json(r, &w, item, &s);
+  if (!occ_jw_end_stream(&w)) { /* not expected: nothing is allocated */
     occ_msg(r->err, "out of memory writing JSON");
-    rc = OCC_EXIT_FAILURE;
+    return OCC_EXIT_FAILURE;
   }
-  cJSON_Delete(obj);
-  return rc;
+  if (lines) {
+    putc('\n', r->out);
+    if (r->flush_each) fflush(r->out);
+  } else if (!r->many) {
+    fputc('\n', r->out);
+  }
+  return OCC_EXIT_OK;
 }
 
 static int write_item(occ_render *r, const occ_item *item) {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "model/model.h"
+#include "render/report.h"
 
 typedef enum occ_format {
   OCC_FORMAT_TEXT,  /* the report (or explanation) of each configuration */
@@ -41,6 +42,7 @@ typedef struct occ_render {
   long written;          /* items written so far */
   int name_width;        /* table: the kernel column's, from columns */
   bool any_chosen_block, any_ties, any_local; /* the table's footer notes */
+  occ_device_text device_text; /* JSON: the last device's text, repeated */
 } occ_render;
 
 /* Writes item. Returns OCC_EXIT_OK, or the failure (out of memory, an

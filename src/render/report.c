@@ -19,7 +19,11 @@ static void print_device(FILE *out, const occ_device *d) {
   char cc[16], name[4 * sizeof d->name];
   occ_cc_text(d, cc, sizeof cc);
   occ_text_safe(d->name, name, sizeof name);
-  if (d->sm_count > 0)
+  if (d->sm_count > 0 && d->sm_count_source)
+    fprintf(out, "%s (cc %s, %d SMs from %s%s, the rest from the %s)\n", name,
+            cc, d->sm_count, d->sm_count_source[0] == '-' ? "" : "the ",
+            d->sm_count_source, d->source);
+  else if (d->sm_count > 0)
     fprintf(out, "%s (cc %s, %d SMs, from the %s)\n", name, cc, d->sm_count,
             d->source);
   else
@@ -38,8 +42,12 @@ static void print_kernel(FILE *out, const occ_report *rep) {
           plural(r->warps_per_block), r->inactive_threads,
           plural(r->inactive_threads));
   fprintf(out, "  registers       %6d per thread\n", k->regs_per_thread);
-  fprintf(out, "  shared memory   %6" PRId64 " B static + %" PRId64 " B dynamic\n",
-          k->smem_static_bytes, k->smem_dynamic_bytes);
+  fprintf(out, "  shared memory   %6" PRId64 " B static + %" PRId64 " B dynamic",
+          k->smem_static_bytes, occ_kernel_smem_dynamic_bytes(k));
+  fputc('\n', out);
+  if (k->smem_dynamic_per_thread_bytes > 0)
+    fprintf(out, "                  (dynamic: %" PRId64 " B + %" PRId64 " B per thread)\n",
+            k->smem_dynamic_bytes, k->smem_dynamic_per_thread_bytes);
   fprintf(out, "  barriers        %6d\n", k->barriers);
   if (k->carveout_pct != OCC_CARVEOUT_DEFAULT)
     fprintf(out, "  carveout        %6d %%%s\n", k->carveout_pct,

@@ -56,6 +56,33 @@ cJSON *occ_json_cluster(const occ_report *report);
  * NULL when out of memory. */
 cJSON *occ_json_report(const occ_report *report);
 
+/* A device object's text, kept to be written again: a compiler report's
+ * thousands of kernels share a few devices. Zero-initialized: empty. */
+typedef struct occ_device_text {
+  occ_device device; /* what the text was written from */
+  bool formatted;
+  int depth;
+  size_t len;        /* 0: none */
+  char text[2048];
+} occ_device_text;
+
+/* The same objects described to a writer (json_write.h's occ_jw), which
+ * prints them as they are made or builds the trees above: the report's
+ * members from "schema" to "cluster" (the caller adds "compiler",
+ * "block_choice" and the sections, then closes the object), and each part
+ * under key. With memo (NULL: none), the device's text is written once
+ * and repeated while the device stays the same. */
+void occ_jw_report_members(occ_jw *w, const occ_report *report,
+                           occ_device_text *memo);
+void occ_jw_root_members(occ_jw *w);
+void occ_jw_device(occ_jw *w, const char *key, const occ_device *device);
+void occ_jw_kernel(occ_jw *w, const char *key, const occ_kernel *kernel,
+                   const char *name, const char *mangled_name);
+void occ_jw_waves(occ_jw *w, const char *key, const occ_waves *waves);
+void occ_jw_ncu(occ_jw *w, const char *key, const occ_report *report);
+void occ_jw_limited_by(occ_jw *w, const char *key, const occ_result *result);
+void occ_jw_cluster(occ_jw *w, const char *key, const occ_report *report);
+
 /* Writes obj as indented JSON and a newline (obj stays the caller's; NULL
  * counts as out of memory). Returns 0, or -1 after
  * saying so on stderr. */

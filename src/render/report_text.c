@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void occ_cc_text(const occ_device *device, char *out, size_t size) {
@@ -38,6 +39,18 @@ void occ_reason_detail(const occ_device *d, const occ_kernel *k, const occ_resul
 
 void occ_pct_text(double fraction, char *out, size_t size) {
   snprintf(out, size, "%.2f", fraction * 100.0);
+  char *dot = strchr(out, '.');
+  if (!dot) return;
+  char *end = out + strlen(out) - 1;
+  while (end > dot && *end == '0') *end-- = '\0';
+  if (end == dot) *end = '\0';
+}
+
+void occ_pct_text_below(double fraction, double gate_pct, char *out, size_t size) {
+  for (int decimals = 2; decimals <= 9; decimals++) {
+    snprintf(out, size, "%.*f", decimals, fraction * 100.0);
+    if (strtod(out, NULL) < gate_pct) break;
+  }
   char *dot = strchr(out, '.');
   if (!dot) return;
   char *end = out + strlen(out) - 1;

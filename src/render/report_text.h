@@ -19,4 +19,9 @@ void occ_reason_detail(const occ_device *device, const occ_kernel *kernel,
  * "6.25", "33.33". */
 void occ_pct_text(double fraction, char *out, size_t size);
 
+/* The same for a figure below gate_pct (a percentage): as many decimals
+ * as it takes to read below the gate (66.667 % under a gate of 66.67),
+ * at most 9. */
+void occ_pct_text_below(double fraction, double gate_pct, char *out, size_t size);
+
 #endif

@@ -21,9 +21,11 @@ bool occ_run_cluster_line(const occ_item *item, char *buf, size_t size) {
     return true;
   }
   int m = snprintf(buf + n, size - n,
-                   "%" PRId64 " clusters at once "
-                   "(launch__cluster_max_active), %d blocks per SM",
-                   c->max_active_clusters, c->cluster_blocks_per_sm);
+                   "%" PRId64 " cluster%s at once "
+                   "(launch__cluster_max_active), %d block%s per SM",
+                   c->max_active_clusters, c->max_active_clusters == 1 ? "" : "s",
+                   c->cluster_blocks_per_sm,
+                   c->cluster_blocks_per_sm == 1 ? "" : "s");
   if (m >= 0 && (size_t)(n + m) < size && item->has_cluster_waves &&
       item->cluster_waves.clusters_per_wave > 0)
     snprintf(buf + n + m, size - n - m, ", %.2f waves of clusters",

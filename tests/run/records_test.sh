@@ -166,7 +166,7 @@ occ 3 --min-occupancy 100 --metrics "$(printf 'm\033[31m')" -- "$odd" \
   launch name="\x1b]0;pwned\x07k\n2" regs=255 counters values=50,1,2 \
   refusal why="\x1b[2Jwhy"
 ! grep -q "$esc" "$tmp/err" || no "$what: raw ESC on stderr: $(grep -a "$esc" "$tmp/err" | od -c | head -3)"
-grep -q '^occcalc run: f\\x1b\]0;x\\x07: 1 launches' "$tmp/err" || no "$what: the program's name"
+grep -q '^occcalc run: f\\x1b\]0;x\\x07: 1 launch,' "$tmp/err" || no "$what: the program's name"
 grep -q '^ 1 \\x1b\]0;pwned\\x07k\\n2$' "$tmp/err" || no "$what: the kernel's name"
 grep -q '^occcalc: below --min-occupancy 100%: \\x1b\]0;pwned\\x07k\\n2 on ' "$tmp/err" || no "$what: the gate line"
 grep -q '^   m\\x1b\[31m 2$' "$tmp/err" || no "$what: the metric's name"

@@ -21,9 +21,9 @@ cd "$tmp" || exit 1
 # there, unmeasured.
 # Rank 0's process ran its exit handlers (its summary: 0.5 s, 1 launch
 # profiled); rank 1's did not (its cost unknown).
-R=0 "$OCC" run --json --output 'rank%q{R}.json' -- "$FORGE" launch times=3 \
+R=0 "$OCC" run --measure replay --json --output 'rank%q{R}.json' -- "$FORGE" launch times=3 \
   counters summary values=0.5,0.25,1,0 >/dev/null 2>&1 || no "rank 0: run status $?"
-R=1 "$OCC" run --json --output 'rank%q{R}.json' -- "$FORGE" launch device=1 \
+R=1 "$OCC" run --measure replay --json --output 'rank%q{R}.json' -- "$FORGE" launch device=1 \
   counters values=80,20000 launch name=_Z5otherv grid=64 >/dev/null 2>&1 ||
   no "rank 1: run status $?"
 [ -s rank0.json ] && [ -s rank1.json ] || { no "no rank files: $(ls)"; exit 1; }
@@ -123,5 +123,97 @@ for args in "" "--jsonl rank0.json" "--json --csv rank0.json" \
     no "'report $args': message: $(cat err)"
 done
 
-[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv, the ranks' cost); 11 bad files and 6 bad command lines refused"
+# A report counted once: the same file twice, a symbolic link or a hard
+# link to one already read is refused, naming both, before any output.
+ln -s rank0.json link0.json
+ln rank1.json hard1.json
+for args in "rank0.json rank0.json:rank0.json: the same file as rank0.json" \
+    "rank0.json rank1.json link0.json:link0.json: the same file as rank0.json" \
+    "rank1.json rank0.json hard1.json:hard1.json: the same file as rank1.json"; do
+  files=${args%%:*}
+  why=${args#*:}
+  # shellcheck disable=SC2086
+  "$OCC" report --json $files >out 2>err
+  rc=$?
+  [ $rc -eq 2 ] || no "'$files': status $rc, expected 2"
+  [ -s out ] && no "'$files': wrote a report"
+  [ "$(wc -l <err)" -eq 1 ] && grep -q "^occcalc: report: $why (each rank's report is merged once)$" err ||
+    no "'$files': message: $(cat err)"
+done
+# A bad file before the repeated one is the one named.
+"$OCC" report rank0.json empty.json rank0.json >out 2>err
+grep -q "^occcalc: report: empty.json: empty" err || no "bad file before a repeat: $(cat err)"
+
+# Forged fields: a key given twice, a launch_count the rows contradict, a
+# row's "ranks" (a merged report's field).
+jq '.rows[0].ranks = [{"report": "x"}]' rank0.json >ranks.json
+jq '.launch_count += 1' rank0.json >count.json
+sed '0,/"achieved_occupancy":/s//"achieved_occupancy":\t7,\n\t\t\t"achieved_occupancy":/' \
+  rank0.json >twice.json
+"$OCC" report --json rank1.json merged.json >out 2>err
+grep -q "^occcalc: report: merged.json: a merged report" err ||
+  no "a merged report as input: $(cat err)"
+for bad in "ranks.json:rows\[0\].ranks: a merged report's field" \
+    "count.json:launch_count [0-9]*, but its rows' launch counts sum to" \
+    "twice.json:rows\[0\]: \"achieved_occupancy\" is given twice"; do
+  file=${bad%%:*}
+  why=${bad#*:}
+  "$OCC" report rank1.json "$file" >out 2>err
+  rc=$?
+  [ $rc -eq 2 ] || no "$file: status $rc, expected 2"
+  [ -s out ] && no "$file: wrote a report"
+  grep -q "^occcalc: report: $file: $why" err || no "$file: message: $(cat err)"
+done
+
+# Counts of 1e15 launches and a time of 9e15 us: the text table stays
+# within 80 columns, the digits are the sums' (no exponent lost), and the
+# JSON holds the exact sums, never inf or null.
+jq '.rows[0].launch_count = 1e15 | .rows[0].total_time_us = 4.5e15 |
+    .launch_count = ([.rows[].launch_count] | add)' rank0.json >wide0.json
+jq '.rows[0].launch_count = 1e15 | .rows[0].total_time_us = 4.5e15 |
+    .launch_count = ([.rows[].launch_count] | add)' rank1.json >wide1.json
+"$OCC" report wide0.json wide1.json >text 2>err || no "wide counts: status $? ($(cat err))"
+wide=$(awk 'length > 80' text)
+[ -z "$wide" ] || no "wide counts: text over 80 columns: $wide"
+grep -Eq '^kernel\(\) +2\.0e\+15 +2 .* 9\.0000e\+15$' text ||
+  no "wide counts: kernel()'s line: $(grep '^kernel' text)"
+"$OCC" report --json wide0.json wide1.json >wide.json 2>err || no "wide --json: status $?"
+jq -e '.rows[0].total_time_us == 9e15 and .rows[0].launch_count == 2e15' wide.json >/dev/null ||
+  no "wide --json: $(jq -c '.rows[0] | [.launch_count, .total_time_us]' wide.json)"
+# A measured metric near the largest double in both ranks: its weighted
+# mean is that value, never inf (JSON null, which reads "not measured").
+jq '.rows |= map(if .kernel.name == "kernel()" then .metrics = {"m": 1.7e308} else . end)' \
+  rank0.json >max0.json
+jq '.rows |= map(if .kernel.name == "kernel()" then .metrics = {"m": 1.7e308} else . end)' \
+  rank1.json >max1.json
+"$OCC" report --json max0.json max1.json >max.json 2>err || no "1.7e308: status $? ($(cat err))"
+jq -e '.rows[] | select(.kernel.name == "kernel()") | .metrics.m == 1.7e308' max.json >/dev/null ||
+  no "1.7e308 twice: $(jq -c '.rows[0].metrics' max.json)"
+# Past 2^53 the sums lose digits: refused, with why.
+jq '.rows[0].total_time_us = 5e15' rank0.json >big0.json
+jq '.rows[0].total_time_us = 5e15' rank1.json >big1.json
+"$OCC" report big0.json big1.json >out 2>err
+rc=$?
+[ $rc -eq 2 ] && [ ! -s out ] && [ "$(wc -l <err)" -eq 1 ] &&
+  grep -q "^occcalc: report: big1.json: .*passes 9007199254740992, past which a sum loses digits" err ||
+  no "a sum past 2^53: status $rc, $(cat err)"
+jq '.rows[0].total_time_us = 1e300' rank0.json >huge.json
+"$OCC" report huge.json >out 2>err
+[ $? -eq 2 ] && grep -q "rows\[0\].total_time_us is missing or out of range" err ||
+  no "a time of 1e300 us: $(cat err) $(head -c 300 out)"
+
+# A closed stdout: the report cannot be written, status 1 and one line
+# (as with /dev/full), for report and the other commands alike.
+for cmd in "report rank0.json" "report --json rank0.json rank1.json" \
+    "--gpu h100 --regs 32 --block 128" "--gpu h100 --regs 32 --block 128 --json" \
+    "--list-gpus" "--help"; do
+  # shellcheck disable=SC2086
+  "$OCC" $cmd >&- 2>err
+  rc=$?
+  [ $rc -eq 1 ] || no "'$cmd' >&-: status $rc, expected 1"
+  [ "$(wc -l <err)" -eq 1 ] && grep -q "^occcalc: error writing output: Bad file descriptor$" err ||
+    no "'$cmd' >&-: message: $(cat err)"
+done
+
+[ $fail -eq 0 ] && echo "report: 2 ranks merged (text, --json per rank, --csv, the ranks' cost); 11 bad files, 3 repeated, 4 forged, 3 extreme and 6 bad command lines refused; a closed stdout is status 1 for 6 commands"
 exit $fail
