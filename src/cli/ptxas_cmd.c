@@ -41,6 +41,8 @@ typedef struct run {
   const occ_gpudb *db;
   FILE *err;
   occ_pipeline pipeline;
+  occ_sweep_cache sweeps;  /* the charts' and suggestions' tables, built
+                              once per device for every kernel */
   occ_demangler demangler;
 
   bool fixed;              /* --gpu, --arch/--cc or $OCCCALC_GPU: one device
@@ -315,6 +317,7 @@ static void run_free(run *r) {
   if (!r) return;
   occ_ptxas_free(r->parser);
   occ_demangler_free(&r->demangler);
+  occ_sweep_cache_free(&r->sweeps);
   occ_choice_cache_free(r->choices);
   free(r);
 }
@@ -337,6 +340,7 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
   }
   *r = (run){.cli = cli, .db = db, .err = err, .choices = choices, .parser = parser};
   *rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
+  r->pipeline.request.sweeps = &r->sweeps;
   if (!occ_cli_given(cli, OCC_OPT_BLOCK)) r->pipeline.request.choose_block = choices;
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */

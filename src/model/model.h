@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/sweep.h"
 #include "core/chart.h"
 #include "core/cluster.h"
 #include "core/explain.h"
@@ -111,6 +112,10 @@ typedef struct occ_model_request {
   unsigned charts;      /* a bit per occ_chart_kind */
   int chart_step;       /* 0: the chart's own */
   bool suggest;
+  /* The sweeps the charts and suggestions share, kept across items (a
+   * compiler report's kernels on a few devices); NULL: the item's own,
+   * still one per device for its charts and its suggestions. */
+  occ_sweep_cache *sweeps;
 } occ_model_request;
 
 /* The section whose computation failed. */

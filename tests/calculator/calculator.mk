@@ -1,6 +1,6 @@
 # The calculator: the core's rules, the sweep engine, charts, suggestions,
 # the explanation and the report's rows.
-# - test-calculator-unit: Criterion (test_core.c, test_explore.c,
+# - test-calculator-unit: Criterion (test_core.c, test_charts.c,
 #   test_explain.c, test_config.c, test_report_rows.c), linked with the
 #   core, the database, the model and the renderers, without CUDA.
 # - test-golden: every feature's golden cases (tests/*/cases/*.case, see
@@ -21,7 +21,7 @@ TEST_TARGETS  += test-calculator-unit test-golden test-diff test-sweep \
 .PHONY: test-calculator-unit test-golden test-diff test-sweep test-charts-svg \
         test-unlimited
 
-CALCULATOR_UNIT_SRCS = tests/calculator/test_core.c tests/calculator/test_explore.c \
+CALCULATOR_UNIT_SRCS = tests/calculator/test_core.c tests/calculator/test_charts.c \
                        tests/calculator/test_explain.c tests/calculator/test_config.c \
                        tests/calculator/test_report_rows.c
 

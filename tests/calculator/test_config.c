@@ -106,7 +106,7 @@ Test(config, driver_choice_matches_h100_pytorch_launches) {
   cr_expect_eq(launches, 500);
 }
 
-Test(config, mission_example_is_configured_100_kb) {
+Test(config, readme_example_is_configured_100_kb) {
   occ_device d = board("H100 SXM");
   occ_kernel k = test_kernel(48, 4096, 0, 128, OCC_CARVEOUT_DEFAULT);
   occ_result r;

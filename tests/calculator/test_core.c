@@ -51,7 +51,7 @@ Test(core, block_40x2_has_16_inactive_threads) {
   cr_expect_eq(r.inactive_threads, 16);
 }
 
-Test(core, h100_mission_example) {
+Test(core, h100_readme_example) {
   occ_device d = board("H100 SXM");
   occ_result r = run(&d, 48, 4096, 128, 1);
   cr_expect_eq(r.active_blocks_per_sm, 10);

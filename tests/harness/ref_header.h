@@ -1,5 +1,5 @@
 /* ref_header.h - calls into the toolkit's cuda_occupancy.h (included from
- * the toolkit, never copied) for the explore tests and benchmark: an
+ * the toolkit, never copied) for the chart tests and benchmark: an
  * occ_device as the header's properties, and one kernel configuration as
  * its attributes and state. */
 #ifndef OCC_REF_HEADER_H

@@ -59,7 +59,7 @@ static int widest_line(const char *text) {
 
 TestSuite(sweep, .init = load_db, .fini = free_db);
 
-Test(sweep, mission_example_and_the_edges) {
+Test(sweep, readme_example_and_the_edges) {
   occ_device d = board("H100 SXM");
   occ_kernel k = kernel(48, 4096, 0, 128);
   occ_sweep *s = sweep_of(&d, &k);
@@ -409,4 +409,37 @@ Test(suggest, cannot_launch_has_steps_but_no_headroom) {
   cr_assert_not_null(j);
   cr_expect(cJSON_IsNull(cJSON_GetObjectItem(j, "headroom")));
   cJSON_Delete(j);
+}
+
+/* The sweep cache: one sweep per device, carveout preference and barrier
+ * count, shared by every later request for the same; the oldest replaced
+ * when full; a suggestion on a shared sweep the same as on its own. */
+Test(sweep, cache_builds_each_once) {
+  occ_device h100 = board("H100 SXM"), gtx = board("GTX 970");
+  occ_kernel k = kernel(48, 4096, 0, 128);
+  occ_sweep_cache cache = {.count = 0};
+  const occ_sweep *a = NULL, *b = NULL, *c = NULL;
+  cr_assert_eq(occ_sweep_cache_get(&cache, &h100, k.carveout_pct, k.barriers, &a), OCC_OK);
+  cr_assert_eq(occ_sweep_cache_get(&cache, &h100, k.carveout_pct, k.barriers, &b), OCC_OK);
+  cr_expect_eq(a, b);
+  cr_expect_eq(cache.built, 1);
+  cr_assert_eq(occ_sweep_cache_get(&cache, &gtx, k.carveout_pct, k.barriers, &c), OCC_OK);
+  cr_expect_neq(a, c);
+  cr_assert_eq(occ_sweep_cache_get(&cache, &h100, 50, k.barriers, &c), OCC_OK);
+  cr_expect_neq(a, c);
+  cr_expect_eq(cache.built, 3);
+  occ_suggestion own, shared;
+  cr_assert_eq(occ_suggest(&h100, &k, &own), OCC_OK);
+  cr_assert_eq(occ_suggest_on(a, &h100, &k, &shared), OCC_OK);
+  cr_expect_eq(memcmp(&own, &shared, sizeof own), 0);
+  /* Full: barrier counts 1..OCC_SWEEP_CACHE_SIZE + 2 push the first out. */
+  for (int barriers = 1; barriers <= OCC_SWEEP_CACHE_SIZE + 2; barriers++)
+    cr_assert_eq(occ_sweep_cache_get(&cache, &gtx, OCC_CARVEOUT_DEFAULT, barriers, &c), OCC_OK);
+  cr_expect_eq(cache.count, OCC_SWEEP_CACHE_SIZE);
+  size_t built = cache.built;
+  cr_assert_eq(occ_sweep_cache_get(&cache, &h100, k.carveout_pct, k.barriers, &b), OCC_OK);
+  cr_expect_eq(cache.built, built + 1);
+  cr_expect_eq(occ_sweep_blocks(b, 128, 48, 4096), 10);
+  occ_sweep_cache_free(&cache);
+  cr_expect_eq(cache.count, 0);
 }
