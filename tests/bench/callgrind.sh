@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_callgrind.sh: instructions executed (callgrind's Ir, the whole
+# callgrind.sh: instructions executed (callgrind's Ir, the whole
 # process from the dynamic loader's first instruction) by one
 # `occcalc --gpu h100 --regs 48 --smem 4096 --block 128` report, beside the
 # --json report, the minimal C program that evaluates cuda_occupancy.h once

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_gpu.sh: make bench-gpu, on a machine with a GPU.
+# gpu.sh: make bench-gpu, on a machine with a GPU.
 # 1. End-to-end wall time of the README example (live) against build/bench_floor
 #    (context + JIT of the same probe PTX + the occupancy API), alternated,
 #    median of 5 after one warm-up each, with the driver's JIT cache on

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_process.sh: whole-process wall time of one report and one --json
+# process.sh: whole-process wall time of one report and one --json
 # report, each against the minimal C program that evaluates
 # cuda_occupancy.h once for the same configuration (build/bench_floor_calc),
 # with /bin/true beside them. All four alternate in one loop

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench.sh: a program ($BENCH_PROG; by default the lab's reduction
+# run_ncu.sh: a program ($BENCH_PROG; by default the lab's reduction
 # program, build/lab/reduction all, 462 launches of 21 configurations;
 # make bench-gpu-run-small gives the graph program's 16 launches) alone, under `occcalc run` (counters on:
 # the default, the first 3 launches of each configuration profiled),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_records.sh: occcalc run against a program that varies its launch
+# run_records.sh: occcalc run against a program that varies its launch
 # configuration 40,000 times (tests/run/forge.c, no GPU), in each report
 # format, and the 314-byte demangler bomb through --ptxas: median CPU
 # time (user + system, the program's included; the wall time, printed
@@ -34,7 +34,7 @@ for fmt in text --json --csv --jsonl; do
   check "40,000 configurations, $fmt" "$1" "$2" 2 204800 "$3"
 done
 # The bomb as hostile_test.sh builds it: nested substitutions.
-. "$(dirname "$0")/bomb.sh"
+. "$(dirname "$0")/../run/bomb.sh"
 printf "ptxas info    : Compiling entry function '%s' for 'sm_90'\nptxas info    : Used 8 registers\n" \
   "$(bomb 31)" >"$tmp/bomb.log"
 set -- $(measure "$OCC" --ptxas "$tmp/bomb.log" --gpu h100 --json)

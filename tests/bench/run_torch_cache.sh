@@ -1,5 +1,5 @@
 #!/bin/sh
-# torch_cache.sh: a PyTorch program (tests/run/torch_prog.py: a cuBLAS
+# run_torch_cache.sh: a PyTorch program (tests/run/torch_prog.py: a cuBLAS
 # sgemm, relu, softmax, reductions and elementwise kernels, 3 iterations)
 # under `occcalc run --counter-launches all` and under Nsight Compute,
 # with each cache policy on both sides and across: achieved occupancy
@@ -8,7 +8,7 @@
 # Prints "skipped: ..." and exits 77 without a GPU, ncu or PyTorch.
 # KEEP=DIR keeps the reports there.
 set -u
-. "$(dirname "$0")/gpu_env.sh"
+. "$(dirname "$0")/../run/gpu_env.sh"
 gpu_env ncu torch
 prog="python3 tests/run/torch_prog.py"
 for c in none all; do

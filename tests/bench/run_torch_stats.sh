@@ -1,5 +1,5 @@
 #!/bin/sh
-# torch_stats.sh: a PyTorch program (tests/run/torch_prog.py) under
+# run_torch_stats.sh: a PyTorch program (tests/run/torch_prog.py) under
 # `occcalc run --no-counters` and under Nsight Compute's launch
 # statistics: grid, block, registers, static and dynamic shared memory,
 # the SM's configuration, launch__cluster_max_active and theoretical
@@ -7,7 +7,7 @@
 # launch differs; prints "skipped: ..." and exits 77 without a GPU, ncu or
 # PyTorch. KEEP=DIR keeps the files there.
 set -u
-. "$(dirname "$0")/gpu_env.sh"
+. "$(dirname "$0")/../run/gpu_env.sh"
 gpu_env ncu torch
 prog="python3 tests/run/torch_prog.py"
 "$OCC" run --no-counters --json --output "$tmp/run.json" -- $prog \

@@ -15,7 +15,7 @@
 # Exits 77 with "skipped: no mount namespace" where unshare -m is refused
 # (not root, or a container without CAP_SYS_ADMIN).
 set -u
-repo=$(cd "$(dirname "$0")/.." && pwd)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 rev=${FRESH_BUILD_REV:-HEAD}
 hidden=/usr/include/cjson
 # The make that runs this test passes its flags and jobserver down; the
