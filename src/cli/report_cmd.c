@@ -246,8 +246,13 @@ static int merge_files(char **files, size_t count, occ_run_merge **out) {
     char why[512];
     int added = occ_run_merge_absorb(parts[0].merge, parts[1].merge, why,
                                      sizeof why);
+    /* A sum that passes the limit only once the halves meet: the second
+     * half's files are what pushed it. */
     if (added != 0) {
-      occ_msg(stderr, "report: %s", added == -2 ? "out of memory" : why);
+      const part *p = &parts[1];
+      occ_msg(stderr, "report: %s%s: %s", files[p->first],
+              p->end - p->first > 1 ? " and the files after it" : "",
+              added == -2 ? "out of memory" : why);
       rc = added == -2 ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
     }
   }

@@ -1,7 +1,9 @@
 # The JSON contract (schema 3, the man page's "JSON OUTPUT") on every kind
 # of document occcalc writes without a GPU (json_keys.sh; needs jq and
-# python3), and what render/json_write.h adds to cJSON: exact integers,
-# U+FFFD for invalid UTF-8, cJSON's own text otherwise (json_write_test.c).
+# python3), and occcalc's JSON printer and writer (render/json_write.h):
+# exact integers, the fewest digits that read back, U+FFFD for invalid
+# UTF-8, cJSON's layout otherwise, the stream the same as the tree
+# (json_write_test.c).
 UNIT_TARGETS  += test-json-unit
 CHECK_TARGETS += test-json-unit test-json
 CHECK_BINS    += build/json_write_test build/forge
