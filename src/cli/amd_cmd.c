@@ -51,6 +51,10 @@ int occ_amd_launch_shape(const occ_cli *cli, const occ_amd_arch *a, occ_amd_item
     return occ_cli_usage_error(err, "--max-block: '%" PRId64 "' is out of range "
                                "(accepted: 1 to %d on %s)", cli->max_block, max, a->name);
   bool block = occ_cli_given(cli, OCC_OPT_BLOCK);
+  if (occ_cli_block_best(cli))
+    return occ_cli_usage_error(err, "--block best: %s is AMD's (best is CUDA's "
+                               "cudaOccupancyMaxPotentialBlockSize; accepted: a "
+                               "workgroup size N, XxY or XxYxZ)", a->name);
   memcpy(it->block, cli->block.dim, sizeof it->block);
   int64_t threads = cli->block.product;
   int max_block = cli->max_block ? (int)cli->max_block : max;

@@ -46,6 +46,7 @@ typedef enum occ_arg_type {
   OCC_ARG_COUNT,   /* an integer in [min, max] into an int64_t */
   OCC_ARG_BYTES,   /* a size with K/KiB/M/MiB, at most max, into int64_t */
   OCC_ARG_SHAPE,   /* N, XxY or XxYxZ, each 1 to max, into an occ_shape */
+  OCC_ARG_BLOCK,   /* a shape or "best" (occ_shape.best), into an occ_shape */
   OCC_ARG_PERCENT, /* 0 to 100 with an optional fraction, into a double */
   OCC_ARG_NAME,    /* a name, kept as text */
   OCC_ARG_PATH,    /* a file ("-": standard input or output), as text */
@@ -75,6 +76,8 @@ typedef enum occ_opt {
   OCC_OPT_SMEM,
   OCC_OPT_DYN_SMEM,
   OCC_OPT_BLOCK,
+  OCC_OPT_MAX_THREADS,
+  OCC_OPT_DYN_SMEM_PER_THREAD,
   OCC_OPT_BARRIERS,
   OCC_OPT_CARVEOUT,
   OCC_OPT_GRID,
@@ -177,6 +180,8 @@ typedef struct occ_cli {
   uint64_t given;            /* bit i: the option of table row i given */
   /* the kernel */
   int64_t regs, smem, dyn_smem;
+  int64_t dyn_smem_per_thread; /* --dyn-smem-per-thread: added per thread */
+  int64_t max_threads;       /* --max-threads: 0 when not given */
   int64_t barriers;          /* default 1 */
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
   occ_shape block;           /* checked against the device once known
@@ -246,6 +251,10 @@ occ_target_query occ_cli_target_query(const occ_cli *cli);
 
 /* True when option was given. */
 bool occ_cli_given(const occ_cli *cli, occ_opt option);
+
+/* True when --block best asks for cudaOccupancyMaxPotentialBlockSize's
+ * block. */
+bool occ_cli_block_best(const occ_cli *cli);
 
 /* The kernel the options describe (block left 1x1x1: it depends on the
  * device, see occ_block_check). */

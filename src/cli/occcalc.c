@@ -58,8 +58,14 @@ static int calculate(const occ_cli *cli) {
       (rc = occ_pipeline_check(&p, &device)) != OCC_EXIT_OK)
     return rc;
   occ_item item = {.device = &device};
+  occ_block_choice choice;
   occ_cli_kernel(cli, &item.kernel);
-  if ((rc = occ_pipeline_block(&p, &device, &item.kernel)) != OCC_EXIT_OK) return rc;
+  if ((rc = occ_pipeline_block(&p, &device, &item.kernel, &choice)) != OCC_EXIT_OK)
+    return rc;
+  if (occ_cli_block_best(cli)) {
+    item.choice = &choice;
+    item.block_best = true;
+  }
   occ_model_section failed;
   occ_status status = occ_pipeline_build(&p, &item, &failed);
   if (status != OCC_OK)

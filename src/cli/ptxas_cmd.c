@@ -209,8 +209,8 @@ static int on_kernel(run *r, const occ_ptxas_kernel *k) {
   make_kernel(r, k, device, &item.kernel);
   /* --block for every kernel; without it the model chooses each one's
    * (run_new set the request's cache). */
-  if (occ_cli_given(r->cli, OCC_OPT_BLOCK) &&
-      (r->rc = occ_pipeline_block(&r->pipeline, device, &item.kernel)) != 0)
+  if (occ_cli_given(r->cli, OCC_OPT_BLOCK) && !occ_cli_block_best(r->cli) &&
+      (r->rc = occ_pipeline_block(&r->pipeline, device, &item.kernel, NULL)) != 0)
     return r->rc;
   occ_model_section failed = OCC_SECTION_NONE;
   occ_status status = occ_pipeline_build(&r->pipeline, &item, &failed);
@@ -341,7 +341,12 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
   *r = (run){.cli = cli, .db = db, .err = err, .choices = choices, .parser = parser};
   *rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
   r->pipeline.request.sweeps = &r->sweeps;
-  if (!occ_cli_given(cli, OCC_OPT_BLOCK)) r->pipeline.request.choose_block = choices;
+  /* Without --block, or with --block best, the model chooses each
+   * kernel's block. */
+  if (!occ_cli_given(cli, OCC_OPT_BLOCK) || occ_cli_block_best(cli)) {
+    r->pipeline.request.choose_block = choices;
+    r->pipeline.request.block_best = occ_cli_block_best(cli);
+  }
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */
   occ_target_query query = occ_cli_target_query(cli);

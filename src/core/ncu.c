@@ -23,7 +23,7 @@ occ_status occ_ncu_values(const occ_device *d, const occ_kernel *k,
       .shared_mem_config_known = occ_launch_config_known(r),
       .shared_mem_config_size = r->launch_smem_config_bytes,
       .shared_mem_per_block_static = k->smem_static_bytes,
-      .shared_mem_per_block_dynamic = k->smem_dynamic_bytes,
+      .shared_mem_per_block_dynamic = occ_kernel_smem_dynamic_bytes(k),
       .shared_mem_per_block_driver = d->reserved_smem_per_block_bytes};
   /* A block's whole allocation divides the configuration; with nothing of
    * its own, the reserve alone does. Where there is nothing to divide by, or

@@ -135,7 +135,7 @@ static void set_now(const occ_kernel *k, const occ_result *r,
   o->threads_per_block = r->threads_per_block;
   o->regs_per_thread = k->regs_per_thread;
   o->smem_static_bytes = k->smem_static_bytes;
-  o->smem_bytes = k->smem_static_bytes + k->smem_dynamic_bytes;
+  o->smem_bytes = k->smem_static_bytes + occ_kernel_smem_dynamic_bytes(k);
   o->active_blocks_per_sm = r->active_blocks_per_sm;
   o->active_warps_per_sm = r->active_warps_per_sm;
   o->occupancy = r->occupancy;

@@ -11,7 +11,7 @@
 typedef struct choice_entry {
   const occ_device *device;
   int cc_major, cc_minor; /* a device slot reused for another target */
-  int regs, barriers;
+  int regs, barriers, max_threads;
   int64_t smem;
   occ_block_choice choice;
   bool used;
@@ -28,11 +28,13 @@ void occ_choice_cache_free(occ_choice_cache *cache) { free(cache); }
 static bool same(const choice_entry *e, const occ_device *d, const occ_kernel *k) {
   return e->used && e->device == d && e->cc_major == d->cc_major &&
          e->cc_minor == d->cc_minor && e->regs == k->regs_per_thread &&
-         e->smem == k->smem_static_bytes && e->barriers == k->barriers;
+         e->smem == k->smem_static_bytes && e->barriers == k->barriers &&
+         e->max_threads == k->max_threads_per_block;
 }
 
 occ_status occ_model_choose_block(occ_choice_cache *cache, const occ_device *device,
-                                  occ_kernel *kernel, occ_block_choice *choice) {
+                                  occ_kernel *kernel, occ_block_choice *choice,
+                                  bool best) {
   size_t h = ((size_t)kernel->regs_per_thread * 31u +
               (size_t)kernel->smem_static_bytes * 17u + (size_t)kernel->barriers * 7u +
               (size_t)(uintptr_t)device) %
@@ -44,7 +46,12 @@ occ_status occ_model_choose_block(occ_choice_cache *cache, const occ_device *dev
     occ_status status = occ_best_block_size(device, kernel, choice);
     if (status != OCC_OK) return status;
     *e = (choice_entry){device, device->cc_major, device->cc_minor, kernel->regs_per_thread,
-                        kernel->barriers, kernel->smem_static_bytes, *choice, true};
+                        kernel->barriers, kernel->max_threads_per_block,
+                        kernel->smem_static_bytes, *choice, true};
+  }
+  if (best) {
+    occ_best_block_apply(choice, device, kernel);
+    return OCC_OK;
   }
   kernel->block[0] = choice->smallest_block_size > 0 ? choice->smallest_block_size
                                                      : device->warp_size;

@@ -19,9 +19,11 @@ occ_choice_cache *occ_choice_cache_new(void);
 void occ_choice_cache_free(occ_choice_cache *cache);
 
 /* Chooses kernel->block on device into *choice (cudaOccupancyMaxPotential
- * BlockSize's answer and the smallest size reaching the same occupancy).
+ * BlockSize's answer and the smallest size reaching the same occupancy):
+ * the smallest, or with best (--block best) the runtime's.
  * Returns the core's status (kernel untouched unless OCC_OK). */
 occ_status occ_model_choose_block(occ_choice_cache *cache, const occ_device *device,
-                                  occ_kernel *kernel, occ_block_choice *choice);
+                                  occ_kernel *kernel, occ_block_choice *choice,
+                                  bool best);
 
 #endif

@@ -77,7 +77,10 @@ static void kernel(occ_jw *w, const char *key, const occ_kernel *k,
   occ_jw_ints(w, "block", k->block, 3);
   occ_jw_int(w, "regs_per_thread", k->regs_per_thread);
   occ_jw_int(w, "smem_static_bytes", k->smem_static_bytes);
-  occ_jw_int(w, "smem_dynamic_bytes", k->smem_dynamic_bytes);
+  /* The block's whole dynamic request; the part that grows with it is
+   * smem_dynamic_per_thread_bytes (0 unless given). */
+  occ_jw_int(w, "smem_dynamic_bytes", occ_kernel_smem_dynamic_bytes(k));
+  occ_jw_int(w, "smem_dynamic_per_thread_bytes", k->smem_dynamic_per_thread_bytes);
   occ_jw_int(w, "barriers", k->barriers);
   occ_jw_int_or_null(w, "carveout_pct", k->carveout_pct,
                      k->carveout_pct != OCC_CARVEOUT_DEFAULT &&

@@ -154,7 +154,7 @@ void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width) {
   put(&l, occ_ptxas_uses_local(k) ? "!" : "", 1, true);
   /* The digits end one short of the buffer, leaving room for the mark. */
   char *b = digits(r->threads_per_block, block + sizeof block - 1);
-  if (row->choice) {
+  if (row->choice && !row->block_best) {
     block[sizeof block - 2] = '*';
     block[sizeof block - 1] = '\0';
   }
@@ -201,7 +201,7 @@ static void fit(char *text, size_t width) {
 
 void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
                              const char *readable, int chosen_block,
-                             const occ_block_choice *choice) {
+                             const occ_block_choice *choice, bool block_best) {
   char name[4096], where[96];
   snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
            (long)k->line);
@@ -219,7 +219,10 @@ void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
             (long long)(k->callee_spill_stores_bytes > 0 ? k->callee_spill_stores_bytes : 0),
             (long long)(k->callee_spill_loads_bytes > 0 ? k->callee_spill_loads_bytes : 0));
   }
-  if (choice)
+  if (choice && block_best)
+    fprintf(out, "   --block best: %d threads (cudaOccupancyMaxPotentialBlockSize's"
+            " choice)\n", chosen_block);
+  else if (choice)
     fprintf(out, "   no --block: %d threads, the smallest block reaching "
             "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
             "picks %d)\n", chosen_block, choice->block_size);

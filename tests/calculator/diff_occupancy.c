@@ -4,7 +4,10 @@
  * register count, every block size, shared memory from 0 past the per-block
  * maximum at every carveout, and barriers 0-16; and occ_best_block_size
  * against the header's cudaOccMaxPotentialOccupancyBlockSize over every
- * register count x 12 shared-memory sizes x 3 carveouts x barriers 0-2.
+ * register count x 12 shared-memory sizes x 3 carveouts x barriers 0-2,
+ * and, for shared memory that grows with the block, against the same
+ * function given a blockSizeToDynamicSMemSize and a block size limit
+ * (attributes.maxThreadsPerBlock, the runtime's blockSizeLimit).
  * Every case occ_compute answers is also asked of the sweep engine, which
  * must agree with occ_compute. Prints the number of cases and fails on any
  * disagreement. */
@@ -19,7 +22,7 @@
 #include "core/sweep.h"
 #include "ref_header.h"
 
-static long long cases, failures, sweep_cases, sweep_failures;
+static long long cases, failures, sweep_cases, sweep_failures, variable_cases;
 
 /* The sweep engine of the architecture under test, one per carveout
  * (-1..100) and barrier count (0..16), built when first needed. */
@@ -207,6 +210,75 @@ static void check_best_block_size(const occ_device *d,
             got_grid, gs, ref_block, ref_grid, rs);
 }
 
+/* The header's blockSizeToDynamicSMemSize is a plain function: the
+ * kernel under test is read from here. */
+static int64_t variable_constant_bytes, variable_per_thread_bytes;
+
+static size_t variable_smem(int block_size) {
+  return (size_t)(variable_constant_bytes + variable_per_thread_bytes * block_size);
+}
+
+/* --block best with --dyn-smem-per-thread and --max-threads against
+ * cudaOccMaxPotentialOccupancyBlockSize with a blockSizeToDynamicSMemSize
+ * and attributes.maxThreadsPerBlock. The kernel is taken to opt in to the
+ * most dynamic shared memory any size tried asks for, as a program calling
+ * cudaOccupancyMaxPotentialBlockSizeVariableSMem must. */
+static void check_variable_best(const occ_device *d, const cudaOccDeviceProp *prop,
+                                const occ_kernel *k) {
+  int limit = k->max_threads_per_block > 0 && k->max_threads_per_block < d->max_threads_per_block
+                  ? k->max_threads_per_block : d->max_threads_per_block;
+  variable_constant_bytes = k->smem_dynamic_bytes;
+  variable_per_thread_bytes = k->smem_dynamic_per_thread_bytes;
+  cudaOccFuncAttributes attr = ref_kernel_attr(d, k);
+  attr.maxThreadsPerBlock = limit;
+  attr.maxDynamicSharedSizeBytes = variable_smem(limit);
+  cudaOccDeviceState state = ref_state(k->carveout_pct);
+  int ref_grid = 0, ref_block = 0;
+  cudaOccError rs = cudaOccMaxPotentialOccupancyBlockSize(
+      &ref_grid, &ref_block, prop, &attr, &state, variable_smem, 0);
+  occ_block_choice got;
+  occ_status gs = occ_best_block_size(d, k, &got);
+  int64_t got_grid = (int64_t)got.active_blocks_per_sm * prop->numSms;
+  cases++;
+  variable_cases++;
+  int ok = (rs == CUDA_OCC_SUCCESS) == (gs == OCC_OK);
+  if (ok && gs == OCC_OK)
+    ok = got.block_size == ref_block && got_grid == ref_grid &&
+         (d->sm_count <= 0 || got.min_grid_size == ref_grid) &&
+         got.max_threads_per_block == limit;
+  if (!ok && failures++ < 20)
+    fprintf(stderr,
+            "DISAGREE variable best block size cc %d.%d regs %d smem %" PRId64
+            " + %" PRId64 " + %" PRId64 "/thread limit %d carveout %d: occcalc %d "
+            "(grid %" PRId64 ", status %d) header %d (grid %d, status %d)\n",
+            d->cc_major, d->cc_minor, k->regs_per_thread, k->smem_static_bytes,
+            k->smem_dynamic_bytes, k->smem_dynamic_per_thread_bytes,
+            k->max_threads_per_block, k->carveout_pct, got.block_size, got_grid,
+            gs, ref_block, ref_grid, rs);
+}
+
+static void grid_variable_best(const occ_device *d, const cudaOccDeviceProp *p) {
+  const int64_t per_thread[] = {0, 1, 4, 8, 24, 64, 100, 256};
+  const int64_t constant[] = {0, 1024, 12288};
+  const int limits[] = {0, 33, 100, 256, 500, 1000, 1024};
+  const int carveouts[] = {OCC_CARVEOUT_DEFAULT, 0, 50};
+  occ_kernel k;
+  occ_kernel_init(&k);
+  for (int regs = 0; regs <= 255; regs += 5)
+    for (size_t t = 0; t < sizeof per_thread / sizeof per_thread[0]; t++)
+      for (size_t c = 0; c < sizeof constant / sizeof constant[0]; c++)
+        for (size_t l = 0; l < sizeof limits / sizeof limits[0]; l++)
+          for (size_t o = 0; o < sizeof carveouts / sizeof carveouts[0]; o++) {
+            k.regs_per_thread = regs;
+            k.smem_static_bytes = (regs & 1) ? 2048 : 0;
+            k.smem_dynamic_bytes = constant[c];
+            k.smem_dynamic_per_thread_bytes = per_thread[t];
+            k.max_threads_per_block = limits[l];
+            k.carveout_pct = carveouts[o];
+            check_variable_best(d, p, &k);
+          }
+}
+
 static void grid_best_block_size(const occ_device *d, const cudaOccDeviceProp *p) {
   const int64_t smem[] = {0, 1, 1024, 4096, 12288, 48 * 1024 - 1024,
                           48 * 1024, 48 * 1024 + 1, 100 * 1024, 160 * 1024,
@@ -243,6 +315,7 @@ int main(void) {
     grid_smem_carveout(&d, &p);
     grid_barriers(&d, &p);
     grid_best_block_size(&d, &p);
+    grid_variable_best(&d, &p);
     free_sweeps();
     printf("cc %2d.%d: %10lld cases, %lld disagreements\n", d.cc_major,
            d.cc_minor, cases - before, failures - failed);
@@ -250,6 +323,8 @@ int main(void) {
   occ_gpudb_free(db);
   printf("differential: %lld cases over %zu architectures, %lld disagreements\n",
          cases, n, failures);
+  printf("best block with per-thread shared memory and size limits: %lld "
+         "cases\n", variable_cases);
   printf("sweep engine: %lld cases, %lld differ from occ_compute\n",
          sweep_cases, sweep_failures);
   return failures || sweep_failures ? 1 : 0;

@@ -159,7 +159,8 @@ static const char *sample_value(const occ_option *o, char *buf, size_t size) {
   case OCC_ARG_COUNT:
   case OCC_ARG_COUNT_OR_ALL: snprintf(buf, size, "%lld", (long long)o->min); return buf;
   case OCC_ARG_BYTES: return "0";
-  case OCC_ARG_SHAPE: return "2";
+  case OCC_ARG_SHAPE:
+  case OCC_ARG_BLOCK: return "2";
   case OCC_ARG_PERCENT: return "50";
   case OCC_ARG_CHARTS: return "block";
   case OCC_ARG_CHOICE: return o->choices[0];
@@ -188,7 +189,7 @@ Test(options, vendor_options_refused_on_the_other_vendor) {
   /* An option that only refines another is given with it. */
   static const struct { const char *option, *with, *value; } partners[] = {
       {"step", "--chart", "block"}, {"ascii", "--chart", "block"},
-      {"non-portable", "--cluster", "2"}};
+      {"non-portable", "--cluster", "2"}, {"max-threads", "--suggest", NULL}};
   const occ_option *table = occ_cli_options();
   int walked = 0;
   for (const occ_option *o = table; o->name; o++) {
@@ -211,7 +212,7 @@ Test(options, vendor_options_refused_on_the_other_vendor) {
     for (size_t i = 0; i < sizeof partners / sizeof *partners; i++)
       if (strcmp(partners[i].option, o->name) == 0) {
         args[n++] = partners[i].with;
-        args[n++] = partners[i].value;
+        if (partners[i].value) args[n++] = partners[i].value;
       }
     args[n] = NULL;
     char err[1024];

@@ -36,7 +36,7 @@ rules() { # rules WHAT DOCUMENT
     "$occupancies | length > 0 and all(. >= 0 and . <= 1)"
 }
 kernel_shape='["name", "mangled_name", "block", "regs_per_thread", "smem_static_bytes",
-  "smem_dynamic_bytes", "barriers", "carveout_pct"] | sort'
+  "smem_dynamic_bytes", "smem_dynamic_per_thread_bytes", "barriers", "carveout_pct"] | sort'
 kernel_rules() { # kernel_rules WHAT DOCUMENT
   check "$1: every kernel has one shape" "$2" \
     "[.. | objects | select(has(\"kernel\")) | .kernel | keys] | all(. == ($kernel_shape))"
@@ -61,7 +61,8 @@ for json in "$with_grid" "$plain" "$carve"; do
     check device "$json" ".device | has(\"$k\")"
   done
   check kernel "$json" '.kernel | keys == (["name", "mangled_name", "block", "regs_per_thread",
-    "smem_static_bytes", "smem_dynamic_bytes", "barriers", "carveout_pct"] | sort)'
+    "smem_static_bytes", "smem_dynamic_bytes", "smem_dynamic_per_thread_bytes", "barriers",
+    "carveout_pct"] | sort)'
   for k in threads_per_block warps_per_block inactive_threads active_blocks_per_sm \
       active_warps_per_sm active_threads_per_sm occupancy launchable waves limited_by; do
     check top "$json" "has(\"$k\")"
@@ -96,7 +97,7 @@ suggest=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --suggest --jso
 rules suggest "$suggest"
 kernel_rules suggest "$suggest"
 for k in best_block_sizes max_potential_block_size smallest_best_block_size \
-    best_active_blocks_per_sm best_active_warps_per_sm best_occupancy min_grid_size \
+    best_active_blocks_per_sm best_active_warps_per_sm best_occupancy min_grid_blocks \
     register_steps smem_steps headroom carveout; do
   check suggest "$suggest" ".suggest | has(\"$k\")"
 done
