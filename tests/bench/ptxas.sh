@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench.sh OCCCALC DIR: `occcalc --ptxas` on synthetic logs of 10 MB and
+# ptxas.sh OCCCALC DIR: `occcalc --ptxas` on synthetic logs of 10 MB and
 # 100 MB (real nvcc 13.0 blocks repeated with fresh kernel names, made in
 # DIR), to /dev/null: the table, --jsonl and --json.
 #
