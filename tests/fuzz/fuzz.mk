@@ -50,6 +50,7 @@ fuzz-ptxas: build/fuzz_ptxas build/fuzz_corpus
 # and tracing their comparisons made a run ten times slower; the loader's
 # keys are found through libFuzzer's strcmp hooks all the same.
 DB_FUZZ_SRCS = tests/fuzz/fuzz_db.c src/db/gpudb_load.c src/db/gpudb_lookup.c src/db/devfields.c \
+               src/db/rank_report.c \
                $(wildcard src/core/*.c) $(wildcard src/model/*.c) \
                $(wildcard src/render/*.c) $(wildcard src/text/*.c)
 
