@@ -78,13 +78,13 @@ static void write_csv(FILE *out, const occ_run_merge *m) {
     fputc(',', out);
     csv_number(out, r->launch_count, true);
     fprintf(out, ",%zu,", r->rank_count);
-    occ_csv_fraction(out, r->theoretical_occupancy, r->theoretical_known);
+    csv_number(out, r->theoretical_occupancy, r->theoretical_known);
     fputc(',', out);
-    occ_csv_fraction(out, r->achieved_occupancy, r->achieved_weight > 0);
+    csv_number(out, r->achieved_occupancy, r->achieved_weight > 0);
     fputc(',', out);
-    occ_csv_decimal(out, r->total_time_us, true);
+    csv_number(out, r->total_time_us, true);
     fputc(',', out);
-    occ_csv_decimal(out, r->total_time_us / r->launch_count, true);
+    csv_number(out, r->total_time_us / r->launch_count, true);
     fputc('\n', out);
   }
 }

@@ -663,14 +663,7 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
 }
 
 
-/* Waves, with csv.h's decimals. */
 static void csv_number(FILE *out, double v, bool known) {
-  fputc(',', out);
-  occ_csv_decimal(out, v, known);
-}
-
-/* A Perfworks metric: any unit and scale, so its significant digits. */
-static void csv_metric(FILE *out, double v, bool known) {
   if (known)
     fprintf(out, ",%.6g", v);
   else
@@ -685,13 +678,10 @@ static void csv_field_value(FILE *out, field_kind kind, double v, bool known) {
     fputs(v != 0 ? ",true" : ",false", out);
   else if (kind == FIELD_COUNT)
     fprintf(out, ",%.0f", v);
-  else if (kind == FIELD_TIME) {
-    fputc(',', out);
-    occ_csv_decimal(out, v, true);
-  } else {
-    fputc(',', out);
-    occ_csv_fraction(out, v, true);
-  }
+  else if (kind == FIELD_TIME)
+    fprintf(out, ",%.3f", v);
+  else
+    fprintf(out, ",%.6g", v);
 }
 
 static void csv_row(FILE *out, const occ_run_report *rep,
@@ -714,7 +704,7 @@ static void csv_row(FILE *out, const occ_run_report *rep,
     csv_field_value(out, row_fields[i].kind, v, known);
   }
   for (int i = 0; i < rep->metric_count; i++)
-    csv_metric(out, row->metric_values[i], row->metric_known[i]);
+    csv_number(out, row->metric_values[i], row->metric_known[i]);
   fputc(',', out);
   occ_csv_field(out, row->measure.cause);
   fputc('\n', out);
