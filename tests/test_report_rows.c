@@ -11,6 +11,7 @@
 
 #include "db_fixture.h"
 #include "json_parsed.h"
+#include "model/cluster.h"
 #include "model/model.h"
 #include "render/report.h"
 #include "render/report_rows.h"
@@ -91,4 +92,57 @@ Test(report_rows, text_and_json_show_the_same_occupancy_figures) {
         for (size_t t = 0; t < sizeof threads / sizeof *threads; t++)
           check(&d, regs[r], smem[s], threads[t]);
   }
+}
+
+/* A cluster launch: the top-level rows are the cluster launch's (the
+ * figure the gate reads), in the text and the JSON alike; the kernel's
+ * figures without clusters under without_clusters. */
+static void check_cluster(const char *gpu, int regs, int threads, int size) {
+  occ_device d = board(gpu);
+  occ_cluster cluster = {{size, 1, 1}, size > OCC_CLUSTER_PORTABLE_MAX};
+  occ_item item = {.device = &d, .kernel = test_kernel(regs, 0, 0, threads,
+                                                       OCC_CARVEOUT_DEFAULT)};
+  occ_model_request request = {.grid_blocks = 1056, .cluster = &cluster};
+  occ_model_section failed;
+  cr_assert_eq(occ_model_build(&item, &request, &failed), OCC_OK);
+  cr_assert(item.cluster_result.layout_known, "%s", gpu);
+  occ_report rep = {.device = &d, .kernel = &item.kernel, .result = &item.result,
+                    .waves = &item.waves, .cluster = &item.cluster,
+                    .cluster_result = &item.cluster_result,
+                    .waves_without_clusters = &item.waves_without_clusters};
+  char *text = text_of(&rep);
+  cJSON *json = json_parsed(occ_json_report(&rep));
+  cr_assert_not_null(json);
+  const cJSON *occ = cJSON_GetObjectItemCaseSensitive(json, "occupancy");
+  cr_expect_float_eq(occ->valuedouble, item.cluster_result.occupancy, 1e-12,
+                     "%s %d regs %d threads cluster %d", gpu, regs, threads, size);
+  cr_expect_float_eq(occ->valuedouble, occ_model_occupancy(&item), 1e-12);
+  cr_expect_float_eq(text_figure(text, "occupancy", true), occ->valuedouble, 0.0005,
+                     "%s", text);
+  const cJSON *blocks = cJSON_GetObjectItemCaseSensitive(json, "active_blocks_per_sm");
+  cr_expect_float_eq(blocks->valuedouble * d.sm_count,
+                     (double)item.cluster_result.active_blocks, 1e-6);
+  const cJSON *waves = cJSON_GetObjectItemCaseSensitive(json, "waves");
+  cr_expect_eq(cJSON_GetObjectItemCaseSensitive(waves, "blocks_per_wave")->valuedouble,
+               (double)item.cluster_result.active_blocks);
+  const cJSON *without = cJSON_GetObjectItemCaseSensitive(json, "without_clusters");
+  cr_assert(cJSON_IsObject(without));
+  cr_expect_float_eq(cJSON_GetObjectItemCaseSensitive(without, "occupancy")->valuedouble,
+                     item.result.occupancy, 1e-12);
+  cr_expect_eq(cJSON_GetObjectItemCaseSensitive(without, "active_blocks_per_sm")->valueint,
+               item.result.active_blocks_per_sm);
+  cr_expect_not_null(strstr(text, "without clusters"));
+  cJSON_Delete(json);
+  free(text);
+}
+
+Test(report_rows, a_cluster_launch_shows_its_own_figures_at_the_top) {
+  const char *gpus[] = {"H100 SXM", "H200"};
+  const int sizes[] = {2, 4, 8, 16};
+  for (int g = 0; g < 2; g++)
+    for (int s = 0; s < 4; s++) {
+      check_cluster(gpus[g], 32, 128, sizes[s]);
+      check_cluster(gpus[g], 64, 256, sizes[s]);
+      check_cluster(gpus[g], 128, 1024, sizes[s] > 2 ? 2 : sizes[s]);
+    }
 }

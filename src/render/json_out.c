@@ -191,6 +191,28 @@ static void device_memo(occ_jw *w, const char *key, const occ_device *d,
   occ_jw_raw(w, key, memo->text, memo->len);
 }
 
+/* The same kernel's figures without clusters, for a cluster launch whose
+ * top-level figures are the cluster launch's (render/report_rows.h); null
+ * for any other launch. */
+static void without_clusters(occ_jw *w, const occ_report *rep) {
+  if (!occ_report_cluster_launch(rep)) {
+    occ_jw_null(w, "without_clusters");
+    return;
+  }
+  const occ_result *r = rep->result;
+  occ_jw_object(w, "without_clusters");
+  occ_jw_int(w, "active_blocks_per_sm", r->active_blocks_per_sm);
+  occ_jw_int(w, "active_warps_per_sm", r->active_warps_per_sm);
+  occ_jw_int(w, "active_threads_per_sm", r->active_threads_per_sm);
+  occ_jw_number(w, "occupancy", r->occupancy);
+  occ_jw_limited_by(w, "limited_by", r);
+  if (rep->waves_without_clusters)
+    occ_jw_waves(w, "waves", rep->waves_without_clusters);
+  else
+    occ_jw_null(w, "waves");
+  occ_jw_close(w);
+}
+
 void occ_jw_report_members(occ_jw *w, const occ_report *rep,
                            occ_device_text *memo) {
   const occ_result *r = rep->result;
@@ -206,7 +228,14 @@ void occ_jw_report_members(occ_jw *w, const occ_report *rep,
   for (int i = 0; i < OCC_LIMITER_COUNT; i++)
     limit(w, occ_limiter_key(i), occ_result_limit(r, i));
   occ_jw_close(w);
-  occ_jw_limited_by(w, "limited_by", r);
+  const occ_cluster_result *c = occ_report_cluster_launch(rep);
+  if (c && c->limited_by_cluster) {
+    occ_jw_array(w, "limited_by");
+    occ_jw_string(w, NULL, "cluster");
+    occ_jw_close(w);
+  } else {
+    occ_jw_limited_by(w, "limited_by", r);
+  }
   occ_report_value rows[OCC_OCCUPANCY_ROW_COUNT];
   occ_occupancy_rows(rep, rows);
   for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++)
@@ -226,6 +255,7 @@ void occ_jw_report_members(occ_jw *w, const occ_report *rep,
   else
     occ_jw_null(w, "waves");
   occ_jw_cluster(w, "cluster", rep);
+  without_clusters(w, rep);
 }
 
 /* --- the same objects as trees, for documents still built as trees --- */

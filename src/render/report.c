@@ -105,9 +105,19 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
     char value[32];
     if (rows[i].fraction)
       occ_pct_text(rows[i].value, value, sizeof value);
-    else
+    else if (rows[i].value == (double)(int64_t)rows[i].value)
       snprintf(value, sizeof value, "%.0f", rows[i].value);
+    else
+      snprintf(value, sizeof value, "%.2f", rows[i].value);
     fprintf(out, "  %-15s %6s %s\n", rows[i].label, value, rows[i].unit);
+  }
+  /* A cluster launch's figures above; the kernel's without clusters here. */
+  if (occ_report_cluster_launch(rep)) {
+    char limiters[96];
+    occ_pct_text(r->occupancy, pct, sizeof pct);
+    fprintf(out, "  without clusters %5d block%s per SM, %s %% (limited by %s)\n",
+            r->active_blocks_per_sm, plural(r->active_blocks_per_sm), pct,
+            occ_limiters_words(r->limited_by, limiters, sizeof limiters));
   }
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
@@ -131,10 +141,12 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
   }
 }
 
-static void print_waves(FILE *out, const occ_waves *w, const occ_device *d) {
+static void print_waves(FILE *out, const occ_report *rep) {
+  const occ_waves *w = rep->waves;
   fprintf(out, "\nGrid\n");
-  fprintf(out, "  blocks          %6" PRId64 " (%" PRId64 " per wave on %d SMs)\n",
-          w->grid_blocks, w->blocks_per_wave, d->sm_count);
+  fprintf(out, "  blocks          %6" PRId64 " (%" PRId64 " per wave on %d SMs%s)\n",
+          w->grid_blocks, w->blocks_per_wave, rep->device->sm_count,
+          occ_report_cluster_launch(rep) ? ", in clusters" : "");
   char words[80];
   if (w->blocks_per_wave > 0)
     fprintf(out, "  waves           %6.2f (%s)\n", w->waves,
@@ -147,7 +159,7 @@ void occ_print_report(FILE *out, const occ_report *rep) {
   print_allocated(out, rep);
   print_limits(out, rep->result);
   print_occupancy(out, rep);
-  if (rep->waves) print_waves(out, rep->waves, rep->device);
+  if (rep->waves) print_waves(out, rep);
   occ_print_cluster(out, rep);
 }
 
