@@ -498,3 +498,29 @@ occ_status occ_best_block_size(const occ_device *device,
   int count;
   return occ_best_block_sizes(device, kernel, choice, NULL, 0, &count);
 }
+
+occ_basis occ_smem_config_basis(const occ_device *d, const char **why) {
+  const char *phrase;
+  occ_basis basis;
+  if (d->smem_config_count == 0) {
+    basis = OCC_BASIS_DERIVED;
+    phrase = "the SM's one shared-memory size";
+  } else if (d->launch_default_smem_cap_bytes > 0) {
+    basis = OCC_BASIS_DERIVED;
+    phrase = "the driver's rule, surveyed on this architecture";
+  } else {
+    basis = OCC_BASIS_ASSUMED;
+    phrase = "the driver's choice was never surveyed on this architecture";
+  }
+  if (why) *why = phrase;
+  return basis;
+}
+
+const char *occ_basis_name(occ_basis basis) {
+  switch (basis) {
+  case OCC_BASIS_MEASURED: return "measured";
+  case OCC_BASIS_DERIVED: return "derived";
+  case OCC_BASIS_ASSUMED: return "assumed";
+  }
+  return "assumed";
+}

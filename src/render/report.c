@@ -75,6 +75,13 @@ static void print_allocated(FILE *out, const occ_report *rep) {
   if (d->l1_smem_bytes > 0)
     fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
   fputc('\n', out);
+  /* A configuration no survey backs says so, before any figure from it. */
+  if (occ_smem_config_basis(d, NULL) == OCC_BASIS_ASSUMED) {
+    char cc[16];
+    occ_cc_text(d, cc, sizeof cc);
+    fprintf(out, "                  assumed: the driver's choice was never "
+            "surveyed on cc %s\n", cc);
+  }
   if (config != api && api > 0)
     fprintf(out, "                  (the occupancy API assumes %" PRId64 " B)\n", api);
 }
@@ -174,8 +181,10 @@ void occ_print_ncu(FILE *out, const occ_report *rep) {
     if (!v->known && v->words)
       fprintf(out, "  %-40s %10s\n", v->key, v->words);
     else if (v->known && v->decimals)
-      fprintf(out, "  %-40s %10.*f\n", v->key, v->decimals, v->value);
+      fprintf(out, "  %-40s %10.*f%s\n", v->key, v->decimals, v->value,
+              v->assumed ? " assumed" : "");
     else if (v->known)
-      fprintf(out, "  %-40s %10lld\n", v->key, (long long)v->value);
+      fprintf(out, "  %-40s %10lld%s\n", v->key, (long long)v->value,
+              v->assumed ? " assumed" : "");
   }
 }

@@ -74,8 +74,12 @@ static void text_config(FILE *out, const occ_run_row *row) {
   char config[64] = "the SM's configuration unknown";
   if (row->measure.smem_executed_bytes > 0) {
     text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
+    bool assumed = row->measure.smem_config_predicted && row->item.device &&
+                   occ_smem_config_basis(row->item.device, NULL) ==
+                       OCC_BASIS_ASSUMED;
     snprintf(config, sizeof config, "the SM configured with %s%s", sm,
-             row->measure.smem_config_predicted ? ", predicted" : "");
+             assumed ? ", assumed"
+             : row->measure.smem_config_predicted ? ", predicted" : "");
   }
   fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
           config, local);
@@ -434,6 +438,14 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
                             : occ_json_limited_by(&row->item.result));
   cJSON_AddItemToObject(o, "waves", dev ? occ_json_waves(&row->item.waves)
                                         : cJSON_CreateNull());
+  /* The configuration's basis: recorded by CUPTI, else as predicted. */
+  const char *basis =
+      row->measure.smem_executed_bytes <= 0 ? NULL
+      : !row->measure.smem_config_predicted ? occ_basis_name(OCC_BASIS_MEASURED)
+      : dev ? occ_basis_name(occ_smem_config_basis(row->item.device, NULL))
+            : NULL;
+  cJSON_AddItemToObject(o, "smem_config_basis",
+                        basis ? cJSON_CreateString(basis) : cJSON_CreateNull());
   if (row->measure.achieved_why)
     cJSON_AddStringToObject(o, "achieved_null_reason", row->measure.achieved_why);
   else
