@@ -19,7 +19,7 @@
 #           the verifier's results and their judges, run's launch records
 #   render/ the renderers: text, JSON, JSONL, CSV, SVG, entered once an
 #           item (render.c); they read the model and call no layer below
-#           (tests/walk/ checks the calls, tests/layers.sh the includes)
+#           (tests/layers/walk/ checks the calls, tests/layers/layers.sh the includes)
 #   live/   occcalc's live GPU backend (with inject/, the only code that
 #           sees CUDA's headers) and the reader of run's launch records
 #   inject/ the injection library run loads into the user's program
@@ -34,10 +34,16 @@ CUDA    ?= /usr/local/cuda
 NVCC    ?= $(CUDA)/bin/nvcc
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-WARN     = -Wall -Wextra -Werror
+# Warnings are errors only where asked (CI: make WERROR=1), so that a
+# user's newer compiler with a new warning still builds and installs.
+WERROR  ?=
+WARN     = -Wall -Wextra $(if $(WERROR),-Werror)
 ALL_CPPFLAGS = -D_POSIX_C_SOURCE=200809L -DOCC_VERSION='"$(VERSION)"' \
                -Isrc -Ibuild $(CPPFLAGS)
 ALL_CFLAGS   = -std=c11 $(WARN) $(CFLAGS)
+# Each object's header dependencies, written by the compiler beside it
+# (build/**/*.d) and read back below.
+DEPFLAGS     = -MMD -MP
 
 obj = $(patsubst src/%.c,build/%.o,$(1))
 CORE_OBJS  = $(call obj,$(wildcard src/core/*.c))
@@ -83,40 +89,30 @@ LIB_OBJS = $(filter-out build/cli/main.o,$(CLI_OBJS)) $(RENDER_OBJS) \
 # other run pays for the driver's or the runtime's (static: ~34,000
 # instructions, ~80 us a run) start-up); the C++ runtime's demangler linked
 # statically (a dynamic libstdc++ costs every run ~0.7 ms of loading).
-# tests/hostile-db/links_cjson.sh checks that libcjson is NEEDED.
+# tests/db/hostile/links_cjson.sh checks that libcjson is NEEDED.
 CJSON_LIBS = -lcjson
 CUDA_LIBS  = -ldl
 LIBS       = $(CJSON_LIBS) -lm $(CUDA_LIBS) -Wl,-Bstatic -lstdc++ -Wl,-Bdynamic
 # What a test of the core and the database links: no CUDA.
 CORE_DB_LIBS = $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB) $(CJSON_LIBS) -lm -ldl
 
-.PHONY: all deps test-deps test bench bench-gpu test-gpu clean install sanitize fuzz
-
-# Each part of the suite is a make target listed in TEST_TARGETS (CPU) or
-# GPU_TEST_TARGETS; tests/*.mk add their own. A target passes with status
-# 0, is skipped with status 77 (it prints why, e.g. "skipped: no GPU"), and
-# fails otherwise. BENCH_TARGETS and GPU_BENCH_TARGETS likewise.
-TEST_TARGETS =
-GPU_TEST_TARGETS =
-BENCH_TARGETS =
-GPU_BENCH_TARGETS =
+.PHONY: all deps test-deps test bench bench-gpu test-gpu clean install sanitize format format-check
 
 all: occcalc
 
-# Installs the Debian packages this make needs when they are missing (as
-# root), or names them and stops, before anything compiles: every compile
-# and link waits on it (an order-only prerequisite), so the README's `make`
-# and `make test` are the whole set-up on a fresh machine. A goal that runs
-# tests or benchmarks on the CPU needs the suite's packages too; they are
-# installed in the same apt-get run (two at once would fight over dpkg's
-# lock). The GPU machine installs nothing: its runs carry the binaries.
-SUITE_GOALS = $(filter-out %gpu%,$(filter test test-% bench bench-% sanitize fuzz fuzz-%,$(MAKECMDGOALS)))
-DEPS_KIND = $(if $(SUITE_GOALS),test,build)
+# Installs the Debian packages the goals on make's command line need when
+# they are missing (as root), or names them and the targets that need
+# them, before anything compiles (tests/harness/deps.sh): every compile
+# and link waits on it (an order-only prerequisite), so that the README's
+# `make` and `make test` are the whole set-up on a fresh machine. `make`
+# and the GPU goals need cJSON alone; `make check` Criterion too; the rest
+# of the suite its tools (one apt-get run: two at once would fight over
+# dpkg's lock).
 deps:
-	@sh tests/deps.sh $(DEPS_KIND)
+	@sh tests/harness/deps.sh $(or $(MAKECMDGOALS),all)
 
 test-deps:
-	@sh tests/deps.sh test
+	@sh tests/harness/deps.sh test
 
 occcalc: $(CLI_OBJS) $(LIB_OBJS)
 	$(CC) $(ALL_CFLAGS) -o $@ build/cli/main.o $(LIB_OBJS) $(LDFLAGS) $(LIBS)
@@ -124,9 +120,9 @@ occcalc: $(CLI_OBJS) $(LIB_OBJS)
 $(LIBOCC): $(LIBOCC_OBJS)
 	rm -f $@ && ar rcs $@ $(LIBOCC_OBJS)
 
-build/%.o: src/%.c $(HDRS) Makefile | deps
+build/%.o: src/%.c Makefile | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(CORE_LIB): $(CORE_OBJS)
 	rm -f $@ && ar rcs $@ $(CORE_OBJS)
@@ -142,19 +138,21 @@ build/gpus_table.c: data/gpus.json build/gpus_gen
 	./build/gpus_gen data/gpus.json > $@.tmp || { rm -f $@.tmp; exit 1; }
 	mv $@.tmp $@
 
-build/gpus_table.o: build/gpus_table.c $(HDRS) | deps
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+build/gpus_table.o: build/gpus_table.c | deps
+	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 # Only the live backend sees CUDA's headers.
 $(call obj,$(wildcard src/live/*.c)): ALL_CPPFLAGS += -I$(CUDA)/include
 # Where the toolkit keeps libcudart, off the loader's path: cudart.c looks
 # there after the loader's path.
 build/live/cudart.o: ALL_CPPFLAGS += -DOCC_CUDA_LIB_DIR='"$(CUDA)/lib64"'
+# jitlink.c looks for nvJitLink where cudart.c looks for the runtime.
+build/live/jitlink.o: ALL_CPPFLAGS += -DOCC_CUDA_LIB_DIR='"$(CUDA)/lib64"'
 
 # cupti_profiler_host.h includes C++'s <string> without using it; an empty
 # one lets the C compiler read the header unchanged.
-build/live/counter.o: ALL_CPPFLAGS += -Ibuild/cshim
-build/live/counter.o: build/cshim/string
+build/live/counter.o build/live/sampler.o: ALL_CPPFLAGS += -Ibuild/cshim
+build/live/counter.o build/live/sampler.o: build/cshim/string
 build/cshim/string:
 	mkdir -p build/cshim && : > $@
 
@@ -183,41 +181,93 @@ all: $(INJECT_LIB)
 INJECT_OBJS = $(patsubst src/%.c,build/inject/%.o,$(INJECT_SRCS) src/live/counter.c \
               src/live/dl.c)
 
-build/inject/%.o: src/%.c $(HDRS) Makefile build/cshim/string | deps
+build/inject/%.o: src/%.c Makefile build/cshim/string | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
+	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
 	  -fPIC -fvisibility=hidden -c -o $@ $<
 
 $(INJECT_LIB): $(INJECT_OBJS)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(INJECT_OBJS) -ldl -lpthread
 # ---- end of occcalc run ------------------------------------------------
 
-include $(wildcard tests/*.mk)
+# ---- tests -------------------------------------------------------------
+# tests/ has one folder per feature (calculator, cli, db, json, ptxas, amd,
+# cluster, verify, run, lab, layers, build, docs), each with its make
+# fragment, its golden cases (FEATURE/cases/*.case, run by
+# tests/harness/golden.sh) and its unit tests, and folders per role:
+# fuzz/, bench/, survey/ (the GPU surveys' records) and harness/.
+# Each part of the suite is a make target. A target passes with status 0,
+# is skipped with status 77 (it prints why, e.g. "skipped: no GPU"), and
+# fails otherwise. The fragments add their targets to these lists:
+#   CHECK_TARGETS      make check: unit, golden, options, JSON contracts and
+#                      layers; under a minute, needs only cJSON and Criterion
+#   UNIT_TARGETS       make test-unit: every Criterion binary
+#   TEST_TARGETS       make test: the whole CPU suite (what .ci/run runs)
+#   SLOW_TEST_TARGETS  make test-slow: the slow part of TEST_TARGETS (gdb,
+#                      fuzzers, sanitizers, nvcc, a fresh build)
+#   GPU_TEST_TARGETS   make test-gpu: on a machine with a GPU
+#   BENCH_TARGETS, GPU_BENCH_TARGETS: make bench, make bench-gpu
+TEST_CPPFLAGS = $(ALL_CPPFLAGS) -Itests/harness
+CHECK_TARGETS =
+CHECK_BINS =
+UNIT_TARGETS =
+TEST_TARGETS =
+SLOW_TEST_TARGETS =
+GPU_TEST_TARGETS =
+BENCH_TARGETS =
+GPU_BENCH_TARGETS =
+
+include $(wildcard tests/*/*.mk)
+-include $(wildcard build/*.d build/*/*.d build/*/*/*.d)
+
+RUN_TARGETS = sh tests/harness/run_targets.sh "$(MAKE)"
+
+.PHONY: check test-unit test-slow
+
+# The binaries first, in parallel under make -j, then the targets in turn.
+check: all $(CHECK_BINS)
+	+@$(RUN_TARGETS) $(CHECK_TARGETS)
+
+test-unit: $(UNIT_TARGETS)
 
 test: all
-	@sh tests/run_targets.sh "$(MAKE)" $(TEST_TARGETS)
+	+@$(RUN_TARGETS) $(TEST_TARGETS)
+
+test-slow: all
+	+@$(RUN_TARGETS) $(SLOW_TEST_TARGETS)
 
 test-gpu: all
-	@sh tests/run_targets.sh "$(MAKE)" $(GPU_TEST_TARGETS)
+	+@$(RUN_TARGETS) $(GPU_TEST_TARGETS)
 
 bench: all
-	@sh tests/run_targets.sh "$(MAKE)" $(BENCH_TARGETS)
+	+@$(RUN_TARGETS) $(BENCH_TARGETS)
 
 bench-gpu: all
-	@sh tests/run_targets.sh "$(MAKE)" $(GPU_BENCH_TARGETS)
-
-# The libFuzzer targets, each for FUZZ_SECONDS (default 60; clang): the
-# compiler-report reader, the database loader (with the calculator,
-# charts and suggestions on every device it accepts), the whole command
-# line in-process; tests/fuzz_run.mk adds run's records and report,
-# tests/amd.mk AMD's remark reader. `make test` runs each for 20 s.
-fuzz: fuzz-ptxas fuzz-db fuzz-cli
+	+@$(RUN_TARGETS) $(GPU_BENCH_TARGETS)
 
 # ASan and UBSan over the whole CPU suite, in a separate build tree.
 sanitize:
 	$(MAKE) clean
 	$(MAKE) test CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 	$(MAKE) clean
+
+# The C layout (.clang-format). make format FILES="a.c b.h" formats those
+# files in place (default: the files of tests/harness/formatted.txt);
+# make format-check fails when a file of that list is not formatted. The
+# list grows a file at a time, when a file is reformatted whole in a
+# commit of its own (HACKING.md): src/ is not reformatted at once.
+CLANG_FORMAT ?= clang-format
+FORMATTED = $(shell cat tests/harness/formatted.txt)
+FILES ?= $(FORMATTED)
+format:
+	$(CLANG_FORMAT) -i $(FILES)
+
+format-check:
+	@command -v $(CLANG_FORMAT) >/dev/null || { echo "skipped: no $(CLANG_FORMAT)"; exit 77; }
+	@bad=""; for f in $(FORMATTED); do \
+	  $(CLANG_FORMAT) "$$f" | cmp -s "$$f" - || bad="$$bad $$f"; done; \
+	  [ -z "$$bad" ] || { echo "format-check: not formatted (make format FILES=...):$$bad"; exit 1; }; \
+	  echo "format-check: $(words $(FORMATTED)) files formatted"
 
 install: occcalc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

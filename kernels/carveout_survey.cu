@@ -7,7 +7,7 @@
  * each SM is its residency. Writes CSV to stdout, one row per
  * configuration: static,regs,block,dyn,carve,api,min,max,err.
  *
- * tests/data/h100-carveout.csv is its output on an H100; the unit test
+ * tests/survey/h100-carveout.csv is its output on an H100; the unit test
  * core/launch_rule_matches_h100_survey checks the calculator against it.
  * Build and run on a GPU machine: make carveout-survey.
  */

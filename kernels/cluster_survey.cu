@@ -29,8 +29,8 @@
  * cluster. Measured columns are empty where the API answered 0 or an
  * error; err is the CUDA error of the API call or of the launch, 0 if none.
  *
- * tests/data/h100-cluster-*.csv and h200-cluster-*.csv are its output;
- * tests/cluster_rule.c checks the offline rule against them.
+ * tests/survey/h100-cluster-*.csv and h200-cluster-*.csv are its output;
+ * tests/cluster/cluster_rule.c checks the offline rule against them.
  * Build and run on a GPU machine: make cluster-survey.
  *
  * nvcc_test: targets from 90 (clusters: %clusterid and friends need sm_90).

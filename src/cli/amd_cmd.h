@@ -1,6 +1,7 @@
 /* amd_cmd.h - occcalc's AMD targets: choosing one (--arch gfxNNN, --gpu
- * with an AMD board's name, NVIDIA's names first), the calculator over
- * the typed numbers, and a clang/hipcc remark log read through --ptxas. */
+ * with an AMD board's name, NVIDIA's names first), the options checked
+ * against it, and the calculator over the typed numbers (a remark log
+ * read through --ptxas is remark_run.h's). */
 #ifndef OCC_AMD_CMD_H
 #define OCC_AMD_CMD_H
 
@@ -10,6 +11,7 @@
 #include "cli/cli.h"
 #include "db/gpudb.h"
 #include "db/select.h"
+#include "model/amd_item.h"
 
 /* The target the command line names when it is AMD's. */
 typedef struct occ_amd_target {
@@ -34,10 +36,14 @@ void occ_amd_target_of(const occ_target *target, occ_amd_target *amd);
 int occ_amd_calculate(const occ_cli *cli, const occ_amd_target *target, FILE *out,
                       FILE *err);
 
-/* --ptxas: reads cli->ptxas_path, and hands a clang/hipcc remark log (or
- * any log when the target is AMD's) to the AMD reader, anything else to
- * the ptxas reader (occ_ptxas_run_stream). Returns an exit status. */
-int occ_compiler_report_run(const occ_cli *cli, const occ_gpudb *db, FILE *out,
-                            FILE *err);
+/* The item of a configuration on target: its architecture, and the board
+ * when the target is one. */
+void occ_amd_item_of_target(const occ_amd_target *target, occ_amd_item *item);
+
+/* The launch the options give on arch into item (wave size, CU mode,
+ * block, --max-block, dynamic LDS), checked against the architecture.
+ * Returns OCC_EXIT_OK, or OCC_EXIT_USAGE after the one-line diagnostic. */
+int occ_amd_launch_shape(const occ_cli *cli, const occ_amd_arch *arch,
+                         occ_amd_item *item, FILE *err);
 
 #endif

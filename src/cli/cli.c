@@ -29,6 +29,8 @@
 
 /* --cache-control's words, in occ_cache_control's order. */
 static const char *const cache_controls[] = {"all", "none", NULL};
+static const char *const measures[] = {"auto", "sample", "replay", "none",
+                                       NULL};
 
 static const occ_option options[] = {
     [OCC_OPT_REGS] =
@@ -45,9 +47,18 @@ static const occ_option options[] = {
          "dynamic shared memory per block (default 0)", 0,
          OCC_VENDOR_ANY, NULL},
     [OCC_OPT_BLOCK] =
-        {"block", "X[xY[xZ]]", OCC_ARG_SHAPE, 1, INT32_MAX, AT(block), CONFIG,
-         "threads per block, e.g. 128 or 40x2", 0,
+        {"block", "X[xY[xZ]]|best", OCC_ARG_BLOCK, 1, INT32_MAX, AT(block), CONFIG,
+         "threads per block (128, 40x2), or best", 0,
          OCC_VENDOR_ANY, NULL},
+    [OCC_OPT_MAX_THREADS] =
+        {"max-threads", "N", OCC_ARG_COUNT, 1, 1024, AT(max_threads),
+         CALC | PTXAS, "the largest block --block best and --suggest try", 0,
+         OCC_VENDOR_NVIDIA, "it limits NVIDIA's best-block search"},
+    [OCC_OPT_DYN_SMEM_PER_THREAD] =
+        {"dyn-smem-per-thread", "BYTES", OCC_ARG_BYTES, 0, MAX_BYTES / 1024,
+         AT(dyn_smem_per_thread), CALC | PTXAS,
+         "added to --dyn-smem per thread (a reduction: 4)", 0,
+         OCC_VENDOR_NVIDIA, "AMD's LDS is --lds and --dyn-smem per workgroup"},
     [OCC_OPT_BARRIERS] =
         {"barriers", "N", OCC_ARG_COUNT, 0, 16, AT(barriers),
          CALC | PTXAS | DEVICE, "barriers the kernel uses, 0 to 16 (default 1)",
@@ -238,7 +249,19 @@ static const occ_option options[] = {
          "run measures CUDA programs"},
     [OCC_OPT_NO_COUNTERS] =
         {"no-counters", NULL, OCC_ARG_FLAG, 0, 0, AT(no_counters), RUN,
-         "run: only launch records (no replay, no counter rights)", 0,
+         "run: the same as --measure none", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
+    [OCC_OPT_MEASURE] =
+        {"measure", "auto|sample|replay|none", OCC_ARG_CHOICE, 0, 0,
+         AT(measure), RUN,
+         "run: achieved occupancy by PM samples or kernel replay", 0,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs", measures},
+    [OCC_OPT_SAMPLE_INTERVAL] =
+        {"sample-interval", "US", OCC_ARG_COUNT, 1, 100000,
+         AT(sample_interval_us), RUN,
+         "run: the PM sampling interval in microseconds (25)", 0,
          OCC_VENDOR_NVIDIA,
          "run measures CUDA programs"},
     [OCC_OPT_CACHE_CONTROL] =
@@ -329,11 +352,17 @@ bool occ_cli_given(const occ_cli *cli, occ_opt option) {
   return cli->given >> option & 1u;
 }
 
+bool occ_cli_block_best(const occ_cli *cli) {
+  return occ_cli_given(cli, OCC_OPT_BLOCK) && cli->block.best;
+}
+
 void occ_cli_kernel(const occ_cli *cli, occ_kernel *kernel) {
   occ_kernel_init(kernel);
   kernel->regs_per_thread = (int)cli->regs;
   kernel->smem_static_bytes = cli->smem;
   kernel->smem_dynamic_bytes = cli->dyn_smem;
+  kernel->smem_dynamic_per_thread_bytes = cli->dyn_smem_per_thread;
+  kernel->max_threads_per_block = (int)cli->max_threads;
   kernel->barriers = (int)cli->barriers;
   kernel->carveout_pct = (int)cli->carveout;
 }
@@ -345,6 +374,21 @@ int occ_cli_usage_error(FILE *err, const char *fmt, ...) {
   va_end(ap);
   fputs("occcalc: try 'occcalc --help'\n", err);
   return OCC_EXIT_USAGE;
+}
+
+/* --block: a shape, or "best" (the shapes' "accepted" list says so). */
+static int parse_block_arg(const char *text, int64_t max, occ_shape *shape,
+                           char *why, size_t why_size) {
+  static const char shapes[] = "N, XxY or XxYxZ)";
+  if (strcmp(text, "best") == 0) {
+    *shape = (occ_shape){{1, 1, 1}, 1, text, true};
+    return 0;
+  }
+  if (occ_parse_shape(text, max, shape, why, why_size) == 0) return 0;
+  char *at = strstr(why, shapes);
+  if (at && at[sizeof shapes - 1] == '\0')
+    snprintf(at, why_size - (size_t)(at - why), "N, XxY, XxYxZ or best)");
+  return -1;
 }
 
 /* Stores one option's value where its row says, parsed by its type. */
@@ -362,6 +406,8 @@ static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
     return occ_parse_charts(arg, (unsigned *)at, why, why_size);
   case OCC_ARG_SHAPE:
     return occ_parse_shape(arg, o->max, (occ_shape *)at, why, why_size);
+  case OCC_ARG_BLOCK:
+    return parse_block_arg(arg, o->max, (occ_shape *)at, why, why_size);
   case OCC_ARG_COUNT_OR_ALL:
     return occ_parse_count_or_all(arg, o->min, o->max, (occ_count_or_all *)at,
                                   why, why_size);
@@ -472,6 +518,8 @@ static const struct {
     {OCC_OPT_CACHE_CONTROL, OCC_OPT_NO_COUNTERS,
      "the caches are flushed before the launches whose counters are read"},
     {OCC_OPT_LDS, OCC_OPT_SMEM, "they name the same size: give one"},
+    {OCC_OPT_MEASURE, OCC_OPT_NO_COUNTERS,
+     "--no-counters is --measure none: give one"},
 };
 
 /* What --csv and --svg - cannot write beside the charts' points. */
@@ -548,6 +596,11 @@ static int check_refinements(occ_cli *cli, FILE *err) {
                                     "terminal (not --json, --jsonl, --csv or --svg)");
   if ((cli->csv || cli->svg_path) && !cli->charts)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
+  if (cli->max_threads && occ_cli_given(cli, OCC_OPT_BLOCK) &&
+      !occ_cli_block_best(cli) && !cli->suggest)
+    return occ_cli_usage_error(err, "--max-threads: needs --block best, --suggest "
+                                    "or --ptxas without --block (it limits the "
+                                    "block sizes tried)");
   bool cluster = occ_cli_given(cli, OCC_OPT_CLUSTER);
   if (cli->non_portable && !cluster)
     return occ_cli_usage_error(err, "--non-portable: needs --cluster (it "
@@ -570,7 +623,7 @@ static void set_defaults(occ_cli *cli) {
   cli->sgprs = -1; /* OCC_AMD_SGPRS_UNKNOWN */
   cli->cache_control = OCC_CACHE_CONTROL_NONE;
   /* A shape not given is one of each. */
-  cli->block = cli->cluster = (occ_shape){{1, 1, 1}, 1, NULL};
+  cli->block = cli->cluster = (occ_shape){{1, 1, 1}, 1, NULL, false};
 }
 
 /* A long option getopt_long refused: an abbreviation of several options

@@ -46,6 +46,7 @@ typedef enum occ_arg_type {
   OCC_ARG_COUNT,   /* an integer in [min, max] into an int64_t */
   OCC_ARG_BYTES,   /* a size with K/KiB/M/MiB, at most max, into int64_t */
   OCC_ARG_SHAPE,   /* N, XxY or XxYxZ, each 1 to max, into an occ_shape */
+  OCC_ARG_BLOCK,   /* a shape or "best" (occ_shape.best), into an occ_shape */
   OCC_ARG_PERCENT, /* 0 to 100 with an optional fraction, into a double */
   OCC_ARG_NAME,    /* a name, kept as text */
   OCC_ARG_PATH,    /* a file ("-": standard input or output), as text */
@@ -57,7 +58,7 @@ typedef enum occ_arg_type {
 /* Which vendor's targets an option applies to: an option of one vendor
  * given with the other's target is refused, never ignored
  * (occ_cli_refuse_vendor). Every row says, so that a new option cannot be
- * forgotten (tests/test_cli.c walks the table). */
+ * forgotten (tests/cli/test_cli.c walks the table). */
 typedef enum occ_vendor {
   OCC_VENDOR_UNSET = 0, /* a row that has not said: a test failure */
   OCC_VENDOR_ANY,       /* both vendors, or no target at all */
@@ -75,6 +76,8 @@ typedef enum occ_opt {
   OCC_OPT_SMEM,
   OCC_OPT_DYN_SMEM,
   OCC_OPT_BLOCK,
+  OCC_OPT_MAX_THREADS,
+  OCC_OPT_DYN_SMEM_PER_THREAD,
   OCC_OPT_BARRIERS,
   OCC_OPT_CARVEOUT,
   OCC_OPT_GRID,
@@ -114,6 +117,8 @@ typedef enum occ_opt {
   OCC_OPT_METRICS,
   OCC_OPT_COUNTER_LAUNCHES,
   OCC_OPT_NO_COUNTERS,
+  OCC_OPT_MEASURE,
+  OCC_OPT_SAMPLE_INTERVAL,
   OCC_OPT_CACHE_CONTROL,
   OCC_OPT_OUTPUT,
   OCC_OPT_LIST_GPUS,
@@ -157,6 +162,14 @@ typedef enum occ_cache_control {
   OCC_CACHE_CONTROL_NONE
 } occ_cache_control;
 
+/* --measure's choices, in the order of the table's words. */
+typedef enum occ_measure_choice {
+  OCC_MEASURE_CHOICE_AUTO,
+  OCC_MEASURE_CHOICE_SAMPLE,
+  OCC_MEASURE_CHOICE_REPLAY,
+  OCC_MEASURE_CHOICE_NONE
+} occ_measure_choice;
+
 /* What the command line asked for, each value parsed once into its type
  * (params.h). Strings point into argv. Numbers are as given; 0 (or NULL)
  * when an option was not given, unless a default is noted; occ_cli_given
@@ -166,6 +179,8 @@ typedef struct occ_cli {
   uint64_t given;            /* bit i: the option of table row i given */
   /* the kernel */
   int64_t regs, smem, dyn_smem;
+  int64_t dyn_smem_per_thread; /* --dyn-smem-per-thread: added per thread */
+  int64_t max_threads;       /* --max-threads: 0 when not given */
   int64_t barriers;          /* default 1 */
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
   occ_shape block;           /* checked against the device once known
@@ -204,7 +219,9 @@ typedef struct occ_cli {
   int cache_control;         /* --cache-control: an occ_cache_control
                                 (default none) */
   const char *output_path;   /* --output FILE */
-  bool no_counters;
+  bool no_counters;          /* --measure none's older name */
+  int measure;               /* --measure: an occ_measure_choice */
+  int64_t sample_interval_us; /* --sample-interval */
   /* report */
   bool report_command;
   char **report_files;       /* FILE... NULL-terminated (argv's) */
@@ -232,6 +249,10 @@ occ_target_query occ_cli_target_query(const occ_cli *cli);
 
 /* True when option was given. */
 bool occ_cli_given(const occ_cli *cli, occ_opt option);
+
+/* True when --block best asks for cudaOccupancyMaxPotentialBlockSize's
+ * block. */
+bool occ_cli_block_best(const occ_cli *cli);
 
 /* The kernel the options describe (block left 1x1x1: it depends on the
  * device, see occ_block_check). */

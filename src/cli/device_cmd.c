@@ -112,7 +112,7 @@ static int compute(const occ_cli *cli, occ_pipeline *p, device_run *run,
                    const char *what) {
   const occ_device *d = run->item.device;
   int rc = occ_pipeline_check(p, d);
-  if (rc == OCC_EXIT_OK) rc = occ_pipeline_block(p, d, &run->item.kernel);
+  if (rc == OCC_EXIT_OK) rc = occ_pipeline_block(p, d, &run->item.kernel, NULL);
   if (rc == OCC_EXIT_OK && cli->module) rc = run_module(cli, run, what);
   if (rc != OCC_EXIT_OK) return rc;
   occ_model_section failed;

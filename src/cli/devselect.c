@@ -1,23 +1,31 @@
 /* devselect.c - the device selection's diagnostics and --list-gpus. */
 #include "cli/devselect.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render/report.h"
 #include "text/text_safe.h"
 
-/* The one line of a database that did not load. */
+/* The one line of a database that did not load: out of memory when an
+ * allocation of the load failed (errno ENOMEM, which malloc and fopen
+ * set; the loader's own "malformed JSON" then only means cJSON could not
+ * allocate), else the file's fault. */
 static int data_error(FILE *err, const char *why) {
+  if (errno == ENOMEM) {
+    occ_msg(err, "--data: out of memory");
+    return OCC_EXIT_FAILURE;
+  }
   occ_msg(err, "--data: %s", why);
   return OCC_EXIT_USAGE;
 }
 
-occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err) {
+int occ_load_database(const occ_cli *cli, FILE *err, occ_gpudb **db) {
   char why[OCC_TARGET_WHY_MAX];
-  occ_gpudb *db = occ_gpudb_load(cli->data_path, why, sizeof why);
-  if (!db) data_error(err, why);
-  return db;
+  errno = 0;
+  *db = occ_gpudb_load(cli->data_path, why, sizeof why);
+  return *db ? OCC_EXIT_OK : data_error(err, why);
 }
 
 /* Which name a board was looked up by, in the words of the messages. */

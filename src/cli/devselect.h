@@ -11,9 +11,10 @@
 #include "db/gpudb.h"
 #include "db/select.h"
 
-/* Loads the database (--data FILE or the built-in one). Returns it, or
- * NULL after writing the one-line reason to err. */
-occ_gpudb *occ_load_database(const occ_cli *cli, FILE *err);
+/* Loads the database (--data FILE or the built-in one) into *db. Returns
+ * OCC_EXIT_OK, or after writing the one-line reason to err (*db NULL)
+ * OCC_EXIT_FAILURE out of memory, OCC_EXIT_USAGE for a bad file. */
+int occ_load_database(const occ_cli *cli, FILE *err, occ_gpudb **db);
 
 /* The diagnostic of a selection that failed before the target's vendor
  * is known: the database did not load, --arch names an AMD target AMD's

@@ -12,7 +12,7 @@
 #include "cli/device_cmd.h"
 #include "cli/devselect.h"
 #include "cli/pipeline.h"
-#include "cli/ptxas_run.h"
+#include "cli/ptxas_cmd.h"
 #include "cli/report_cmd.h"
 #include "cli/run_cmd.h"
 #include "text/text_safe.h"
@@ -58,8 +58,14 @@ static int calculate(const occ_cli *cli) {
       (rc = occ_pipeline_check(&p, &device)) != OCC_EXIT_OK)
     return rc;
   occ_item item = {.device = &device};
+  occ_block_choice choice;
   occ_cli_kernel(cli, &item.kernel);
-  if ((rc = occ_pipeline_block(&p, &device, &item.kernel)) != OCC_EXIT_OK) return rc;
+  if ((rc = occ_pipeline_block(&p, &device, &item.kernel, &choice)) != OCC_EXIT_OK)
+    return rc;
+  if (occ_cli_block_best(cli)) {
+    item.choice = &choice;
+    item.block_best = true;
+  }
   occ_model_section failed;
   occ_status status = occ_pipeline_build(&p, &item, &failed);
   if (status != OCC_OK)
@@ -76,7 +82,7 @@ static int calculate(const occ_cli *cli) {
 /* The modes that read the loaded database. */
 static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
   switch (cli->mode) {
-  case OCC_MODE_PTXAS: return occ_compiler_report_run(cli, db, stdout, stderr);
+  case OCC_MODE_PTXAS: return occ_ptxas_command(cli, db, stdout, stderr);
   case OCC_MODE_DEVICE:
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);
@@ -93,8 +99,9 @@ static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
 static int run(const occ_cli *cli) {
   if (cli->mode == OCC_MODE_CALC) return calculate(cli);
   if (cli->mode == OCC_MODE_REPORT) return occ_report_command(cli);
-  occ_gpudb *db = occ_load_database(cli, stderr);
-  if (!db) return OCC_EXIT_USAGE;
+  occ_gpudb *db;
+  int loaded = occ_load_database(cli, stderr, &db);
+  if (loaded != OCC_EXIT_OK) return loaded;
   int rc = run_on_database(cli, db);
   occ_gpudb_free(db);
   return rc;

@@ -110,7 +110,7 @@ int occ_parse_pct(const char *text, double *value, char *why,
 int occ_parse_shape(const char *text, int64_t max, occ_shape *shape, char *why,
                     size_t why_size) {
   static const char axes[] = "xyz";
-  occ_shape s = {{1, 1, 1}, 1, text};
+  occ_shape s = {{1, 1, 1}, 1, text, false};
   size_t len = strlen(text);
   if (len == 0 || text[0] == 'x' || text[len - 1] == 'x' || strstr(text, "xx")) {
     snprintf(why, why_size, "'%s' is not a block shape (accepted: N, XxY or XxYxZ)", text);

@@ -23,6 +23,8 @@ typedef struct occ_shape {
   int dim[3];       /* x, y, z; 1 where not given */
   int64_t product;  /* dim[0] * dim[1] * dim[2]: threads, or blocks */
   const char *text; /* as given (argv's), for messages; NULL: not given */
+  bool best;        /* --block best: the size is chosen (dim 1x1x1 until
+                       then) */
 } occ_shape;
 
 /* A count or the word "all" (--device N|all, --counter-launches N|all). */

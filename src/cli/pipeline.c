@@ -92,11 +92,13 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
                                d->max_threads_per_block, d->name);
   /* The calculator takes a block's shared memory, its reserve included,
    * up to 1 GiB (the parser's bound for each size alone). */
-  if (cli->smem + cli->dyn_smem + d->reserved_smem_per_block_bytes > OCC_MAX_SMEM_BYTES)
+  int64_t per_thread = cli->dyn_smem_per_thread * d->max_threads_per_block;
+  if (cli->smem + cli->dyn_smem + per_thread + d->reserved_smem_per_block_bytes >
+      OCC_MAX_SMEM_BYTES)
     return occ_cli_usage_error(p->err, "--smem/--dyn-smem: %lld B static + %lld B "
                                "dynamic + %lld B reserved on %s is out of range "
                                "(accepted: a total up to %lld bytes)",
-                               (long long)cli->smem, (long long)cli->dyn_smem,
+                               (long long)cli->smem, (long long)(cli->dyn_smem + per_thread),
                                (long long)d->reserved_smem_per_block_bytes, d->name,
                                (long long)OCC_MAX_SMEM_BYTES);
   /* A kernel declares at most the device's default per-block size
@@ -122,8 +124,18 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
 }
 
 int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
-                       occ_kernel *kernel) {
+                       occ_kernel *kernel, occ_block_choice *choice) {
   char why[256];
+  if (occ_cli_block_best(p->cli)) {
+    occ_block_choice local;
+    occ_status status = occ_best_block_size(device, kernel, choice ? choice : &local);
+    if (status != OCC_OK) {
+      occ_msg(p->err, "--block best: %s: %s", device->name, occ_strerror(status));
+      return OCC_EXIT_USAGE;
+    }
+    occ_best_block_apply(choice ? choice : &local, device, kernel);
+    return OCC_EXIT_OK;
+  }
   if (occ_block_check(&p->cli->block, device, kernel->block, why, sizeof why) == 0)
     return OCC_EXIT_OK;
   return occ_cli_usage_error(p->err, "--block: %s", why);

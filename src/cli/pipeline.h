@@ -43,10 +43,13 @@ int occ_pipeline_init(occ_pipeline *p, const occ_cli *cli, bool many,
  * Returns OCC_EXIT_OK or OCC_EXIT_USAGE after the one-line diagnostic. */
 int occ_pipeline_check(const occ_pipeline *p, const occ_device *device);
 
-/* The block --block names on device, into kernel->block. Returns
- * OCC_EXIT_OK or OCC_EXIT_USAGE after the diagnostic. */
+/* The block --block names on device, into kernel->block; for --block
+ * best, cudaOccupancyMaxPotentialBlockSize's (occ_best_block_size, with
+ * the kernel's per-thread shared memory and size limit), its choice into
+ * *choice when not NULL. Returns OCC_EXIT_OK or OCC_EXIT_USAGE after the
+ * diagnostic. */
 int occ_pipeline_block(const occ_pipeline *p, const occ_device *device,
-                       occ_kernel *kernel);
+                       occ_kernel *kernel, occ_block_choice *choice);
 
 /* Builds item: its result, waves and the sections the options ask for
  * (occ_model_build), into item->sections, which the caller frees with

@@ -50,13 +50,14 @@ static bool reserve(buffer *b, size_t want) {
   return true;
 }
 
-/* Reads the whole file into b (*size bytes). Returns 0, or -1 with why. */
+/* Reads the whole file into b (*size bytes). Returns 0, -1 with why, or
+ * -2 out of memory (an output error, not the file's). */
 static int read_file(const char *path, buffer *b, size_t *size, char *why,
                      size_t why_size) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     snprintf(why, why_size, "cannot open: %s", strerror(errno));
-    return -1;
+    return errno == ENOMEM ? -2 : -1;
   }
   /* A file or a pipe (a shell's <(...)); a device such as /dev/zero would
    * be read up to the limit for nothing. */
@@ -88,8 +89,7 @@ static int read_file(const char *path, buffer *b, size_t *size, char *why,
   }
   if (!ok) {
     fclose(f);
-    snprintf(why, why_size, "out of memory");
-    return -1;
+    return -2;
   }
   if (ferror(f)) {
     snprintf(why, why_size, "cannot read: %s", strerror(errno ? errno : EIO));
@@ -171,8 +171,10 @@ static void *merge_part(void *arg) {
     const char *file = p->files[i];
     char why[512];
     size_t size = 0;
-    if (read_file(file, &b, &size, why, sizeof why) != 0) {
-      fail(p, i, OCC_EXIT_USAGE, "report: %s: %s", file, why);
+    int read = read_file(file, &b, &size, why, sizeof why);
+    if (read != 0) {
+      fail(p, i, read == -2 ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE,
+           "report: %s: %s", file, read == -2 ? "out of memory" : why);
       break;
     }
     int added = occ_run_merge_add(p->merge, file, b.bytes, size, why, sizeof why);
@@ -244,8 +246,13 @@ static int merge_files(char **files, size_t count, occ_run_merge **out) {
     char why[512];
     int added = occ_run_merge_absorb(parts[0].merge, parts[1].merge, why,
                                      sizeof why);
+    /* A sum that passes the limit only once the halves meet: the second
+     * half's files are what pushed it. */
     if (added != 0) {
-      occ_msg(stderr, "report: %s", added == -2 ? "out of memory" : why);
+      const part *p = &parts[1];
+      occ_msg(stderr, "report: %s%s: %s", files[p->first],
+              p->end - p->first > 1 ? " and the files after it" : "",
+              added == -2 ? "out of memory" : why);
       rc = added == -2 ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
     }
   }

@@ -16,6 +16,9 @@
 #include "live/gpu.h"
 #include "live/out_pattern.h"
 #include "live/run.h"
+#include "live/sample_file.h"
+#include "live/sampler.h"
+#include "model/attribute.h"
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
@@ -29,11 +32,28 @@
  * of 21 configurations, then costs 0.055x of Nsight Compute's overhead
  * rather than 0.205x (BENCHMARKS.md). */
 #define DEFAULT_COUNTER_LAUNCHES 3
+/* --sample-interval's default and range, microseconds. Decoding costs
+ * 17-26 us a sample on one CPU thread, idle samples too (measured on the
+ * lent H100): at 20 us it barely kept up, at 5 us four samples in five
+ * were lost. The interval sets which launches share a sample, not the
+ * precision of one alone: a sample's ratio of warps to active cycles
+ * ignores its idle time. */
+#define DEFAULT_SAMPLE_INTERVAL_US 25
+#define MAX_SAMPLE_INTERVAL_US 100000
 /* --metrics as the library reads it (inject_counters.c: 1024 bytes). */
 #define METRICS_TEXT_MAX 1024
 
 typedef struct run_state {
   const occ_cli *cli;
+  occ_run_measure measure;       /* what measures achieved occupancy */
+  bool measure_given;            /* --measure or --no-counters named it */
+  int64_t interval_us;           /* --sample-interval */
+  occ_sampler sampler;           /* --measure sample: the child */
+  bool sampling;                 /* the sampler was started */
+  occ_sampled_launch *sampled;   /* parallel to launches, or NULL */
+  occ_sample_read sample_read;   /* what reading the samples found */
+  char measure_why[OCC_SAMPLER_WHY_MAX + 64]; /* why this measurement */
+  char sample_why[OCC_SAMPLER_WHY_MAX + 64];  /* why no launch is sampled */
   const occ_gpudb *db;
   int device_filter;             /* -1: every device */
   int64_t counter_launches;      /* profiled of each configuration; 0: all */
@@ -172,6 +192,43 @@ static int check_output(run_state *s) {
   return OCC_EXIT_USAGE;
 }
 
+/* --measure (--no-counters is --measure none) and --sample-interval.
+ * auto is sample, unless an option only replay serves was given
+ * (--metrics, --counter-launches, --cache-control); the device may still
+ * turn it to replay (start_sampler). */
+static int check_measure(run_state *s) {
+  const occ_cli *cli = s->cli;
+  bool replay_only = cli->metrics ||
+                     occ_cli_given(cli, OCC_OPT_COUNTER_LAUNCHES) ||
+                     occ_cli_given(cli, OCC_OPT_CACHE_CONTROL);
+  s->measure = replay_only ? OCC_MEASURE_REPLAY : OCC_MEASURE_SAMPLE;
+  s->measure_given = cli->no_counters;
+  if (cli->no_counters) s->measure = OCC_MEASURE_NONE;
+  if (occ_cli_given(cli, OCC_OPT_MEASURE) &&
+      cli->measure != OCC_MEASURE_CHOICE_AUTO) {
+    s->measure = cli->measure == OCC_MEASURE_CHOICE_SAMPLE ? OCC_MEASURE_SAMPLE
+                 : cli->measure == OCC_MEASURE_CHOICE_REPLAY
+                     ? OCC_MEASURE_REPLAY
+                     : OCC_MEASURE_NONE;
+    s->measure_given = true;
+  }
+  if (s->measure != OCC_MEASURE_REPLAY && replay_only)
+    return occ_cli_usage_error(stderr, "%s: needs --measure replay (the "
+                               "counters are read by replaying launches)",
+                               cli->metrics ? "--metrics"
+                               : occ_cli_given(cli, OCC_OPT_COUNTER_LAUNCHES)
+                                   ? "--counter-launches"
+                                   : "--cache-control");
+  s->interval_us = DEFAULT_SAMPLE_INTERVAL_US;
+  if (occ_cli_given(cli, OCC_OPT_SAMPLE_INTERVAL)) {
+    s->interval_us = cli->sample_interval_us;
+    if (s->measure != OCC_MEASURE_SAMPLE)
+      return occ_cli_usage_error(stderr, "--sample-interval: needs "
+                                 "--measure sample");
+  }
+  return OCC_EXIT_OK;
+}
+
 static int check_options(run_state *s) {
   const occ_cli *cli = s->cli;
   /* The values were parsed and range-checked with the option table. */
@@ -184,7 +241,8 @@ static int check_options(run_state *s) {
   s->flush_caches = cli->cache_control == OCC_CACHE_CONTROL_ALL;
   if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
-  return split_metrics(s);
+  int rc = check_measure(s);
+  return rc != OCC_EXIT_OK ? rc : split_metrics(s);
 }
 
 /* Positions grow by doubling. Returns 0, or -1 out of memory. */
@@ -244,7 +302,8 @@ static int index_records(run_state *s) {
   occ_index_free(&s->by_correlation);
   occ_index_free(&s->by_runtime);
   s->cost = (occ_run_cost){
-      .counters = !s->cli->no_counters,
+      .counters = s->measure == OCC_MEASURE_REPLAY,
+      .sampled = s->measure == OCC_MEASURE_SAMPLE,
       .launches_per_configuration = s->counter_launches,
       .flush = s->flush_caches};
   for (size_t i = 0; rc == 0 && i < log->count; i++) {
@@ -375,7 +434,7 @@ static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
 static const char *achieved_why(const run_state *s,
                                 const occ_launch_record *l,
                                 const occ_launch_record *refusal) {
-  if (s->cli->no_counters) return "not measured (--no-counters)";
+  if (s->measure == OCC_MEASURE_NONE) return "not measured (--measure none)";
   if (l->graph_id) return OCC_RUN_GRAPH_WHY;
   if (refusal) return refusal->why;
   if (s->counter_launches == 0)
@@ -390,6 +449,20 @@ static const char *achieved_why(const run_state *s,
 static void measure_row(const run_state *s, occ_run_row *row,
                         const occ_launch_record *refusal) {
   size_t measured = 0, metric_launches[OCC_RECORD_METRICS_MAX] = {0};
+  if (s->measure == OCC_MEASURE_SAMPLE) {
+    for (size_t i = 0; i < row->measure.launch_count; i++) {
+      row->measure.total_us += occ_launch_duration_us(row->launches[i], NULL);
+      row->measure.graph_launch_count += row->launches[i]->graph_id != 0;
+    }
+    row->measure.mean_us =
+        row->measure.total_us / (double)row->measure.launch_count;
+    occ_measure_from_samples(&row->measure, row->sampled,
+                             row->measure.launch_count);
+    if (!row->measure.achieved_known && !row->measure.achieved_why)
+      row->measure.achieved_why = s->sample_why[0] ? s->sample_why
+                                                   : "not sampled";
+    return;
+  }
   for (size_t i = 0; i < row->measure.launch_count; i++) {
     const occ_launch_record *c = row->counters[i];
     row->measure.total_us += occ_launch_duration_us(row->launches[i], c);
@@ -531,12 +604,16 @@ static int fill_rows(const run_state *s, occ_run_report *rep,
     occ_run_row *row = &rep->rows[r];
     row->launches = calloc(row->measure.launch_count, sizeof *row->launches);
     row->counters = calloc(row->measure.launch_count, sizeof *row->counters);
-    if (!row->launches || !row->counters) return -1;
+    if (s->sampled)
+      row->sampled = calloc(row->measure.launch_count, sizeof *row->sampled);
+    if (!row->launches || !row->counters || (s->sampled && !row->sampled))
+      return -1;
     row->measure.launch_count = 0;
   }
   for (size_t i = 0; i < s->launch_count; i++) {
     occ_run_row *row = &rep->rows[row_at[i]];
     row->counters[row->measure.launch_count] = s->counters[i];
+    if (s->sampled) row->sampled[row->measure.launch_count] = &s->sampled[i];
     row->launches[row->measure.launch_count++] = s->launches[i];
   }
   return 0;
@@ -574,6 +651,7 @@ static void free_rows(occ_run_report *rep) {
   for (size_t r = 0; rep->rows && r < rep->row_count; r++) {
     free(rep->rows[r].launches);
     free(rep->rows[r].counters);
+    free(rep->rows[r].sampled);
     free((char *)rep->rows[r].item.readable);
   }
   free(rep->rows);
@@ -626,7 +704,11 @@ static occ_run_report report_of(const run_state *s) {
       .skipped_record_count = s->skipped_count,
       .skipped_record_reason = s->skipped_why[0] ? s->skipped_why : NULL,
       .records_unread_reason = log->unread_why[0] ? log->unread_why : NULL,
-      .cost = s->cost};
+      .cost = s->cost,
+      .measure = s->measure,
+      .measure_why = s->measure_why[0] ? s->measure_why : NULL,
+      .sampler = s->sampling ? &s->sampler.status : NULL,
+      .samples_skipped = s->sample_read.skipped};
 }
 
 /* The records' notes where the report has no place for them (CSV, and
@@ -738,11 +820,123 @@ static void run_notes(const run_state *s) {
             "shown mangled", OCC_DEMANGLE_BUDGET);
 }
 
+/* --measure sample (or auto): occcalc's sampler on every device, before
+ * the program starts, so that its first launch is covered. Returns 0,
+ * or OCC_EXIT_DEVICE after one line when a GPU's counters are held by
+ * another profiler (another occcalc run on the same GPU is refused, not
+ * made to wait: a GPU is sampled by one run at a time). A device without
+ * PM sampling turns auto to replay; no permission leaves the report
+ * without achieved occupancy and says why. */
+static int start_sampler(run_state *s) {
+  if (s->measure != OCC_MEASURE_SAMPLE) {
+    snprintf(s->measure_why, sizeof s->measure_why, "%s",
+             s->measure == OCC_MEASURE_NONE
+                 ? (s->cli->no_counters ? "--no-counters" : "--measure none")
+             : s->measure_given ? "--measure replay"
+                                : "auto: --metrics, --counter-launches and "
+                                  "--cache-control need replay");
+    return OCC_EXIT_OK;
+  }
+  /* Waiting for the start covers the program's first launch; starting
+   * beside it costs the program's start less (OCCCALC_SAMPLE_WAIT=check). */
+  const char *wait = getenv("OCCCALC_SAMPLE_WAIT");
+  occ_sampler_spec spec = {.device = s->device_filter,
+                           .interval_ns = (uint64_t)s->interval_us * 1000,
+                           .wait_started = !wait || strcmp(wait, "check") != 0};
+  char why[512];
+  if (occ_sampler_start(&spec, &s->sampler, why, sizeof why) != 0) {
+    occ_msg(stderr, "run: the sampler: %s", why);
+    return OCC_EXIT_DEVICE;
+  }
+  s->sampling = true;
+  const occ_sampler_status *st = &s->sampler.status;
+  int on = 0;
+  const occ_sampler_device *off = NULL;
+  for (int i = 0; i < st->device_count; i++) {
+    const occ_sampler_device *d = &st->devices[i];
+    if (d->state == OCC_SAMPLER_BUSY) {
+      occ_msg(stderr, "run: GPU %d: %s; run again once it has ended, or "
+              "use --measure none", d->ordinal, d->why);
+      occ_sampler_close(&s->sampler);
+      s->sampling = false;
+      return OCC_EXIT_DEVICE;
+    }
+    on += d->state == OCC_SAMPLER_ON;
+    if (d->state != OCC_SAMPLER_ON && d->state != OCC_SAMPLER_OFF && !off)
+      off = d;
+  }
+  if (off && off->state == OCC_SAMPLER_UNSUPPORTED && !s->measure_given) {
+    occ_sampler_close(&s->sampler);
+    s->sampling = false;
+    s->measure = OCC_MEASURE_REPLAY;
+    snprintf(s->measure_why, sizeof s->measure_why, "auto: GPU %d has no "
+             "PM sampling (%s)", off->ordinal, off->why);
+    return OCC_EXIT_OK;
+  }
+  snprintf(s->measure_why, sizeof s->measure_why, "%s",
+           s->measure_given ? "--measure sample"
+                            : "auto: the GPUs support PM sampling");
+  if (off)
+    snprintf(s->sample_why, sizeof s->sample_why, "GPU %d not sampled: %s",
+             off->ordinal, off->why);
+  (void)on;
+  return OCC_EXIT_OK;
+}
+
+static void attribute_sample(const occ_pm_sample *sample, void *context) {
+  occ_attr_add(context, sample);
+}
+
+/* The samples joined to the launches shown (model/attribute.h), after
+ * the sampler has stopped. Returns 0, or -1 out of memory. */
+static int attribute(run_state *s) {
+  if (!s->sampling) return 0;
+  char why[256];
+  if (occ_sampler_stop(&s->sampler, why, sizeof why) != 0 && !s->sample_why[0])
+    snprintf(s->sample_why, sizeof s->sample_why, "%s", why);
+  const occ_sampler_status *fin = &s->sampler.status;
+  for (int i = 0; i < fin->device_count && !s->sample_why[0]; i++) {
+    const occ_sampler_device *d = &fin->devices[i];
+    if (d->state != OCC_SAMPLER_ON && d->state != OCC_SAMPLER_OFF)
+      snprintf(s->sample_why, sizeof s->sample_why, "GPU %d not sampled: %s",
+               d->ordinal, d->why);
+  }
+  s->sampled = calloc(s->launch_count + 1, sizeof *s->sampled);
+  if (!s->sampled) return -1;
+  for (size_t i = 0; i < s->launch_count; i++) {
+    const occ_launch_record *l = s->launches[i];
+    s->sampled[i] = (occ_sampled_launch){.device = l->device,
+                                         .pid = l->pid,
+                                         .stream = l->stream,
+                                         .start_ns = l->start_ns,
+                                         .end_ns = l->end_ns};
+  }
+  occ_attribution a;
+  if (occ_attr_init(&a, s->sampled, s->launch_count) != 0) return -1;
+  occ_samples_read(s->sampler.samples_fd, attribute_sample, &a,
+                   &s->sample_read);
+  occ_sampled_device devices[OCC_SAMPLER_DEVICES_MAX] = {{0}};
+  const occ_sampler_status *st = &s->sampler.status;
+  for (int i = 0; i < st->device_count; i++) {
+    const occ_sampler_device *d = &st->devices[i];
+    if (d->ordinal < 0 || d->ordinal >= OCC_SAMPLER_DEVICES_MAX) continue;
+    devices[d->ordinal] = (occ_sampled_device){
+        .sampled = d->state == OCC_SAMPLER_ON,
+        .max_warps_per_sm = d->max_warps_per_sm,
+        .interval_ns = d->interval_ns,
+        .first_ns = d->first_ns,
+        .last_ns = d->last_ns};
+  }
+  occ_attr_finish(&a, devices, OCC_SAMPLER_DEVICES_MAX);
+  occ_attr_free(&a);
+  return 0;
+}
+
 static int launch(run_state *s, const char *inject) {
   const occ_cli *cli = s->cli;
   occ_run_spec spec = {.argv = cli->run_argv,
                        .inject_path = inject,
-                       .counters = !cli->no_counters,
+                       .counters = s->measure == OCC_MEASURE_REPLAY,
                        .metrics = cli->metrics,
                        .counter_launches = s->counter_launches,
                        .flush_caches = s->flush_caches,
@@ -753,7 +947,18 @@ static int launch(run_state *s, const char *inject) {
                        .stdout_to_stderr = (cli->json || cli->jsonl ||
                                             cli->csv) && !cli->output_path};
   char why[512];
+  int started = start_sampler(s);
+  if (started != OCC_EXIT_OK) return started;
+  spec.counters = s->measure == OCC_MEASURE_REPLAY;
   int failed = occ_run_program(&spec, &s->run, why, sizeof why);
+  /* Stop then Disable as soon as the program has ended, whatever comes
+   * next (a signal, an error). */
+  if (s->sampling) {
+    char stop_why[256];
+    if (occ_sampler_stop(&s->sampler, stop_why, sizeof stop_why) != 0 &&
+        !s->sample_why[0])
+      snprintf(s->sample_why, sizeof s->sample_why, "%s", stop_why);
+  }
   if (failed != 0) {
     occ_msg(stderr, "run: %s", why);
     return OCC_EXIT_DEVICE;
@@ -766,7 +971,7 @@ static int launch(run_state *s, const char *inject) {
   }
   if (cli->jsonl && !s->jsonl && !s->jsonl_done && open_jsonl(s) != 0)
     return OCC_EXIT_FAILURE;
-  if (index_records(s) != 0) {
+  if (index_records(s) != 0 || attribute(s) != 0) {
     occ_msg(stderr, "out of memory");
     return OCC_EXIT_FAILURE;
   }
@@ -782,6 +987,8 @@ static void finish(run_state *s) {
   free(s->refusals);
   for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
   occ_demangler_free(&s->names);
+  if (s->sampling) occ_sampler_close(&s->sampler);
+  free(s->sampled);
   /* Committed already unless the run failed or was killed. */
   occ_outfile_discard(&s->jsonl_file);
   occ_outfile_discard(&s->output);
@@ -791,6 +998,8 @@ int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
                            occ_run_result *result) {
   run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
   int rc = check_options(&s);
+  /* Records written before: their counters are replay's. */
+  if (s.measure == OCC_MEASURE_SAMPLE) s.measure = OCC_MEASURE_REPLAY;
   s.run = *result;
   memset(result, 0, sizeof *result);
   if (rc == OCC_EXIT_OK && cli->jsonl) {

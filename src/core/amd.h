@@ -14,7 +14,7 @@
  *   getMaxWorkGroupsPerCU, getEUsPerCU, getLocalMemorySize),
  *   GCNSubtarget.cpp (getOccupancyWithNumSGPRs, computeOccupancy) and
  *   AMDGPUSubtarget.cpp (getOccupancyWithLocalMemSize). Checked against
- *   llc-19 itself by tests/amd.mk.
+ *   llc-19 itself by tests/amd/amd.mk.
  * - HIP's runtime (hipOccupancyMaxActiveBlocksPerMultiprocessor): ROCm
  *   clr's hipamd/src/hip_platform.cpp,
  *   hip_impl::ihipOccupancyMaxActiveBlocksPerMultiprocessor, over the

@@ -40,7 +40,12 @@ static occ_status eval_at(const occ_sweep *s, const occ_chart *c, int64_t x,
                           occ_chart_point *p) {
   int threads = c->kind == OCC_CHART_BLOCK ? (int)x : c->threads_per_block;
   int regs = c->kind == OCC_CHART_REGS ? (int)x : c->regs_per_thread;
-  int64_t smem = c->kind == OCC_CHART_SMEM ? x : c->smem_bytes;
+  /* Shared memory that grows with the block grows along the block chart. */
+  int64_t smem = c->kind == OCC_CHART_SMEM ? x
+                 : c->kind == OCC_CHART_BLOCK
+                     ? c->smem_bytes + c->smem_dynamic_per_thread_bytes *
+                                           (x - c->threads_per_block)
+                     : c->smem_bytes;
   occ_sweep_point sp;
   occ_status status = occ_sweep_eval(s, threads, regs, smem, &sp);
   if (status != OCC_OK) return status;
@@ -63,7 +68,8 @@ static void set_fixed(const occ_sweep *s, const occ_kernel *k,
   c->max_warps_per_sm = s->max_warps_per_sm;
   c->threads_per_block = (int)occ_block_threads(k);
   c->regs_per_thread = k->regs_per_thread;
-  c->smem_bytes = k->smem_static_bytes + k->smem_dynamic_bytes;
+  c->smem_bytes = k->smem_static_bytes + occ_kernel_smem_dynamic_bytes(k);
+  c->smem_dynamic_per_thread_bytes = k->smem_dynamic_per_thread_bytes;
 }
 
 occ_status occ_chart_build(const occ_sweep *s, const occ_kernel *kernel,

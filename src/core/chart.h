@@ -55,7 +55,9 @@ typedef struct occ_chart {
   /* The kernel's configuration (the fixed inputs and the marked x). */
   int threads_per_block;
   int regs_per_thread;
-  int64_t smem_bytes;       /* static + dynamic */
+  int64_t smem_bytes;       /* static + dynamic, at threads_per_block */
+  int64_t smem_dynamic_per_thread_bytes; /* the block chart adds this per
+                                            thread of each size */
   /* Points in ascending x: the range at its step, plus the kernel's own x
    * when it is off that grid, so the marked point is always a data point. */
   size_t count;

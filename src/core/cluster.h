@@ -1,8 +1,8 @@
 /* cluster.h - occupancy under a thread block cluster launch (CC 9.0+).
  *
  * Pure computation, no I/O. The rule, measured with make cluster-survey on
- * the H100 and the H200 (tests/data/h{100,200}-cluster-*.csv, reproduced
- * row for row by tests/cluster_rule.c):
+ * the H100 and the H200 (tests/survey/h{100,200}-cluster-*.csv, reproduced
+ * row for row by tests/cluster/cluster_rule.c):
  *   - an SM holds at most device->cluster_max_blocks_per_sm blocks of a
  *     cluster launch (8 on both boards), so B = min(the kernel's blocks per
  *     SM by the occupancy API's rule, that cap);

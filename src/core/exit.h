@@ -3,6 +3,7 @@
 #define OCC_EXIT_H
 
 #include <errno.h>
+#include <string.h>
 
 enum {
   OCC_EXIT_OK = 0,
@@ -22,6 +23,17 @@ enum {
  * OCC_EXIT_FAILURE (to be reported). */
 static inline int occ_exit_of_stream_error(int err) {
   return err == EPIPE ? OCC_EXIT_PIPE : OCC_EXIT_FAILURE;
+}
+
+/* A failed open or read of an input, err being its errno: out of memory
+ * (ENOMEM: an allocation inside fopen or the reader failed) is an output
+ * error, OCC_EXIT_FAILURE, reported as "out of memory"; anything else is
+ * the input's fault, OCC_EXIT_USAGE, reported with strerror. */
+static inline int occ_exit_of_input_error(int err) {
+  return err == ENOMEM ? OCC_EXIT_FAILURE : OCC_EXIT_USAGE;
+}
+static inline const char *occ_input_strerror(int err) {
+  return err == ENOMEM ? "out of memory" : strerror(err);
 }
 
 /* The status of a writer's result: 0 is success, anything else means the

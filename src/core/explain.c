@@ -204,7 +204,8 @@ static void smem_request(builder *b) {
   occ_step *s = step(b, "smem_requested_bytes", "shared memory requested", OCC_OP_SUM,
                      "{0} static + {1} dynamic + {2} reserved = {r} bytes", NULL);
   occ_step_operand(s, "kernel.smem_static_bytes", (double)k->smem_static_bytes, "bytes");
-  occ_step_operand(s, "kernel.smem_dynamic_bytes", (double)k->smem_dynamic_bytes, "bytes");
+  occ_step_operand(s, "kernel.smem_dynamic_bytes", (double)occ_kernel_smem_dynamic_bytes(k),
+                   "bytes");
   occ_step_operand(s, "device.reserved_smem_per_block_bytes",
           (double)d->reserved_smem_per_block_bytes, "bytes");
   occ_step_result(s, "smem_requested_bytes", (double)r->smem_requested_bytes, "bytes");
@@ -331,7 +332,7 @@ static void smem_driver_config(builder *b) {
   }
   if (d->l1_smem_bytes == 0) return;
   /* A configuration no survey backs is marked where it is used. */
-  bool assumed = occ_smem_config_basis(d, NULL) == OCC_BASIS_ASSUMED;
+  bool assumed = occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED;
   occ_step *s = step(b, "l1_bytes", "L1 data cache at launch", OCC_OP_SUB,
                      assumed ? "{0} - {1} = {r} bytes left to the L1 data cache\n"
                                "(assumed: the driver's choice was never surveyed "

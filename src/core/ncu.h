@@ -3,7 +3,7 @@
  * limit follows the configuration the driver chose (not the occupancy
  * API's), its register count is at least 16, its barrier limit is capped
  * at the block limit. Measured on an H200 (ncu on 512 launches of
- * kernels/config_survey.cu, tests/data/h200-config-ncu.csv); the headline
+ * kernels/config_survey.cu, tests/survey/h200-config-ncu.csv); the headline
  * limits of occ_result keep the occupancy API's rule. */
 #ifndef OCC_NCU_H
 #define OCC_NCU_H
@@ -57,7 +57,7 @@ typedef struct occ_ncu {
   int64_t cluster_max_active;
   /* launch__occupancy_cluster_pct and launch__occupancy_cluster_gpu_pct,
    * known with cluster_max_active. Nsight Compute's definitions, read off
-   * its values on an H100 (tests/data/h100-ncu-cluster.csv, 8 cluster
+   * its values on an H100 (tests/survey/h100-ncu-cluster.csv, 8 cluster
    * launches, all equal to 2 decimals): the blocks of the clusters active
    * at once over every block slot of the GPU (SMs x the architecture's
    * blocks per SM), in percent; and that times

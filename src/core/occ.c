@@ -147,11 +147,13 @@ static bool kernel_valid(const occ_device *d, const occ_kernel *k) {
   int64_t threads = occ_block_threads(k);
   return threads <= OCC_KERNEL_THREADS_MAX && k->regs_per_thread >= 0 &&
          k->regs_per_thread <= OCC_KERNEL_REGS_MAX && k->smem_static_bytes >= 0 &&
-         k->smem_dynamic_bytes >= 0 &&
+         k->smem_dynamic_bytes >= 0 && k->smem_dynamic_per_thread_bytes >= 0 &&
          k->smem_static_bytes <= OCC_KERNEL_SMEM_MAX &&
          k->smem_dynamic_bytes <= OCC_KERNEL_SMEM_MAX &&
-         k->smem_static_bytes + k->smem_dynamic_bytes +
+         k->smem_dynamic_per_thread_bytes <= OCC_KERNEL_SMEM_MAX &&
+         k->smem_static_bytes + occ_kernel_smem_dynamic_bytes(k) +
                  d->reserved_smem_per_block_bytes <= OCC_KERNEL_SMEM_MAX &&
+         k->max_threads_per_block >= 0 &&
          k->barriers >= 0 && k->barriers <= 1024;
 }
 
@@ -206,7 +208,7 @@ static void compute_registers(const occ_device *d, const occ_kernel *k,
 void occ_launch_smem_terms(const occ_device *d, const occ_kernel *k,
                            int64_t *preference, int64_t *own) {
   *preference = (int64_t)k->carveout_pct * d->smem_per_sm_bytes / 100;
-  *own = occ_round_up(k->smem_static_bytes + k->smem_dynamic_bytes,
+  *own = occ_round_up(k->smem_static_bytes + occ_kernel_smem_dynamic_bytes(k),
                     d->smem_alloc_unit_bytes);
 }
 
@@ -254,10 +256,10 @@ static int64_t config_with_own(const occ_device *d, const occ_result *r) {
  * least the default's choice). Known for the architectures whose default
  * choice was measured (launch_default_smem_cap_bytes > 0); fitted with no
  * miss to 19,992 launchable configurations on an H100 and 34,272 on an
- * H200 (CUPTI's sharedMemoryExecuted, tests/data/h*-config-survey.csv;
+ * H200 (CUPTI's sharedMemoryExecuted, tests/survey/h*-config-survey.csv;
  * ncu's launch__shared_mem_config_size agreed on all 512 asked), and to
  * 7,760 more on an H100 with 0 B to 4 KB of a block's own memory
- * (tests/data/h100-config-small.csv, h100-config-fine.csv). Residency
+ * (tests/survey/h100-config-small.csv, h100-config-fine.csv). Residency
  * is unchanged: the configuration holds the blocks that fit. */
 bool occ_launch_config_terms(const occ_device *d, const occ_kernel *k,
                              const occ_result *r, int64_t *blocks,
@@ -331,7 +333,7 @@ static occ_status compute_smem(const occ_device *d, const occ_kernel *k,
   }
 
   int64_t fixed = k->smem_static_bytes + d->reserved_smem_per_block_bytes;
-  r->smem_requested_bytes = fixed + k->smem_dynamic_bytes;
+  r->smem_requested_bytes = fixed + occ_kernel_smem_dynamic_bytes(k);
   r->smem_per_block_bytes =
       occ_round_up(r->smem_requested_bytes, d->smem_alloc_unit_bytes);
   /* The kernel is taken to have opted in to exactly its dynamic size, as
@@ -447,7 +449,9 @@ void occ_waves_compute(const occ_device *device, const occ_result *result,
 }
 
 /* Records a block size reaching active threads per SM; sizes come largest
- * first, so the list is kept descending and reversed at the end. */
+ * first, so the list is kept descending and reversed at the end. Only a
+ * strictly higher occupancy replaces the choice, so of equally good sizes
+ * the first tried, the largest, is kept. */
 static void note_block_size(occ_block_choice *c, int size, const occ_result *r,
                             int *sizes, int max_sizes, int *count) {
   if (r->active_threads_per_sm == 0 ||
@@ -463,6 +467,16 @@ static void note_block_size(occ_block_choice *c, int size, const occ_result *r,
   if (*count < max_sizes) sizes[(*count)++] = size;
 }
 
+/* A size whose shared memory is past what occ_compute takes cannot launch
+ * on any device: it holds no block (cuda_occupancy.h answers 0 for it). */
+static bool smem_in_bound(const occ_device *d, const occ_kernel *k) {
+  int64_t threads = occ_block_threads(k);
+  int64_t room = OCC_KERNEL_SMEM_MAX - d->reserved_smem_per_block_bytes -
+                 k->smem_static_bytes - k->smem_dynamic_bytes;
+  return k->smem_dynamic_per_thread_bytes == 0 ||
+         (room >= 0 && k->smem_dynamic_per_thread_bytes <= room / threads);
+}
+
 occ_status occ_best_block_sizes(const occ_device *device,
                                 const occ_kernel *kernel,
                                 occ_block_choice *choice, int *sizes,
@@ -472,10 +486,14 @@ occ_status occ_best_block_sizes(const occ_device *device,
   memset(choice, 0, sizeof *choice);
   *count = 0;
   if (!occ_device_check(device, NULL)) return OCC_ERR_INVALID_DEVICE;
-  for (int aligned = (int)occ_round_up(device->max_threads_per_block, step);
-       aligned > 0; aligned -= step) {
-    k.block[0] = min_int(device->max_threads_per_block, aligned);
+  int limit = device->max_threads_per_block;
+  if (kernel->max_threads_per_block > 0 && kernel->max_threads_per_block < limit)
+    limit = kernel->max_threads_per_block;
+  choice->max_threads_per_block = limit;
+  for (int aligned = (int)occ_round_up(limit, step); aligned > 0; aligned -= step) {
+    k.block[0] = min_int(limit, aligned);
     k.block[1] = k.block[2] = 1;
+    if (!smem_in_bound(device, &k)) continue;
     occ_result r;
     occ_status status = occ_compute(device, &k, &r);
     if (status != OCC_OK) return status;
@@ -499,28 +517,28 @@ occ_status occ_best_block_size(const occ_device *device,
   return occ_best_block_sizes(device, kernel, choice, NULL, 0, &count);
 }
 
-occ_basis occ_smem_config_basis(const occ_device *d, const char **why) {
+occ_figure_basis occ_smem_config_basis(const occ_device *d, const char **why) {
   const char *phrase;
-  occ_basis basis;
+  occ_figure_basis basis;
   if (d->smem_config_count == 0) {
-    basis = OCC_BASIS_DERIVED;
+    basis = OCC_FIGURE_DERIVED;
     phrase = "the SM's one shared-memory size";
   } else if (d->launch_default_smem_cap_bytes > 0) {
-    basis = OCC_BASIS_DERIVED;
+    basis = OCC_FIGURE_DERIVED;
     phrase = "the driver's rule, surveyed on this architecture";
   } else {
-    basis = OCC_BASIS_ASSUMED;
+    basis = OCC_FIGURE_ASSUMED;
     phrase = "the driver's choice was never surveyed on this architecture";
   }
   if (why) *why = phrase;
   return basis;
 }
 
-const char *occ_basis_name(occ_basis basis) {
+const char *occ_figure_basis_name(occ_figure_basis basis) {
   switch (basis) {
-  case OCC_BASIS_MEASURED: return "measured";
-  case OCC_BASIS_DERIVED: return "derived";
-  case OCC_BASIS_ASSUMED: return "assumed";
+  case OCC_FIGURE_MEASURED: return "measured";
+  case OCC_FIGURE_DERIVED: return "derived";
+  case OCC_FIGURE_ASSUMED: return "assumed";
   }
   return "assumed";
 }

@@ -144,9 +144,19 @@ typedef struct occ_kernel {
   int block[3];          /* threads per block in x, y, z (each >= 1) */
   int regs_per_thread;   /* 0 .. max_regs_per_thread */
   int64_t smem_static_bytes;
-  int64_t smem_dynamic_bytes;
+  int64_t smem_dynamic_bytes; /* per block, whatever its size */
+  /* Dynamic shared memory that grows with the block: a block of N threads
+   * asks for smem_dynamic_bytes + N x this (the runtime's
+   * blockSizeToDynamicSMemSize, for a kernel that allocates per thread,
+   * e.g. a reduction's 4 bytes). 0 by default. */
+  int64_t smem_dynamic_per_thread_bytes;
   int barriers;          /* named barriers the kernel uses; 1 by default */
   int carveout_pct;      /* 0..100, or OCC_CARVEOUT_DEFAULT */
+  /* The largest block the kernel may be launched with (its launch bounds,
+   * cudaFuncAttributes.maxThreadsPerBlock, or the runtime's
+   * blockSizeLimit); 0: the device's. Only the best-block search reads it,
+   * as cuda_occupancy.h's does. */
+  int max_threads_per_block;
 } occ_kernel;
 
 /* Fills a kernel with the defaults: a 1x1x1 block, no registers, no shared
@@ -162,6 +172,13 @@ static inline void occ_kernel_init(occ_kernel *kernel) {
  * occ_compute rejects may overflow an int. */
 static inline int64_t occ_block_threads(const occ_kernel *kernel) {
   return (int64_t)kernel->block[0] * kernel->block[1] * kernel->block[2];
+}
+
+/* The dynamic shared memory a block of the kernel's shape asks for:
+ * smem_dynamic_bytes plus smem_dynamic_per_thread_bytes per thread. */
+static inline int64_t occ_kernel_smem_dynamic_bytes(const occ_kernel *kernel) {
+  return kernel->smem_dynamic_bytes +
+         kernel->smem_dynamic_per_thread_bytes * occ_block_threads(kernel);
 }
 
 /* Warps an SM of the device can hold. */
@@ -301,11 +318,11 @@ static inline bool occ_launch_config_known(const occ_result *r) {
  * from documented sizes that leave no choice), or assumed (no survey backs
  * it on this architecture: a rule taken from another, or the occupancy
  * API's assumption). */
-typedef enum occ_basis {
-  OCC_BASIS_MEASURED,
-  OCC_BASIS_DERIVED,
-  OCC_BASIS_ASSUMED
-} occ_basis;
+typedef enum occ_figure_basis {
+  OCC_FIGURE_MEASURED,
+  OCC_FIGURE_DERIVED,
+  OCC_FIGURE_ASSUMED
+} occ_figure_basis;
 
 /* The basis of the SM's shared-memory configuration occ_compute gives
  * (launch_smem_config_bytes, and the L1 it leaves): derived where the
@@ -315,10 +332,10 @@ typedef enum occ_basis {
  * else assumed: the occupancy API's largest configuration, or the carveout
  * rule measured on CC 9.0. *why, when not NULL, is a static phrase that
  * says which. */
-occ_basis occ_smem_config_basis(const occ_device *d, const char **why);
+occ_figure_basis occ_smem_config_basis(const occ_device *d, const char **why);
 
 /* "measured", "derived" or "assumed": the JSON's basis words. */
-const char *occ_basis_name(occ_basis basis);
+const char *occ_figure_basis_name(occ_figure_basis basis);
 
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1);
  * OCC_UNLIMITED past them. */
@@ -341,13 +358,21 @@ typedef struct occ_block_choice {
   int smallest_block_size;   /* the smallest size reaching it */
   int active_blocks_per_sm;  /* at block_size */
   int active_threads_per_sm; /* the highest occupancy, in threads */
-  int64_t min_grid_size;     /* active blocks x SMs at block_size */
+  int64_t min_grid_size;     /* active blocks x SMs at block_size: the
+                                fewest blocks that fill the device */
+  int max_threads_per_block; /* the largest size tried */
 } occ_block_choice;
 
-/* cudaOccupancyMaxPotentialBlockSize: tries every block size from the
- * device maximum down in steps of the warp size (kernel->block is ignored;
- * its other fields are used). Fills *choice; block_size is 0 when no size
- * can launch; min_grid_size is 0 when the device's SM count is unknown. */
+/* cuda_occupancy.h's cudaOccMaxPotentialOccupancyBlockSize (the runtime's
+ * cudaOccupancyMaxPotentialBlockSizeVariableSMem): tries every block size
+ * from the limit (the device's maximum, or kernel->max_threads_per_block
+ * when smaller) down in steps of the warp size, the limit itself first when
+ * it is not a multiple, each with the dynamic shared memory it asks for
+ * (occ_kernel_smem_dynamic_bytes). kernel->block is ignored; its other
+ * fields are used. A size whose shared memory is past the calculator's
+ * bound holds no block, as one past the device's does. Fills *choice;
+ * block_size is 0 when no size can launch; min_grid_size is 0 when the
+ * device's SM count is unknown. */
 occ_status occ_best_block_size(const occ_device *device,
                                const occ_kernel *kernel,
                                occ_block_choice *choice);
@@ -358,6 +383,15 @@ occ_status occ_best_block_sizes(const occ_device *device,
                                 const occ_kernel *kernel,
                                 occ_block_choice *choice, int *sizes,
                                 int max_sizes, int *count);
+
+/* Sets kernel->block to choice's block size (1-D), or to one warp when no
+ * size can launch, so the result still says why. */
+static inline void occ_best_block_apply(const occ_block_choice *choice,
+                                        const occ_device *device,
+                                        occ_kernel *kernel) {
+  kernel->block[0] = choice->block_size > 0 ? choice->block_size : device->warp_size;
+  kernel->block[1] = kernel->block[2] = 1;
+}
 
 /* Grid waves: how a grid of grid_blocks spreads over the device. */
 typedef struct occ_waves {

@@ -135,7 +135,7 @@ static void set_now(const occ_kernel *k, const occ_result *r,
   o->threads_per_block = r->threads_per_block;
   o->regs_per_thread = k->regs_per_thread;
   o->smem_static_bytes = k->smem_static_bytes;
-  o->smem_bytes = k->smem_static_bytes + k->smem_dynamic_bytes;
+  o->smem_bytes = k->smem_static_bytes + occ_kernel_smem_dynamic_bytes(k);
   o->active_blocks_per_sm = r->active_blocks_per_sm;
   o->active_warps_per_sm = r->active_warps_per_sm;
   o->occupancy = r->occupancy;
@@ -143,25 +143,35 @@ static void set_now(const occ_kernel *k, const occ_result *r,
   o->launchable = r->launchable;
 }
 
-occ_status occ_suggest(const occ_device *device, const occ_kernel *kernel,
-                       occ_suggestion *out) {
+occ_status occ_suggest_on(const occ_sweep *s, const occ_device *device,
+                          const occ_kernel *kernel, occ_suggestion *out) {
   memset(out, 0, sizeof *out);
   occ_result now;
   occ_status status = occ_compute(device, kernel, &now);
   if (status != OCC_OK) return status;
   set_now(kernel, &now, out);
-  occ_sweep *s = NULL;
-  status = occ_sweep_new(device, kernel->carveout_pct, kernel->barriers, &s);
-  if (status != OCC_OK) return status;
   out->sm_count = device->sm_count > 0 ? device->sm_count : 0;
   status = best_block_sizes(s, kernel, out);
-  if (status != OCC_OK) {
-    occ_sweep_free(s);
-    return status;
-  }
+  if (status != OCC_OK) return status;
   register_steps(s, out);
   smem_steps(s, out);
   headroom(s, out);
-  occ_sweep_free(s);
   return carveout_explorer(device, kernel, out);
+}
+
+occ_status occ_suggest(const occ_device *device, const occ_kernel *kernel,
+                       occ_suggestion *out) {
+  occ_sweep *s = NULL;
+  occ_status status =
+      occ_sweep_new(device, kernel->carveout_pct, kernel->barriers, &s);
+  if (status != OCC_OK) {
+    /* The kernel's own error first, as before the sweep was asked for. */
+    occ_result now;
+    occ_status own = occ_compute(device, kernel, &now);
+    memset(out, 0, sizeof *out);
+    return own != OCC_OK ? own : status;
+  }
+  status = occ_suggest_on(s, device, kernel, out);
+  occ_sweep_free(s);
+  return status;
 }

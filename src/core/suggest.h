@@ -92,4 +92,11 @@ typedef struct occ_suggestion {
 occ_status occ_suggest(const occ_device *device, const occ_kernel *kernel,
                        occ_suggestion *suggestion);
 
+typedef struct occ_sweep occ_sweep;
+
+/* The same on a sweep of device for kernel's carveout preference and
+ * barrier count (occ_sweep_cache_get), built once for many kernels. */
+occ_status occ_suggest_on(const occ_sweep *sweep, const occ_device *device,
+                          const occ_kernel *kernel, occ_suggestion *suggestion);
+
 #endif

@@ -6,6 +6,7 @@
 #include "core/sweep.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int min_int(int a, int b) { return a < b ? a : b; }
 static uint16_t clamp16(int v) { return v > UINT16_MAX ? UINT16_MAX : (uint16_t)v; }
@@ -154,6 +155,39 @@ void occ_sweep_free(occ_sweep *s) {
   free(s->limit_smem);
   free(s->fused_smem);
   free(s);
+}
+
+occ_status occ_sweep_cache_get(occ_sweep_cache *c, const occ_device *device,
+                               int carveout_pct, int barriers,
+                               const occ_sweep **sweep) {
+  for (size_t i = 0; i < c->count; i++) {
+    const occ_sweep *s = c->sweeps[i];
+    if (s->carveout_pct == carveout_pct && s->barriers == barriers &&
+        memcmp(&s->device, device, sizeof *device) == 0) {
+      *sweep = s;
+      return OCC_OK;
+    }
+  }
+  occ_sweep *made = NULL;
+  occ_status status = occ_sweep_new(device, carveout_pct, barriers, &made);
+  *sweep = made;
+  if (status != OCC_OK) return status;
+  c->built++;
+  size_t slot;
+  if (c->count < OCC_SWEEP_CACHE_SIZE) {
+    slot = c->count++;
+  } else { /* full: the oldest goes */
+    slot = c->next;
+    occ_sweep_free(c->sweeps[slot]);
+    c->next = (slot + 1) % OCC_SWEEP_CACHE_SIZE;
+  }
+  c->sweeps[slot] = made;
+  return OCC_OK;
+}
+
+void occ_sweep_cache_free(occ_sweep_cache *c) {
+  for (size_t i = 0; i < c->count; i++) occ_sweep_free(c->sweeps[i]);
+  *c = (occ_sweep_cache){.count = 0};
 }
 
 void occ_sweep_blocks_by_threads(const occ_sweep *s, int regs_per_thread,

@@ -15,6 +15,7 @@
 #define OCC_SWEEP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/occ.h"
@@ -57,6 +58,30 @@ occ_status occ_sweep_new(const occ_device *device, int carveout_pct,
 
 /* Frees a sweep; NULL is fine. */
 void occ_sweep_free(occ_sweep *sweep);
+
+/* Sweeps kept for reuse: a command that evaluates many configurations on
+ * a few devices (the charts and the suggestions of one configuration, and
+ * of every kernel of a compiler report) builds each device's tables once.
+ * Zero-initialized: empty. built counts the sweeps made (the tests read
+ * it). */
+#define OCC_SWEEP_CACHE_SIZE 8
+typedef struct occ_sweep_cache {
+  occ_sweep *sweeps[OCC_SWEEP_CACHE_SIZE];
+  size_t count;   /* sweeps held */
+  size_t next;    /* the one replaced when full */
+  size_t built;
+} occ_sweep_cache;
+
+/* The sweep of device, carveout preference and barrier count: the one the
+ * cache holds for the same (a device equal byte for byte), else a new one
+ * it keeps (occ_sweep_new's statuses). *sweep is the cache's until
+ * occ_sweep_cache_free. */
+occ_status occ_sweep_cache_get(occ_sweep_cache *cache, const occ_device *device,
+                               int carveout_pct, int barriers,
+                               const occ_sweep **sweep);
+
+/* Frees every sweep of the cache and empties it. */
+void occ_sweep_cache_free(occ_sweep_cache *cache);
 
 /* Total shared memory a kernel asks for (static + dynamic, bytes) in
  * allocation units of its block, reserved memory included; -1 when past

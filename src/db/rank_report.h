@@ -1,12 +1,13 @@
 /* rank_report.h - one rank's `occcalc run --json` report read for
- * `occcalc report` (model/run_merge.h merges them): parsed, checked whole,
- * and handed up as plain figures, so that cJSON stays in the readers of
- * JSON documents (db/) and the writers (render/).
+ * `occcalc report` (model/run_merge.h merges them): read a row at a time,
+ * checked, and handed up as plain figures, so that cJSON stays in the
+ * readers of JSON documents (db/) and the writers (render/).
  *
- * The report is untrusted input. Everything the merge reads is checked: the schema, each field's type and range,
- * no key twice in any object (cJSON keeps both), a top-level launch_count
- * equal to the sum of its rows', no row's "ranks" (a merged report's
- * field) and no "merged_reports". A refusal names the field. */
+ * The report is untrusted input. Everything the merge reads is checked:
+ * the schema, each field's type and range, no key twice in any object
+ * (cJSON keeps both), a top-level launch_count equal to the sum of its
+ * rows', no row's "ranks" (a merged report's field) and no
+ * "merged_reports". A refusal names the field. */
 #ifndef OCC_DB_RANK_REPORT_H
 #define OCC_DB_RANK_REPORT_H
 
@@ -95,7 +96,11 @@ char *occ_rank_report_row_json(occ_rank_report *report);
  * until released (false), so that several threads may each read their
  * own reports at once: cJSON's hooks are global, and installing them
  * around each parse, as a lone reader does, would race. While held, no
- * other cJSON call may allocate. */
+ * other cJSON call may allocate. Two parses at once still both store
+ * into cJSON's global error record (reset at every parse; occcalc reads
+ * each parse's end instead) and glibc's localeconv buffer (the same C
+ * locale's values): races on memory nothing here reads, which a thread
+ * sanitizer would report. */
 void occ_rank_report_hold_hooks(bool hold);
 
 #endif

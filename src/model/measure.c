@@ -108,3 +108,36 @@ void occ_measure_derive(const occ_item *item, occ_measure *m) {
   predict_config(item, m);
   likely_cause(item, m);
 }
+
+void occ_measure_from_samples(occ_measure *m,
+                              const occ_sampled_launch *const *launches,
+                              size_t count) {
+  size_t bases[OCC_BASIS_CLEAN + 1] = {0}, misses[OCC_MISS_NO_CYCLES + 1] = {0};
+  double weighted = 0, time = 0;
+  m->counter_launch_count = m->clean_launch_count = 0;
+  for (size_t i = 0; i < count; i++) {
+    const occ_sampled_launch *l = launches[i];
+    if (!l) continue;
+    if (!l->known) {
+      misses[l->miss]++;
+      continue;
+    }
+    double ns = (double)(l->end_ns - l->start_ns);
+    m->counter_launch_count++;
+    bases[l->basis]++;
+    weighted += ns * l->achieved;
+    time += ns;
+  }
+  m->clean_launch_count = bases[OCC_BASIS_CLEAN];
+  m->achieved_known = m->counter_launch_count > 0 && time > 0;
+  m->achieved = m->achieved_known ? weighted / time : 0;
+  int worst = 0;
+  for (int b = 1; b < OCC_BASIS_CLEAN; b++)
+    if (bases[b] > bases[worst]) worst = b;
+  m->basis_why = bases[worst] ? occ_basis_words((occ_basis)worst) : NULL;
+  int miss = 0;
+  for (int k = 1; k <= OCC_MISS_NO_CYCLES; k++)
+    if (misses[k] > misses[miss]) miss = k;
+  m->achieved_why = m->achieved_known || !misses[miss]
+                        ? NULL : occ_sample_miss_words((occ_sample_miss)miss);
+}

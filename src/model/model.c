@@ -10,7 +10,15 @@
 #include "model/cluster.h"
 
 static occ_status compute(occ_item *item, const occ_model_request *req) {
-  occ_status status = occ_compute(item->device, &item->kernel, &item->result);
+  occ_status status = OCC_OK;
+  if (req->choose_block) {
+    status = occ_model_choose_block(req->choose_block, item->device, &item->kernel,
+                                    &item->chosen, req->block_best);
+    item->block_best = req->block_best;
+    item->choice = status == OCC_OK ? &item->chosen : NULL;
+    if (status != OCC_OK) return status;
+  }
+  status = occ_compute(item->device, &item->kernel, &item->result);
   item->has_waves = status == OCC_OK && req->grid_blocks > 0;
   if (item->has_waves)
     occ_waves_compute(item->device, &item->result, req->grid_blocks,
@@ -24,18 +32,18 @@ static occ_status compute(occ_item *item, const occ_model_request *req) {
 /* Builds the charts req asks for into set, their points each allocated by
  * the core (freed by free_charts), and counts the points into *points. */
 static occ_status build_charts(const occ_item *item, const occ_model_request *req,
-                               occ_charts *set, size_t *points) {
+                               occ_sweep_cache *sweeps, occ_charts *set,
+                               size_t *points) {
   const occ_kernel *k = &item->kernel;
-  occ_sweep *sweep = NULL;
-  occ_status status = occ_sweep_new(item->device, k->carveout_pct,
-                                    k->barriers, &sweep);
+  const occ_sweep *sweep = NULL;
+  occ_status status = occ_sweep_cache_get(sweeps, item->device, k->carveout_pct,
+                                          k->barriers, &sweep);
   for (int kind = 0; status == OCC_OK && kind < OCC_CHART_KIND_COUNT; kind++) {
     if (!(req->charts & (1u << kind))) continue;
     status = occ_chart_build(sweep, k, (occ_chart_kind)kind, req->chart_step,
                              &set->charts[set->count]);
     if (status == OCC_OK) *points += set->charts[set->count++].count;
   }
-  occ_sweep_free(sweep);
   return status;
 }
 
@@ -85,7 +93,10 @@ static occ_status build_sections(occ_item *item, const occ_model_request *req,
   occ_charts charts = {.count = 0};
   size_t points = 0;
   occ_status status = OCC_OK;
-  if (req->charts && (status = build_charts(item, req, &charts, &points)) != OCC_OK)
+  occ_sweep_cache own = {.count = 0};
+  occ_sweep_cache *sweeps = req->sweeps ? req->sweeps : &own;
+  if (req->charts &&
+      (status = build_charts(item, req, sweeps, &charts, &points)) != OCC_OK)
     *failed = OCC_SECTION_CHARTS;
   occ_sections *s = NULL;
   if (status == OCC_OK &&
@@ -104,7 +115,16 @@ static occ_status build_sections(occ_item *item, const occ_model_request *req,
     item->explanation = &s->explanation;
   }
   if (status == OCC_OK && req->suggest) {
-    status = occ_suggest(item->device, &item->kernel, &s->suggestion);
+    const occ_sweep *sweep = NULL;
+    status = occ_sweep_cache_get(sweeps, item->device,
+                                 item->kernel.carveout_pct,
+                                 item->kernel.barriers, &sweep);
+    /* A sweep the device refuses: the suggestion's own answer (the
+     * kernel's error first). */
+    status = status == OCC_OK
+                 ? occ_suggest_on(sweep, item->device, &item->kernel,
+                                  &s->suggestion)
+                 : occ_suggest(item->device, &item->kernel, &s->suggestion);
     item->suggestion = &s->suggestion;
     if (status != OCC_OK) *failed = OCC_SECTION_SUGGEST;
   }
@@ -115,6 +135,7 @@ static occ_status build_sections(occ_item *item, const occ_model_request *req,
     item->suggestion = NULL;
     s = NULL;
   }
+  occ_sweep_cache_free(&own);
   item->sections = s;
   return status;
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "core/sweep.h"
 #include "core/chart.h"
 #include "core/cluster.h"
 #include "core/explain.h"
@@ -18,6 +19,7 @@
 #include "core/suggest.h"
 #include "ptxas/ptxas.h"
 #include "model/amd_item.h"
+#include "model/block_choice.h"
 #include "model/verify.h"
 
 /* The charts of one configuration, --chart's kinds in their order. */
@@ -66,7 +68,12 @@ typedef struct occ_item {
   const char *label;               /* what --svg files and CSV rows are named
                                       by when there are several, or NULL */
   const occ_ptxas_kernel *ptxas;   /* the compiler's report, or NULL */
-  const occ_block_choice *choice;  /* the block chosen without --block */
+  const occ_block_choice *choice;  /* the block chosen without --block
+                                      (&chosen, by occ_model_build) */
+  occ_block_choice chosen;
+  bool block_best;                 /* kernel.block is choice's block_size,
+                                      as --block best asked (else its
+                                      smallest_block_size) */
   /* What the live backend found (model/verify.h): NULL when not
    * verified. */
   int gpu_ordinal;                 /* live: the GPU's (read with verify) */
@@ -104,11 +111,21 @@ typedef struct occ_item {
 /* The sections a run asks for. */
 typedef struct occ_model_request {
   int64_t grid_blocks;  /* 0: no waves */
+  /* No --block: the block is chosen (block_choice.h) through this cache
+   * into item->kernel.block and item->choice; NULL: the item's block as
+   * given. */
+  occ_choice_cache *choose_block;
+  bool block_best;      /* --block best: the chosen block is the runtime's
+                           (the largest of the best), not the smallest */
   const occ_cluster *cluster; /* NULL: not a cluster launch */
   bool explain;
   unsigned charts;      /* a bit per occ_chart_kind */
   int chart_step;       /* 0: the chart's own */
   bool suggest;
+  /* The sweeps the charts and suggestions share, kept across items (a
+   * compiler report's kernels on a few devices); NULL: the item's own,
+   * still one per device for its charts and its suggestions. */
+  occ_sweep_cache *sweeps;
 } occ_model_request;
 
 /* The section whose computation failed. */
@@ -119,7 +136,8 @@ typedef enum occ_model_section {
   OCC_SECTION_EXPLAIN
 } occ_model_section;
 
-/* Computes item->result and, with a grid, item->waves; with a cluster,
+/* Chooses the block when req->choose_block; computes item->result and,
+ * with a grid, item->waves; with a cluster,
  * the cluster section; Nsight Compute's values; and the sections req asks
  * for, each once. On OCC_OK the sections live in item->sections (NULL when
  * none was asked for), one allocation the item's owner frees with free().

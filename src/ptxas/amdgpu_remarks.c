@@ -36,6 +36,9 @@ struct occ_amdgpu_parser {
   char arch[OCC_AMDGPU_ARCH_MAX]; /* the target the log named last */
   int wave_size;                  /* and the wave size it asked for */
   char *chunk;
+  occ_amdgpu_kernel ready;        /* without a callback: the kernel the */
+  char *ready_name;               /* last line completed, copied */
+  bool has_ready;
 };
 
 /* The first needle (n bytes) in hay (len bytes), or NULL (memmem is not
@@ -68,7 +71,20 @@ static int emit(occ_amdgpu_parser *p) {
   if (k->sgprs < 0 || k->vgprs < 0 || k->occupancy_waves_per_simd < 0) p->stats.incomplete++;
   k->name = p->name;
   p->stats.kernels++;
-  return p->fn ? p->fn(k, p->ctx) : 0;
+  if (p->fn) return p->fn(k, p->ctx);
+  /* No callback: a copy for occ_amdgpu_next (a line completes one kernel
+   * at most: the one a new "Function Name" closes). */
+  p->ready = *k;
+  memcpy(p->ready_name, p->name, strlen(p->name) + 1);
+  p->ready.name = p->ready_name;
+  p->has_ready = true;
+  return 0;
+}
+
+const occ_amdgpu_kernel *occ_amdgpu_next(occ_amdgpu_parser *p) {
+  if (!p->has_ready) return NULL;
+  p->has_ready = false;
+  return &p->ready;
 }
 
 /* Copies s[0, len) to out without ANSI escape sequences (ESC [ ... final
@@ -269,8 +285,9 @@ occ_amdgpu_parser *occ_amdgpu_new(occ_amdgpu_fn fn, void *ctx) {
   p->ctx = ctx;
   p->clean = malloc(OCC_AMDGPU_LINE_MAX + 1);
   p->name = malloc(OCC_AMDGPU_LINE_MAX + 1);
+  p->ready_name = fn ? NULL : malloc(OCC_AMDGPU_LINE_MAX + 1);
   if (occ_lines_init(&p->lines, OCC_AMDGPU_LINE_MAX, on_line, p) != 0 || !p->clean ||
-      !p->name) {
+      !p->name || (!fn && !p->ready_name)) {
     occ_amdgpu_free(p);
     return NULL;
   }
@@ -283,12 +300,18 @@ void occ_amdgpu_free(occ_amdgpu_parser *p) {
   occ_lines_free(&p->lines);
   free(p->clean);
   free(p->name);
+  free(p->ready_name);
   free(p->chunk);
   free(p);
 }
 
 int occ_amdgpu_feed(occ_amdgpu_parser *p, const char *data, size_t len) {
   if (!p->stopped) p->stopped = occ_lines_feed(&p->lines, data, len);
+  return p->stopped;
+}
+
+int occ_amdgpu_line(occ_amdgpu_parser *p, const char *s, size_t len) {
+  if (!p->stopped) p->stopped = on_line(p, s, len);
   return p->stopped;
 }
 
@@ -307,16 +330,3 @@ const occ_amdgpu_stats *occ_amdgpu_get_stats(const occ_amdgpu_parser *p) {
   return &p->stats;
 }
 
-bool occ_amdgpu_is_remark_log(const char *text, size_t len) {
-  static const char needle[] = "Function Name:";
-  const char *end = text + len;
-  for (const char *q = text; q && q < end;) {
-    q = find(q, (size_t)(end - q), TAG, sizeof TAG - 1);
-    if (!q) break;
-    const char *line = q;
-    while (line > text && line[-1] != '\n') line--;
-    if (find(line, (size_t)(q - line), needle, sizeof needle - 1)) return true;
-    q += sizeof TAG - 1;
-  }
-  return false;
-}

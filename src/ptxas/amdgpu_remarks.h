@@ -77,8 +77,14 @@ typedef struct occ_amdgpu_stats {
 typedef struct occ_amdgpu_parser occ_amdgpu_parser;
 
 /* Creates a reader; NULL when out of memory. Free with occ_amdgpu_free
- * (NULL-safe). */
+ * (NULL-safe). fn NULL: no callback; the caller takes each kernel with
+ * occ_amdgpu_next after each occ_amdgpu_line and after
+ * occ_amdgpu_finish. */
 occ_amdgpu_parser *occ_amdgpu_new(occ_amdgpu_fn fn, void *ctx);
+
+/* Without a callback: the kernel the last line (or finish) completed,
+ * valid until the next call into the reader; NULL when none. */
+const occ_amdgpu_kernel *occ_amdgpu_next(occ_amdgpu_parser *parser);
 void occ_amdgpu_free(occ_amdgpu_parser *parser);
 
 /* Feeds len bytes (a chunk may end mid-line). Returns 0 or the callback's
@@ -89,14 +95,16 @@ int occ_amdgpu_feed(occ_amdgpu_parser *parser, const char *data, size_t len);
  * open kernel. Returns as occ_amdgpu_feed. */
 int occ_amdgpu_finish(occ_amdgpu_parser *parser);
 
+/* Hands over one line s[0, len), without its '\n' (a caller that splits
+ * the input itself): s NULL for a line over OCC_AMDGPU_LINE_MAX. Do not
+ * mix with occ_amdgpu_feed. Returns as occ_amdgpu_feed. */
+int occ_amdgpu_line(occ_amdgpu_parser *parser, const char *s, size_t len);
+
 /* Feeds a whole stream and finishes. Returns 0, the callback's value, or
  * -1 when reading failed. */
 int occ_amdgpu_read_file(occ_amdgpu_parser *parser, FILE *in);
 
 const occ_amdgpu_stats *occ_amdgpu_get_stats(const occ_amdgpu_parser *parser);
 
-/* True when text (len bytes) holds a kernel-resource-usage remark: how a
- * caller tells an AMD log from a ptxas log before choosing the reader. */
-bool occ_amdgpu_is_remark_log(const char *text, size_t len);
 
 #endif

@@ -2,7 +2,7 @@
  * reports (see ptxas.h).
  *
  * The forms it knows (public logs of CUDA 2.x to 12.x, and nvcc and
- * cuobjdump 13.0's output; tests/ptxas/golden has one case of each):
+ * cuobjdump 13.0's output; tests/ptxas/logs has one case of each):
  *
  *   ptxas info    : Compiling entry function 'NAME' for 'sm_XX'
  *   ptxas info    : Function properties for NAME
@@ -44,8 +44,6 @@ typedef enum props_owner { PROPS_NONE, PROPS_ENTRY, PROPS_OTHER } props_owner;
 struct occ_ptxas_parser {
   occ_ptxas_fn fn;
   void *ctx;
-  occ_ptxas_reserve_fn reserve_fn;
-  void *reserve_ctx;
   occ_ptxas_stats stats;
   int stopped;             /* the callback's non-zero value */
 
@@ -58,8 +56,23 @@ struct occ_ptxas_parser {
   char cuobjdump_arch[OCC_PTXAS_ARCH_MAX]; /* from "arch = sm_XX" */
   props_owner props;
   occ_ptxas_kernel kernel; /* fields gathered for the open kernel */
+  /* A kernel whose Used line is read, held for the properties of its
+   * callees that may follow (occ_ptxas_kernel.callees). */
+  bool held;
+  occ_ptxas_kernel held_kernel;
+  char first_callee[256];
 
   char *chunk;             /* occ_ptxas_read_file's buffer */
+
+  /* Without a callback: the kernels the last line completed, copied, for
+   * occ_ptxas_next (a line completes one at most; two slots for
+   * safety). */
+  struct {
+    occ_ptxas_kernel kernel;
+    char *name;
+    char callee[256];
+  } ready[2];
+  int ready_count, ready_next;
 };
 
 /* ---- small scanners over [s, end) ---- */
@@ -150,6 +163,8 @@ static void skip_line(occ_ptxas_parser *p) {
 
 static void kernel_reset(occ_ptxas_kernel *k) {
   memset(k, 0, sizeof *k);
+  k->callee_stack_bytes = k->callee_spill_stores_bytes = OCC_PTXAS_UNKNOWN;
+  k->callee_spill_loads_bytes = OCC_PTXAS_UNKNOWN;
   k->stack_bytes = k->local_bytes = OCC_PTXAS_UNKNOWN;
   k->spill_stores_bytes = k->spill_loads_bytes = OCC_PTXAS_UNKNOWN;
   k->cmem_bytes = OCC_PTXAS_UNKNOWN;
@@ -170,6 +185,28 @@ static void open_kernel(occ_ptxas_parser *p, const char *s, const char *end,
   kernel_reset(&p->kernel);
 }
 
+/* Hands a kernel over: to the callback, or into a ready slot. */
+static int deliver(occ_ptxas_parser *p, const occ_ptxas_kernel *k) {
+  if (p->fn) return p->fn(k, p->ctx);
+  if (p->ready_count == 2) return 0; /* not reached: see ready */
+  int i = p->ready_count++;
+  p->ready[i].kernel = *k;
+  size_t n = strlen(k->name);
+  memcpy(p->ready[i].name, k->name, n + 1);
+  p->ready[i].kernel.name = p->ready[i].name;
+  if (k->first_callee) {
+    snprintf(p->ready[i].callee, sizeof p->ready[i].callee, "%s", k->first_callee);
+    p->ready[i].kernel.first_callee = p->ready[i].callee;
+  }
+  return 0;
+}
+
+const occ_ptxas_kernel *occ_ptxas_next(occ_ptxas_parser *p) {
+  if (p->ready_next < p->ready_count) return &p->ready[p->ready_next++].kernel;
+  p->ready_count = p->ready_next = 0;
+  return NULL;
+}
+
 static int emit(occ_ptxas_parser *p, const occ_ptxas_kernel *fields) {
   occ_ptxas_kernel k = *fields;
   k.name = p->name;
@@ -182,7 +219,42 @@ static int emit(occ_ptxas_parser *p, const occ_ptxas_kernel *fields) {
   p->open = false;
   p->props = PROPS_NONE;
   p->stats.kernels++;
-  return p->fn(&k, p->ctx);
+  return deliver(p, &k);
+}
+
+/* Keeps a ptxas kernel, complete but for its callees, until a line that
+ * is not theirs (release_held). */
+static void hold(occ_ptxas_parser *p, const occ_ptxas_kernel *fields) {
+  occ_ptxas_kernel *k = &p->held_kernel;
+  *k = *fields;
+  k->source = p->open_source;
+  k->line = p->stats.lines;
+  memcpy(k->arch, p->entry_arch, OCC_PTXAS_ARCH_MAX);
+  p->held = true;
+  p->open = false;
+  p->props = PROPS_NONE;
+}
+
+static int release_held(occ_ptxas_parser *p) {
+  if (!p->held) return 0;
+  p->held = false;
+  occ_ptxas_kernel k = p->held_kernel;
+  k.name = p->name;
+  k.first_callee = k.callees ? p->first_callee : NULL;
+  p->stats.kernels++;
+  return deliver(p, &k);
+}
+
+/* A callee's stack line, added to the held kernel. */
+static void add_callee(occ_ptxas_parser *p, const occ_ptxas_kernel *c) {
+  occ_ptxas_kernel *k = &p->held_kernel;
+  if (c->stack_bytes > k->callee_stack_bytes) k->callee_stack_bytes = c->stack_bytes;
+  if (c->spill_stores_bytes != OCC_PTXAS_UNKNOWN)
+    k->callee_spill_stores_bytes = (k->callee_spill_stores_bytes > 0 ? k->callee_spill_stores_bytes : 0) +
+                                   c->spill_stores_bytes;
+  if (c->spill_loads_bytes != OCC_PTXAS_UNKNOWN)
+    k->callee_spill_loads_bytes = (k->callee_spill_loads_bytes > 0 ? k->callee_spill_loads_bytes : 0) +
+                                  c->spill_loads_bytes;
 }
 
 /* ---- ptxas lines ---- */
@@ -218,6 +290,8 @@ static bool parse_props(occ_ptxas_parser *p, const char *s, const char *end) {
   bool mine = p->open && p->open_source == OCC_PTXAS_FROM_PTXAS &&
               strlen(p->name) == n && memcmp(p->name, s, n) == 0;
   p->props = mine ? PROPS_ENTRY : PROPS_OTHER;
+  if (!mine && p->held && p->held_kernel.callees++ == 0)
+    snprintf(p->first_callee, sizeof p->first_callee, "%.*s", (int)n, s);
   return true;
 }
 
@@ -335,7 +409,8 @@ static int parse_used(occ_ptxas_parser *p, const char *s, const char *end) {
     return 0;
   }
   if (!p->open || p->open_source != OCC_PTXAS_FROM_PTXAS) return 0;
-  return emit(p, &k);
+  hold(p, &k);
+  return 0;
 }
 
 /* "N bytes stack frame, N bytes spill stores, N bytes spill loads". */
@@ -348,6 +423,7 @@ static void parse_stack_line(occ_ptxas_parser *p, const char *s,
     return;
   }
   if (p->props == PROPS_ENTRY && p->open) p->kernel = k;
+  if (p->props == PROPS_OTHER && p->held) add_callee(p, &k);
   p->props = PROPS_NONE;
 }
 
@@ -444,12 +520,8 @@ static int parse_cuobjdump_resources(occ_ptxas_parser *p, const char *s,
     return 0;
   }
   if (!p->open || p->open_source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
-  /* See occ_ptxas_reserve_fn. */
-  if (arch_from_sm90(p->cuobjdump_arch)) {
-    int64_t reserve = p->reserve_fn ? p->reserve_fn(p->cuobjdump_arch, p->reserve_ctx) : -1;
-    if (reserve < 0) reserve = OCC_PTXAS_RESERVE_FALLBACK_BYTES;
-    if (k.smem_static_bytes >= reserve) k.smem_static_bytes -= reserve;
-  }
+  /* See occ_ptxas_kernel.smem_includes_reserve. */
+  k.smem_includes_reserve = arch_from_sm90(p->cuobjdump_arch) && k.smem_static_bytes > 0;
   return emit(p, &k);
 }
 
@@ -498,12 +570,27 @@ static const char *skip_msbuild(const char *s, const char *end) {
   return s;
 }
 
+/* Whether a line belongs to the held kernel's callees: ptxas's "Compile
+ * time" after it, a non-entry function's properties, and their stack
+ * line. */
+static bool callee_line(const occ_ptxas_parser *p, const char *s, const char *end) {
+  const char *rest = after(s, end, "ptxas");
+  if (rest && rest < end && is_space(*rest)) {
+    rest = after(skip_space(rest, end), end, "info");
+    if (!rest || (rest = skip_space(rest, end)) == end || *rest != ':') return false;
+    rest = skip_space(rest + 1, end);
+    return after(rest, end, "Compile time") || after(rest, end, "Function properties for ");
+  }
+  return p->props == PROPS_OTHER && s < end && *s >= '0' && *s <= '9';
+}
+
 static int parse_line(occ_ptxas_parser *p, const char *s, size_t len) {
   const char *end = s + len;
   int rc = 0;
   p->stats.lines++;
   if (end > s && end[-1] == '\r') end--;
   s = skip_space(skip_msbuild(s, end), end);
+  if (p->held && !callee_line(p, s, end) && (rc = release_held(p)) != 0) return rc;
   const char *rest = after(s, end, "ptxas");
   if (rest) return parse_ptxas(p, rest, end);
   if (s < end && *s >= '0' && *s <= '9') {
@@ -526,7 +613,7 @@ static int on_line(void *ctx, const char *s, size_t len) {
   if (!s) {
     p->stats.lines++;
     skip_line(p);
-    return 0;
+    return release_held(p);
   }
   return parse_line(p, s, len);
 }
@@ -539,6 +626,11 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
   p->fn = fn;
   p->ctx = ctx;
   p->name = malloc(OCC_PTXAS_LINE_MAX + 1);
+  for (int i = 0; !fn && i < 2; i++)
+    if (!(p->ready[i].name = malloc(OCC_PTXAS_LINE_MAX + 1))) {
+      occ_ptxas_free(p);
+      return NULL;
+    }
   if (occ_lines_init(&p->lines, OCC_PTXAS_LINE_MAX, on_line, p) != 0 || !p->name) {
     occ_ptxas_free(p);
     return NULL;
@@ -547,16 +639,12 @@ occ_ptxas_parser *occ_ptxas_new(occ_ptxas_fn fn, void *ctx) {
   return p;
 }
 
-void occ_ptxas_set_reserve_fn(occ_ptxas_parser *parser,
-                              occ_ptxas_reserve_fn fn, void *ctx) {
-  parser->reserve_fn = fn;
-  parser->reserve_ctx = ctx;
-}
-
 void occ_ptxas_free(occ_ptxas_parser *parser) {
   if (!parser) return;
   occ_lines_free(&parser->lines);
   free(parser->name);
+  free(parser->ready[0].name);
+  free(parser->ready[1].name);
   free(parser->chunk);
   free(parser);
 }
@@ -566,8 +654,14 @@ int occ_ptxas_feed(occ_ptxas_parser *p, const char *data, size_t len) {
   return p->stopped;
 }
 
+int occ_ptxas_line(occ_ptxas_parser *p, const char *s, size_t len) {
+  if (!p->stopped) p->stopped = on_line(p, s, len);
+  return p->stopped;
+}
+
 int occ_ptxas_finish(occ_ptxas_parser *p) {
   if (!p->stopped) p->stopped = occ_lines_finish(&p->lines);
+  if (!p->stopped) p->stopped = release_held(p);
   if (p->open) {
     p->stats.incomplete++;
     p->open = false;

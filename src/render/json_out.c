@@ -77,7 +77,10 @@ static void kernel(occ_jw *w, const char *key, const occ_kernel *k,
   occ_jw_ints(w, "block", k->block, 3);
   occ_jw_int(w, "regs_per_thread", k->regs_per_thread);
   occ_jw_int(w, "smem_static_bytes", k->smem_static_bytes);
-  occ_jw_int(w, "smem_dynamic_bytes", k->smem_dynamic_bytes);
+  /* The block's whole dynamic request; the part that grows with it is
+   * smem_dynamic_per_thread_bytes (0 unless given). */
+  occ_jw_int(w, "smem_dynamic_bytes", occ_kernel_smem_dynamic_bytes(k));
+  occ_jw_int(w, "smem_dynamic_per_thread_bytes", k->smem_dynamic_per_thread_bytes);
   occ_jw_int(w, "barriers", k->barriers);
   occ_jw_int_or_null(w, "carveout_pct", k->carveout_pct,
                      k->carveout_pct != OCC_CARVEOUT_DEFAULT &&
@@ -100,7 +103,7 @@ void occ_jw_root_members(occ_jw *w) {
 static void config_basis(occ_jw *w, const occ_device *d, const occ_result *r) {
   if (occ_launch_config_known(r))
     occ_jw_string(w, "smem_config_basis",
-                  occ_basis_name(occ_smem_config_basis(d, NULL)));
+                  occ_figure_basis_name(occ_smem_config_basis(d, NULL)));
   else
     occ_jw_null(w, "smem_config_basis");
 }

@@ -8,9 +8,9 @@
  * number with sprintf("%1.15g") and a read-back, most of the time of a
  * large --jsonl. Integers are printed as integers, other numbers in the
  * fewest digits that read back exactly (occ_json_number_text); everything
- * else byte for byte as cJSON prints it (tests/ptxas/json_write_test.c).
+ * else byte for byte as cJSON prints it (tests/json/json_write_test.c).
  * A document has one owner, who frees it with cJSON_Delete. cJSON stays
- * out of the core (tests/layers.sh). */
+ * out of the core (tests/layers/layers.sh). */
 #ifndef OCC_JSON_WRITE_H
 #define OCC_JSON_WRITE_H
 

@@ -4,6 +4,7 @@
  * compiler reported and `block_choice` how the block was chosen. A field
  * the report did not carry is null, never left out. */
 #include "render/ptxas_out.h"
+#include "render/suggest_out.h"
 
 static void bytes_or_null(occ_jw *w, const char *key, int64_t bytes) {
   occ_jw_int_or_null(w, key, bytes, bytes != OCC_PTXAS_UNKNOWN);
@@ -22,29 +23,18 @@ static void compiler(occ_jw *w, const occ_ptxas_row *row) {
   bytes_or_null(w, "spill_stores_bytes", k->spill_stores_bytes);
   bytes_or_null(w, "spill_loads_bytes", k->spill_loads_bytes);
   bytes_or_null(w, "cmem_bytes", k->cmem_bytes);
+  /* The functions ptxas reports after the kernel: its callees (ptxas.h). */
+  occ_jw_int(w, "callees", k->callees);
+  bytes_or_null(w, "callee_stack_bytes", k->callee_stack_bytes);
+  bytes_or_null(w, "callee_spill_stores_bytes", k->callee_spill_stores_bytes);
+  bytes_or_null(w, "callee_spill_loads_bytes", k->callee_spill_loads_bytes);
   occ_jw_bool(w, "barriers_reported", k->barriers != OCC_PTXAS_UNKNOWN);
-  occ_jw_close(w);
-}
-
-/* How the block size was chosen without --block: both answers, since
- * they differ (the smallest is shown; the CUDA runtime picks the
- * largest). */
-static void block_choice(occ_jw *w, const occ_block_choice *c) {
-  if (!c) {
-    occ_jw_null(w, "block_choice");
-    return;
-  }
-  occ_jw_object(w, "block_choice");
-  occ_jw_string(w, "rule", "smallest block size reaching the highest "
-                           "occupancy");
-  occ_jw_int(w, "smallest_best_block_size", c->smallest_block_size);
-  occ_jw_int(w, "max_potential_block_size", c->block_size);
   occ_jw_close(w);
 }
 
 void occ_jw_ptxas_members(occ_jw *w, const occ_ptxas_row *row) {
   compiler(w, row);
-  block_choice(w, row->choice);
+  occ_jw_block_choice(w, row->choice, row->block_best);
 }
 
 cJSON *occ_ptxas_json(const occ_ptxas_row *row) {

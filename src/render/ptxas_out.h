@@ -20,6 +20,7 @@ typedef struct occ_ptxas_row {
   const char *demangled;
   const occ_report *report;
   const occ_block_choice *choice;
+  bool block_best; /* the block is choice->block_size (--block best) */
 } occ_ptxas_row;
 
 /* True when the kernel has a stack frame or spills: local-memory traffic
@@ -43,7 +44,7 @@ bool occ_ptxas_limiter_ties(const occ_result *result);
  * (chosen_block threads). */
 void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *kernel,
                              const char *readable, int chosen_block,
-                             const occ_block_choice *choice);
+                             const occ_block_choice *choice, bool block_best);
 
 /* Columns a row takes before the kernel name. */
 int occ_ptxas_table_fixed_width(void);

@@ -21,7 +21,8 @@ int occ_ptxas_table_fixed_width(void) {
 
 bool occ_ptxas_uses_local(const occ_ptxas_kernel *k) {
   return k->stack_bytes > 0 || k->spill_stores_bytes > 0 ||
-         k->spill_loads_bytes > 0;
+         k->spill_loads_bytes > 0 || k->callee_stack_bytes > 0 ||
+         k->callee_spill_stores_bytes > 0 || k->callee_spill_loads_bytes > 0;
 }
 
 bool occ_ptxas_limiter_ties(const occ_result *r) {
@@ -153,7 +154,7 @@ void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width) {
   put(&l, occ_ptxas_uses_local(k) ? "!" : "", 1, true);
   /* The digits end one short of the buffer, leaving room for the mark. */
   char *b = digits(r->threads_per_block, block + sizeof block - 1);
-  if (row->choice) {
+  if (row->choice && !row->block_best) {
     block[sizeof block - 2] = '*';
     block[sizeof block - 1] = '\0';
   }
@@ -176,8 +177,8 @@ void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,
   if (any_limiter_ties)
     fputs("+ other limits bind too (see --json's limited_by).\n", out);
   if (any_local)
-    fputs("! a stack frame or register spills: local-memory traffic, "
-          "whatever the\n  occupancy.\n",
+    fputs("! a stack frame or register spills, the kernel's or its callees': "
+          "local-memory\n  traffic, whatever the occupancy.\n",
           out);
 }
 
@@ -200,14 +201,28 @@ static void fit(char *text, size_t width) {
 
 void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
                              const char *readable, int chosen_block,
-                             const occ_block_choice *choice) {
+                             const occ_block_choice *choice, bool block_best) {
   char name[4096], where[96];
   snprintf(where, sizeof where, " (%s%sline %ld)", k->arch, k->arch[0] ? ", " : "",
            (long)k->line);
   occ_text_safe(readable, name, sizeof name);
   fit(name, 80 - 3 - columns(where));
   fprintf(out, "== %s%s\n", name, where);
-  if (choice)
+  if (k->callees) {
+    char callee[80];
+    occ_text_safe(k->first_callee, callee, sizeof callee);
+    fit(callee, 40);
+    fprintf(out, "   calls %s%s (reported after it by ptxas): a %lld-byte stack\n"
+            "   frame, %lld B of spill stores and %lld B of spill loads: "
+            "local-memory\n   traffic that the occupancy below does not show\n",
+            callee, k->callees > 1 ? " and others" : "", (long long)k->callee_stack_bytes,
+            (long long)(k->callee_spill_stores_bytes > 0 ? k->callee_spill_stores_bytes : 0),
+            (long long)(k->callee_spill_loads_bytes > 0 ? k->callee_spill_loads_bytes : 0));
+  }
+  if (choice && block_best)
+    fprintf(out, "   --block best: %d threads (cudaOccupancyMaxPotentialBlockSize's"
+            " choice)\n", chosen_block);
+  else if (choice)
     fprintf(out, "   no --block: %d threads, the smallest block reaching "
             "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
             "picks %d)\n", chosen_block, choice->block_size);

@@ -107,7 +107,9 @@ static int write_text(occ_render *r, const occ_item *item) {
   if (item->ptxas)
     occ_ptxas_print_heading(r->out, item->ptxas, item->readable,
                             item->choice ? item->kernel.block[0] : 0,
-                            item->choice);
+                            item->choice, item->block_best);
+  else if (item->choice)
+    occ_block_choice_print(r->out, item->device, item->choice);
   (r->explain ? occ_print_explain : occ_print_report)(r->out, &rep);
   if (r->ncu) occ_print_ncu(r->out, &rep);
   print_live(r, item);
@@ -125,7 +127,8 @@ static int write_table(occ_render *r, const occ_item *item) {
     return OCC_EXIT_OK;
   }
   occ_report rep = report_of(item, item->name);
-  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                       item->block_best};
   if (r->written == 0) {
     int fixed = occ_ptxas_table_fixed_width();
     r->name_width = r->columns == 0 ? 0
@@ -141,7 +144,7 @@ static int write_table(occ_render *r, const occ_item *item) {
     occ_ptxas_table_header(r->out);
   }
   occ_ptxas_table_row(r->out, &row, r->name_width);
-  r->any_chosen_block |= item->choice != NULL;
+  r->any_chosen_block |= item->choice != NULL && !item->block_best;
   r->any_ties |= occ_ptxas_limiter_ties(&item->result);
   r->any_local |= occ_ptxas_uses_local(item->ptxas);
   return OCC_EXIT_OK;
@@ -243,11 +246,12 @@ static void item_json(occ_render *r, occ_jw *w, const occ_item *item,
   occ_jw_object(w, NULL);
   occ_jw_report_members(w, &rep, &r->device_text);
   if (item->ptxas) {
-    occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice};
+    occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                         item->block_best};
     occ_jw_ptxas_members(w, &row);
   } else {
     occ_jw_null(w, "compiler");
-    occ_jw_null(w, "block_choice");
+    occ_jw_block_choice(w, item->choice, item->block_best);
   }
   for (int i = 0; i < s->count; i++) occ_jw_item(w, s->key[i], s->tree[i]);
   s->count = 0; /* the writer took them */

@@ -42,8 +42,12 @@ static void print_kernel(FILE *out, const occ_report *rep) {
           plural(r->warps_per_block), r->inactive_threads,
           plural(r->inactive_threads));
   fprintf(out, "  registers       %6d per thread\n", k->regs_per_thread);
-  fprintf(out, "  shared memory   %6" PRId64 " B static + %" PRId64 " B dynamic\n",
-          k->smem_static_bytes, k->smem_dynamic_bytes);
+  fprintf(out, "  shared memory   %6" PRId64 " B static + %" PRId64 " B dynamic",
+          k->smem_static_bytes, occ_kernel_smem_dynamic_bytes(k));
+  fputc('\n', out);
+  if (k->smem_dynamic_per_thread_bytes > 0)
+    fprintf(out, "                  (dynamic: %" PRId64 " B + %" PRId64 " B per thread)\n",
+            k->smem_dynamic_bytes, k->smem_dynamic_per_thread_bytes);
   fprintf(out, "  barriers        %6d\n", k->barriers);
   if (k->carveout_pct != OCC_CARVEOUT_DEFAULT)
     fprintf(out, "  carveout        %6d %%%s\n", k->carveout_pct,
@@ -76,7 +80,7 @@ static void print_allocated(FILE *out, const occ_report *rep) {
     fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
   fputc('\n', out);
   /* A configuration no survey backs says so, before any figure from it. */
-  if (occ_smem_config_basis(d, NULL) == OCC_BASIS_ASSUMED) {
+  if (occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED) {
     char cc[16];
     occ_cc_text(d, cc, sizeof cc);
     fprintf(out, "                  assumed: the driver's choice was never "

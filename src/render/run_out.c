@@ -76,7 +76,7 @@ static void text_config(FILE *out, const occ_run_row *row) {
     text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
     bool assumed = row->measure.smem_config_predicted && row->item.device &&
                    occ_smem_config_basis(row->item.device, NULL) ==
-                       OCC_BASIS_ASSUMED;
+                       OCC_FIGURE_ASSUMED;
     snprintf(config, sizeof config, "the SM configured with %s%s", sm,
              assumed ? ", assumed"
              : row->measure.smem_config_predicted ? ", predicted" : "");
@@ -119,7 +119,18 @@ static void text_occupancy(FILE *out, const occ_run_row *row) {
                                     row->first->graph_id ? " (in a graph)"
                                                          : "");
   const occ_measure *m = &row->measure;
-  if (m->achieved_known && m->counter_launch_count < m->launch_count)
+  if (row->sampled && m->achieved_known) {
+    n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launch%s "
+                          "measured, %zu cleanly", m->counter_launch_count,
+                          m->launch_count, m->launch_count == 1 ? "" : "es",
+                          m->clean_launch_count);
+    if (m->basis_why && m->clean_launch_count < m->counter_launch_count)
+      n += (size_t)snprintf(line + n, sizeof line - n, "; others: %s",
+                            m->basis_why);
+    snprintf(line + n, sizeof line - n, ")");
+  } else if (row->sampled && m->achieved_why) {
+    snprintf(line + n, sizeof line - n, " (%s)", m->achieved_why);
+  } else if (m->achieved_known && m->counter_launch_count < m->launch_count)
     n += (size_t)snprintf(line + n, sizeof line - n, " (%zu of %zu launches",
                           m->counter_launch_count, m->launch_count);
   if (m->achieved_known && m->counter_launch_count < m->launch_count &&
@@ -169,6 +180,41 @@ void occ_run_print_record_notes(FILE *out, const occ_run_report *rep) {
     occ_msg(out, "note: %s", rep->records_unread_reason);
 }
 
+/* --measure sample's header: what ran and why, then each device's
+ * samples. */
+static void text_sampling(FILE *out, const occ_run_report *rep) {
+  char why[OCC_SAMPLER_WHY_MAX + 64];
+  fprintf(out, "   measure: PM sampling (%s)\n",
+          occ_text_safe(rep->measure_why ? rep->measure_why : "", why,
+                        sizeof why));
+  const occ_sampler_status *st = rep->sampler;
+  for (int i = 0; st && i < st->device_count; i++) {
+    const occ_sampler_device *d = &st->devices[i];
+    if (d->state == OCC_SAMPLER_OFF) continue;
+    if (d->state != OCC_SAMPLER_ON) {
+      fprintf(out, "   GPU %d not sampled: %s\n", d->ordinal,
+              occ_text_safe(d->why, why, sizeof why));
+      continue;
+    }
+    fprintf(out, "   GPU %d: every %.1f us, %llu sample%s (%llu idle), %llu "
+            "lost", d->ordinal, (double)d->interval_ns / 1000,
+            (unsigned long long)d->sample_count,
+            d->sample_count == 1 ? "" : "s",
+            (unsigned long long)d->idle_count,
+            (unsigned long long)d->lost_count);
+    if (d->overflow) fprintf(out, ", the buffer overflowed");
+    fprintf(out, "; decoded in %.2f s, %.2f s after the program\n",
+            d->decode_seconds, d->drain_seconds);
+    if (d->why[0])
+      fprintf(out, "   GPU %d: %s\n", d->ordinal,
+              occ_text_safe(d->why, why, sizeof why));
+  }
+  if (rep->samples_skipped)
+    fprintf(out, "   %llu invalid sample%s skipped\n",
+            (unsigned long long)rep->samples_skipped,
+            rep->samples_skipped == 1 ? "" : "s");
+}
+
 /* The header's two lines: the counters, and occcalc's time in the
  * program's processes. */
 static void text_cost(FILE *out, const occ_run_cost *c) {
@@ -176,8 +222,10 @@ static void text_cost(FILE *out, const occ_run_cost *c) {
   if (c->launches_per_configuration > 0)
     snprintf(each, sizeof each, "%lld of each configuration",
              (long long)c->launches_per_configuration);
-  if (!c->counters)
-    fputs("   counters: off (--no-counters)\n", out);
+  if (!c->counters && c->sampled)
+    ;
+  else if (!c->counters)
+    fputs("   counters: off (--measure none)\n", out);
   else if (c->process_count == 0)
     fprintf(out, "   counters: %s, caches %s\n", each,
             c->flush ? "flushed" : "not flushed");
@@ -214,6 +262,8 @@ void occ_run_print_text(FILE *out, const occ_run_report *rep) {
           "status %d\n", program, rep->launch_count,
           rep->launch_count == 1 ? "" : "es", rep->row_count,
           rep->row_count == 1 ? "" : "s", rep->status);
+  if (rep->measure == OCC_MEASURE_SAMPLE)
+    text_sampling(out, rep);
   text_cost(out, &rep->cost);
   for (size_t i = 0; i < rep->row_count; i++) {
     const occ_run_row *row = &rep->rows[i];
@@ -279,6 +329,7 @@ static void add_at_launch(cJSON *o, const occ_launch_record *l) {
  * record) is null. */
 static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
                           const occ_launch_record *counters,
+                          const occ_sampled_launch *sampled,
                           const char *const *names, int count) {
   if (!o) return NULL;
   cJSON_AddNumberToObject(o, "pid", l->pid);
@@ -304,8 +355,20 @@ static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
                               occ_launch_duration_us(l, counters),
                      l->end_ns > l->start_ns ||
                          (counters && counters->value_count > 1));
-  occ_json_add_number_or_null(o, "achieved_occupancy",
-                     counters ? counters->values[0] / 100 : 0, counters);
+  if (sampled) {
+    occ_json_add_number_or_null(o, "achieved_occupancy", sampled->achieved,
+                                sampled->known);
+    const char *key = sampled->known ? occ_basis_key(sampled->basis) : NULL;
+    if (key) cJSON_AddStringToObject(o, "achieved_basis", key);
+    else cJSON_AddNullToObject(o, "achieved_basis");
+    cJSON_AddStringToObject(o, "achieved_reason",
+                            sampled->known ? occ_basis_words(sampled->basis)
+                                           : occ_sample_miss_words(sampled->miss));
+    cJSON_AddNumberToObject(o, "sample_count", sampled->sample_count);
+  } else {
+    occ_json_add_number_or_null(o, "achieved_occupancy",
+                       counters ? counters->values[0] / 100 : 0, counters);
+  }
   /* The launch's metrics: those its counters record holds. */
   bool known[OCC_RECORD_METRICS_MAX] = {false};
   for (int i = 0; counters && i < count && i < OCC_RECORD_METRICS_MAX; i++)
@@ -331,7 +394,7 @@ void occ_run_print_jsonl(FILE *out, const occ_launch_record *l,
                          const occ_launch_record *counters,
                          const char *const *names, int count) {
   /* Each line a document of its own: the root's schema first. */
-  cJSON *o = launch_json(occ_json_root(), l, counters, names, count);
+  cJSON *o = launch_json(occ_json_root(), l, counters, NULL, names, count);
   occ_kernel k = record_kernel(l);
   if (o)
     cJSON_AddItemToObject(o, "kernel", occ_json_kernel(&k, readable, l->name));
@@ -393,6 +456,11 @@ static bool get_counter_launches(const occ_run_row *r, double *v) {
   *v = (double)r->measure.counter_launch_count;
   return true;
 }
+/* Known under PM sampling only. */
+static bool get_clean_launches(const occ_run_row *r, double *v) {
+  *v = (double)r->measure.clean_launch_count;
+  return r->sampled != NULL;
+}
 static bool get_achieved(const occ_run_row *r, double *v) {
   *v = r->measure.achieved;
   return r->measure.achieved_known;
@@ -413,6 +481,7 @@ static const struct {
     {"launch_occupancy", FIELD_FRACTION, get_launch_occupancy},
     {"last_wave_fill", FIELD_FRACTION, get_last_wave_fill},
     {"counter_launch_count", FIELD_COUNT, get_counter_launches},
+    {"clean_launch_count", FIELD_COUNT, get_clean_launches},
     {"achieved_occupancy", FIELD_FRACTION, get_achieved},
 };
 enum { ROW_FIELD_COUNT = sizeof row_fields / sizeof row_fields[0] };
@@ -441,8 +510,8 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   /* The configuration's basis: recorded by CUPTI, else as predicted. */
   const char *basis =
       row->measure.smem_executed_bytes <= 0 ? NULL
-      : !row->measure.smem_config_predicted ? occ_basis_name(OCC_BASIS_MEASURED)
-      : dev ? occ_basis_name(occ_smem_config_basis(row->item.device, NULL))
+      : !row->measure.smem_config_predicted ? occ_figure_basis_name(OCC_FIGURE_MEASURED)
+      : dev ? occ_figure_basis_name(occ_smem_config_basis(row->item.device, NULL))
             : NULL;
   cJSON_AddItemToObject(o, "smem_config_basis",
                         basis ? cJSON_CreateString(basis) : cJSON_CreateNull());
@@ -480,6 +549,7 @@ static cJSON *row_json(const occ_run_report *rep, const occ_run_row *row) {
     cJSON_AddItemToArray(launches,
                          launch_json(cJSON_CreateObject(), row->launches[i],
                                      row->counters[i],
+                                     row->sampled ? row->sampled[i] : NULL,
                                      rep->metric_names, rep->metric_count));
   return o;
 }
@@ -513,6 +583,53 @@ static cJSON *cost_json(const occ_run_cost *c) {
   return o;
 }
 
+/* "measure": what measured achieved occupancy, why, and (PM sampling)
+ * each device's samples. */
+static cJSON *measure_json(const occ_run_report *rep) {
+  static const char *const names[] = {"sample", "replay", "none"};
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddStringToObject(o, "mode", names[rep->measure]);
+  if (rep->measure_why) cJSON_AddStringToObject(o, "reason", rep->measure_why);
+  else cJSON_AddNullToObject(o, "reason");
+  cJSON_AddNumberToObject(o, "skipped_sample_count",
+                          (double)rep->samples_skipped);
+  cJSON *devices = cJSON_AddArrayToObject(o, "devices");
+  const occ_sampler_status *st = rep->sampler;
+  static const char *const states[] = {"off", "sampled", "unsupported",
+                                       "busy", "not_permitted", "failed"};
+  for (int i = 0; devices && st && i < st->device_count; i++) {
+    const occ_sampler_device *d = &st->devices[i];
+    if (d->state == OCC_SAMPLER_OFF) continue;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "device_ordinal", d->ordinal);
+    cJSON_AddStringToObject(j, "chip", d->chip);
+    cJSON_AddStringToObject(j, "state", d->state >= 0 && d->state <= 5
+                                            ? states[d->state] : "failed");
+    bool on = d->state == OCC_SAMPLER_ON;
+    occ_json_add_number_or_null(j, "interval_ns", (double)d->interval_ns, on);
+    occ_json_add_number_or_null(j, "max_warps_per_sm", d->max_warps_per_sm,
+                                on);
+    occ_json_add_number_or_null(j, "sample_count", (double)d->sample_count, on);
+    occ_json_add_number_or_null(j, "idle_sample_count",
+                                (double)d->idle_count, on);
+    occ_json_add_number_or_null(j, "lost_sample_count",
+                                (double)d->lost_count, on);
+    occ_json_add_number_or_null(j, "overflow_count", d->overflow, on);
+    occ_json_add_number_or_null(j, "image_full_count",
+                                (double)d->image_full_count, on);
+    occ_json_add_number_or_null(j, "init_s", d->init_seconds, on);
+    occ_json_add_number_or_null(j, "config_s", d->config_seconds, on);
+    occ_json_add_number_or_null(j, "start_s", d->start_seconds, on);
+    occ_json_add_number_or_null(j, "decode_s", d->decode_seconds, on);
+    occ_json_add_number_or_null(j, "drain_s", d->drain_seconds, on);
+    if (d->why[0]) cJSON_AddStringToObject(j, "reason", d->why);
+    else cJSON_AddNullToObject(j, "reason");
+    cJSON_AddItemToArray(devices, j);
+  }
+  return o;
+}
+
 /* Row i of the report, made when the streamed document reaches it. */
 static cJSON *row_item(void *context, size_t i) {
   const occ_run_report *rep = context;
@@ -528,6 +645,7 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
     cJSON_AddStringToObject(root, "program", rep->program);
     cJSON_AddNumberToObject(root, "exit_status", rep->status);
     cJSON_AddNumberToObject(root, "launch_count", (double)rep->launch_count);
+    cJSON_AddItemToObject(root, "measure", measure_json(rep));
     cJSON_AddItemToObject(root, "counters", cost_json(&rep->cost));
     cJSON_AddArrayToObject(root, "rows");
     if (rep->note)

@@ -13,8 +13,17 @@
 #include "core/occ.h"
 #include "render/render.h"
 #include "model/launch_record.h"
+#include "model/attribute.h"
 #include "model/measure.h"
+#include "model/pm_sample.h"
 #include "model/model.h"
+
+/* What measured achieved occupancy (--measure). */
+typedef enum occ_run_measure {
+  OCC_MEASURE_SAMPLE,   /* occcalc's PM samples of the GPUs */
+  OCC_MEASURE_REPLAY,   /* the Range Profiler in the program, replayed */
+  OCC_MEASURE_NONE      /* launch records only */
+} occ_run_measure;
 
 /* One kernel and launch configuration, over all its launches: the
  * model's item (its device NULL when the device could not be read; name
@@ -24,6 +33,7 @@ typedef struct occ_run_row {
   const occ_launch_record *first;  /* its first launch */
   const occ_launch_record **launches;
   const occ_launch_record **counters; /* each launch's, or NULL */
+  const occ_sampled_launch **sampled; /* each launch's samples, or NULL */
   occ_item item;
   occ_measure measure;
   double metric_values[OCC_RECORD_METRICS_MAX]; /* each the mean over the
@@ -38,7 +48,8 @@ typedef struct occ_run_row {
 /* What the counters were and what the library cost the program's
  * processes (their summary records, summed). */
 typedef struct occ_run_cost {
-  bool counters;                 /* false: --no-counters */
+  bool counters;                 /* replay's counters in the program */
+  bool sampled;                  /* --measure sample */
   int64_t launches_per_configuration; /* profiled of each; 0: all */
   bool flush;                    /* --cache-control all */
   size_t process_count;          /* processes that wrote a summary */
@@ -62,6 +73,10 @@ typedef struct occ_run_report {
   const char *records_unread_reason; /* why the file was not read to its
                                       end (a cap, an error), or NULL */
   occ_run_cost cost;
+  occ_run_measure measure;
+  const char *measure_why;         /* why this measurement ran */
+  const occ_sampler_status *sampler; /* sample: each device, or NULL */
+  uint64_t samples_skipped;        /* samples of the file refused */
 } occ_run_report;
 
 /* The row's kernel and limiter columns, the likely cause: 80 columns.

@@ -3,8 +3,8 @@
  *   best_block_sizes: [threads, ...] ascending; max_potential_block_size
  *   (the largest, cudaOccupancyMaxPotentialBlockSize's answer),
  *   smallest_best_block_size, best_active_blocks_per_sm,
- *   best_active_warps_per_sm, best_occupancy, min_grid_size: null when
- *   no block size can launch (min_grid_size also when the SM count is
+ *   best_active_warps_per_sm, best_occupancy, min_grid_blocks: null when
+ *   no block size can launch (min_grid_blocks also when the SM count is
  *   unknown);
  *   register_steps: [{regs_per_thread, active_blocks_per_sm,
  *   active_warps_per_sm, occupancy, launch_bounds, maxrregcount}];
@@ -47,7 +47,7 @@ static bool add_best(cJSON *o, const occ_suggestion *s) {
          add_num(o, "best_active_blocks_per_sm", s->best_active_blocks_per_sm, any) &&
          add_num(o, "best_active_warps_per_sm", s->best_active_warps_per_sm, any) &&
          add_num(o, "best_occupancy", s->best_occupancy, any) &&
-         add_num(o, "min_grid_size", (double)s->min_grid_size,
+         add_num(o, "min_grid_blocks", (double)s->min_grid_size,
                  any && s->sm_count > 0);
 }
 
@@ -133,4 +133,23 @@ cJSON *occ_suggest_json(const occ_suggestion *s) {
     return NULL;
   }
   return o;
+}
+
+void occ_jw_block_choice(occ_jw *w, const occ_block_choice *c, bool best) {
+  if (!c) {
+    occ_jw_null(w, "block_choice");
+    return;
+  }
+  bool any = c->block_size > 0;
+  occ_jw_object(w, "block_choice");
+  occ_jw_string(w, "rule",
+                best ? "largest block size reaching the highest occupancy "
+                       "(cudaOccupancyMaxPotentialBlockSize)"
+                     : "smallest block size reaching the highest occupancy");
+  occ_jw_int_or_null(w, "smallest_best_block_size", c->smallest_block_size, any);
+  occ_jw_int_or_null(w, "max_potential_block_size", c->block_size, any);
+  occ_jw_int(w, "max_threads_per_block", c->max_threads_per_block);
+  occ_jw_int_or_null(w, "min_grid_blocks", c->min_grid_size,
+                     any && c->min_grid_size > 0);
+  occ_jw_close(w);
 }

@@ -165,3 +165,23 @@ void occ_suggest_print(FILE *out, const occ_device *device,
   print_headroom(out, s);
   print_carveout(out, device, s);
 }
+
+void occ_block_choice_print(FILE *out, const occ_device *d,
+                            const occ_block_choice *c) {
+  if (c->block_size == 0) {
+    fprintf(out, "--block best: no block size up to %d threads can launch; "
+                 "shown at one warp\n\n", c->max_threads_per_block);
+    return;
+  }
+  fprintf(out, "--block best: %d threads, the largest block reaching the most "
+               "threads\n  per SM (cudaOccupancyMaxPotentialBlockSize's; sizes "
+               "up to %d tried)\n", c->block_size, c->max_threads_per_block);
+  if (c->min_grid_size > 0)
+    fprintf(out, "  min grid: %lld blocks (%d per SM x %d SMs) fill the device "
+                 "once\n\n", (long long)c->min_grid_size, c->active_blocks_per_sm,
+            d->sm_count);
+  else
+    fprintf(out, "  min grid: %d block%s per SM (the SM count is unknown: give "
+                 "--gpu or --sms)\n\n", c->active_blocks_per_sm,
+            c->active_blocks_per_sm == 1 ? "" : "s");
+}

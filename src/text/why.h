@@ -1,7 +1,7 @@
 /* why.h - how a reader says why it refuses its input: printf into the
  * caller's reason buffer (why, size bytes; cut to fit, NUL-terminated when
  * size > 0). In text/, the lowest layer that may include stdio.h
- * (tests/layers.sh keeps it out of the core), so that every reader above
+ * (tests/layers/layers.sh keeps it out of the core), so that every reader above
  * it (the database's, the live layer's, the run reports') shares it. It
  * writes to memory only, no I/O. */
 #ifndef OCC_TEXT_WHY_H

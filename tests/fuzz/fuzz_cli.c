@@ -10,7 +10,7 @@
  * options (OCC_OPTF_FILE) whose value is not "@" or "-" (the harness
  * cannot sandbox other paths). Long options are matched as getopt matches
  * them, by any prefix. The harness keeps no list of options of its own. Built and run
- * by `make fuzz-cli` (tests/fuzz_cli.mk). */
+ * by `make fuzz-cli` (tests/fuzz/fuzz.mk). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * the calculator, the explanation, the charts and the suggestions on a few
  * kernels through their writers (to /dev/null). A device the loader
  * accepts must satisfy the core's contract and give sane numbers; anything
- * else aborts. Built and run by `make fuzz-db` (tests/hostile_db.mk). */
+ * else aborts. Built and run by `make fuzz-db` (tests/db/db.mk). */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -10,7 +10,7 @@
  * report), the fuzzer reaches the checks of forged fields. Aborts when a
  * refusal gives no reason, a status is not one of the merge's, or an
  * accepted merge's --json does not parse back or holds a null sum. Built
- * and run by `make fuzz-report` (tests/fuzz_report.mk). */
+ * and run by `make fuzz-report` (tests/fuzz/fuzz.mk). */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>

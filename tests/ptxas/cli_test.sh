@@ -5,7 +5,7 @@
 # kernel, garbage, truncation, absurd numbers) with their statuses.
 set -u
 bin=${OCCCALC:-./occcalc}
-g=tests/ptxas/golden
+g=tests/ptxas/logs
 real=tests/ptxas/real
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

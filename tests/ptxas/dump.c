@@ -22,6 +22,8 @@ static int print_kernel(const occ_ptxas_kernel *k, void *ctx) {
          k->source == OCC_PTXAS_FROM_PTXAS ? "ptxas" : "cuobjdump",
          k->arch[0] ? k->arch : "?", k->name, k->regs_per_thread,
          k->smem_static_bytes);
+  /* cuobjdump's SHARED with the per-block reserve in it (ptxas.h). */
+  if (k->smem_includes_reserve) printf("+reserve");
   field("stack", k->stack_bytes);
   field("local", k->local_bytes);
   field("spill_st", k->spill_stores_bytes);
@@ -31,6 +33,10 @@ static int print_kernel(const occ_ptxas_kernel *k, void *ctx) {
   field("textures", k->textures);
   field("samplers", k->samplers);
   field("surfaces", k->surfaces);
+  if (k->callees)
+    printf(" callees=%d first_callee=%s callee_stack=%" PRId64 " callee_spill=%" PRId64
+           "/%" PRId64, k->callees, k->first_callee, k->callee_stack_bytes,
+           k->callee_spill_stores_bytes, k->callee_spill_loads_bytes);
   printf("\n");
   return 0;
 }

@@ -16,6 +16,15 @@ typedef struct trace {
   int stop_after; /* 0: never stop */
 } trace;
 
+static bool included;
+
+static int record(const occ_ptxas_kernel *k, void *ctx);
+
+static int record_reserve(const occ_ptxas_kernel *k, void *ctx) {
+  included = k->smem_includes_reserve;
+  return record(k, ctx);
+}
+
 static int record(const occ_ptxas_kernel *k, void *ctx) {
   trace *t = ctx;
   t->len += (size_t)snprintf(
@@ -52,10 +61,10 @@ static void parse_chunked(const char *data, size_t len, size_t chunk,
 
 Test(ptxas, chunk_size_does_not_change_the_result) {
   static const char *const files[] = {
-      "tests/ptxas/golden/gencode_warnings.log",
-      "tests/ptxas/golden/msbuild_crlf.log",
-      "tests/ptxas/golden/bad_lines.log",
-      "tests/ptxas/golden/cuobjdump_bad.txt",
+      "tests/ptxas/logs/gencode_warnings.log",
+      "tests/ptxas/logs/msbuild_crlf.log",
+      "tests/ptxas/logs/bad_lines.log",
+      "tests/ptxas/logs/cuobjdump_bad.txt",
       "tests/ptxas/real/templates.ptxas.log"};
   static const size_t chunks[] = {1, 2, 3, 7, 64, 4096};
   for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
@@ -168,47 +177,77 @@ Test(demangle, names) {
   occ_demangler_free(&d); /* twice is harmless */
 }
 
-/* The reserve answered for each target, and the targets asked. */
-typedef struct reserves {
-  int64_t bytes;
-  char asked[64];
-} reserves;
-
-static int64_t reserve_of(const char *arch, void *ctx) {
-  reserves *r = ctx;
-  strncat(r->asked, arch, sizeof r->asked - strlen(r->asked) - 1);
-  return r->bytes;
-}
-
-/* Parses one sm_XX cuobjdump section of a kernel with SHARED:3072 into t;
- * r (or none) answers the reserve. */
-static void cuobjdump_sm(const char *arch, trace *t, reserves *r) {
+/* Parses one sm_XX cuobjdump section of a kernel with SHARED:shared into
+ * t; returns whether the reader says the reserve is included. */
+static bool cuobjdump_sm(const char *arch, int shared, trace *t) {
   char text[512];
   snprintf(text, sizeof text,
            "Fatbin elf code:\n================\narch = %s\n\nResource usage:\n"
-           " Function _Z1kv:\n  REG:10 STACK:0 SHARED:3072 LOCAL:0 "
-           "CONSTANT[0]:360 TEXTURE:0 SURFACE:0 SAMPLER:0\n", arch);
-  occ_ptxas_parser *p = occ_ptxas_new(record, t);
+           " Function _Z1kv:\n  REG:10 STACK:0 SHARED:%d LOCAL:0 "
+           "CONSTANT[0]:360 TEXTURE:0 SURFACE:0 SAMPLER:0\n", arch, shared);
+  included = false;
+  occ_ptxas_parser *p = occ_ptxas_new(record_reserve, t);
   cr_assert_not_null(p);
-  if (r) occ_ptxas_set_reserve_fn(p, reserve_of, r);
   occ_ptxas_feed(p, text, strlen(text));
   occ_ptxas_finish(p);
   occ_ptxas_free(p);
+  return included;
 }
 
-/* cuobjdump's SHARED less the device's reserve, from sm_90 on only; the
- * fallback where the caller names none. */
-Test(ptxas, cuobjdump_shared_less_the_reserve_the_caller_names) {
+/* cuobjdump's SHARED as printed, said to include the reserve from sm_90
+ * on, where the kernel has shared memory (the command takes it off). */
+Test(ptxas, cuobjdump_shared_says_the_reserve_is_included) {
   static trace t[4];
-  reserves known = {2048, ""}, older = {2048, ""}, unknown = {-1, ""};
-  cuobjdump_sm("sm_90", &t[0], &known);
-  cuobjdump_sm("sm_80", &t[1], &older);
-  cuobjdump_sm("sm_100", &t[2], &unknown);
-  cuobjdump_sm("sm_120", &t[3], NULL);
-  cr_expect_not_null(strstr(t[0].text, "|_Z1kv|10|1024|"), "%s", t[0].text);
-  cr_expect_str_eq(known.asked, "sm_90");
+  cr_expect(cuobjdump_sm("sm_90", 3072, &t[0]));
+  cr_expect_not(cuobjdump_sm("sm_80", 3072, &t[1]));
+  cr_expect(cuobjdump_sm("sm_120", 3072, &t[2]));
+  cr_expect_not(cuobjdump_sm("sm_100", 0, &t[3]));
+  cr_expect_not_null(strstr(t[0].text, "|_Z1kv|10|3072|"), "%s", t[0].text);
   cr_expect_not_null(strstr(t[1].text, "|_Z1kv|10|3072|"), "%s", t[1].text);
-  cr_expect_str_eq(older.asked, "");
-  cr_expect_not_null(strstr(t[2].text, "|_Z1kv|10|2048|"), "%s", t[2].text);
-  cr_expect_not_null(strstr(t[3].text, "|_Z1kv|10|2048|"), "%s", t[3].text);
+}
+
+/* Without a callback the caller takes each kernel after the line that
+ * completes it: the line after its callees' properties, not its Used
+ * line (a callee's frame and spills come after the kernel). */
+Test(ptxas, pull_a_kernel_after_its_callees) {
+  static const char *lines[] = {
+      "ptxas info    : Compiling entry function '_Z9recursivePi' for 'sm_90'",
+      "ptxas info    : Function properties for _Z9recursivePi",
+      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads",
+      "ptxas info    : Used 24 registers, used 0 barriers",
+      "ptxas info    : Compile time = 2.504 ms",
+      "ptxas info    : Function properties for _Z3fibi",
+      "    24 bytes stack frame, 20 bytes spill stores, 20 bytes spill loads",
+      "ptxas info    : Compiling entry function '_Z4leafPi' for 'sm_90'",
+      "ptxas info    : Used 8 registers, used 0 barriers"};
+  occ_ptxas_parser *p = occ_ptxas_new(NULL, NULL);
+  cr_assert_not_null(p);
+  int completed_at[2] = {-1, -1}, n = 0;
+  const occ_ptxas_kernel *k;
+  for (int i = 0; i < (int)(sizeof lines / sizeof *lines); i++) {
+    occ_ptxas_line(p, lines[i], strlen(lines[i]));
+    while ((k = occ_ptxas_next(p))) {
+      cr_assert_lt(n, 2);
+      if (n == 0) {
+        cr_expect_str_eq(k->name, "_Z9recursivePi");
+        cr_expect_eq(k->callees, 1);
+        cr_expect_str_eq(k->first_callee, "_Z3fibi");
+        cr_expect_eq(k->callee_stack_bytes, 24);
+        cr_expect_eq(k->callee_spill_stores_bytes, 20);
+        cr_expect_eq(k->callee_spill_loads_bytes, 20);
+      }
+      completed_at[n++] = i;
+    }
+  }
+  occ_ptxas_finish(p);
+  while ((k = occ_ptxas_next(p))) {
+    cr_expect_str_eq(k->name, "_Z4leafPi");
+    cr_expect_eq(k->callees, 0);
+    cr_expect_eq(k->callee_stack_bytes, OCC_PTXAS_UNKNOWN);
+    completed_at[n++] = 99;
+  }
+  cr_expect_eq(n, 2);
+  cr_expect_eq(completed_at[0], 7, "the first kernel came at line %d", completed_at[0]);
+  cr_expect_eq(completed_at[1], 99);
+  occ_ptxas_free(p);
 }

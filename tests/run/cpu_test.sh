@@ -72,14 +72,16 @@ if readelf -d "$lib" | grep NEEDED | grep -q 'cuda\|cupti'; then
 fi
 
 # The environment the driver and the library read: an absolute path to
-# the library, the records' file, counters on unless --no-counters.
+# the library, the records' file, the library's counters on only for
+# --measure replay (PM sampling is occcalc's own, outside the program).
 expect 0 -- sh -c 'case $CUDA_INJECTION64_PATH in /*libocc_inject.so) ;; *) exit 1;; esac
   test -f "$CUDA_INJECTION64_PATH" && test -w "$OCCCALC_RUN_OUT" &&
-  test "$OCCCALC_RUN_COUNTERS" = 1'
+  test "$OCCCALC_RUN_COUNTERS" = 0'
+expect 0 --measure replay -- sh -c 'test "$OCCCALC_RUN_COUNTERS" = 1'
 expect 0 --no-counters -- sh -c 'test "$OCCCALC_RUN_COUNTERS" = 0'
 expect 0 --metrics a,b -- sh -c 'test "$OCCCALC_RUN_METRICS" = a,b'
 # The launches of each configuration profiled: 0 (all) unless told.
-expect 0 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 3'
+expect 0 --measure replay -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 3'
 expect 0 --counter-launches 12 -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 12'
 expect 0 --counter-launches all -- sh -c 'test "$OCCCALC_RUN_COUNTER_LAUNCHES" = 0'
 
@@ -99,7 +101,7 @@ rm -f "$tmp/ran"
 
 # The report's path over fake records: 3 launches of one configuration
 # (counters 40 % and 60 %, one without), 1 of another; status 5 kept.
-expect 5 -- build/fake_launches 5
+expect 5 --measure replay -- build/fake_launches 5
 grep -q "^occcalc run: fake_launches: 4 launches, 2 configurations, exit status 5$" "$tmp/err" || no "text: header"
 grep -q "^ 1 reduce<256>(float const\*, float\*, int)$" "$tmp/err" || no "text: demangled name"
 grep -q "3 launches on GPU 0, 20.0 us mean, 60.0 us total" "$tmp/err" || no "text: times"
@@ -150,10 +152,10 @@ expect 0 --jsonl -- build/fake_launches
 jq -e -s '.[0].achieved_occupancy == 0.4 and .[0].kernel.block == [256, 1, 1]' \
   "$tmp/out" >/dev/null 2>&1 || no "jsonl: the first launch"
 
-expect 0 --csv -- build/fake_launches
+expect 0 --measure replay --csv -- build/fake_launches
 [ "$(wc -l <"$tmp/out")" -eq 3 ] || no "csv: not a header and 2 rows"
-head -1 "$tmp/out" | grep -q '^kernel,mangled_name,.*,counter_launch_count,achieved_occupancy,cause$' || no "csv: header"
-sed -n 2p "$tmp/out" | grep -q ',2,0\.5,$' || no "csv: the first row's counted launches and achieved"
+head -1 "$tmp/out" | grep -q '^kernel,mangled_name,.*,counter_launch_count,clean_launch_count,achieved_occupancy,cause$' || no "csv: header"
+sed -n 2p "$tmp/out" | grep -q ',2,,0\.5,$' || no "csv: the first row's counted launches and achieved"
 
 expect 0 --kernel copy --json -- build/fake_launches
 check '(.rows | length) == 1 and .rows[0].kernel.name == "copy_kernel"'

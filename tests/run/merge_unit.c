@@ -306,7 +306,7 @@ Test(merge, halves_absorbed_as_one) {
     snprintf(metric, sizeof metric, "%d.25", i * 7);
     report(t[i], sizeof t[i], names[i], i, i + 1, i, i % 2 ? "0.3" : "0.7",
            "1", metric);
-    char label[8];
+    char label[16];
     snprintf(label, sizeof label, "r%d", i);
     add(one, label, t[i]);
     add(i < 3 ? first : second, label, t[i]);

@@ -1,0 +1,749 @@
+/* sampler.c - the GPUs' PM sampling in a child process of occcalc (see
+ * sampler.h). The call sequence is the one measured on the lent H100
+ * (FACTS.md 4a): cuInit only (no context), then per device
+ * cuptiProfilerDeviceSupported, the chip's name and counter availability,
+ * a host configuration of the two metrics (one pass), Enable, SetConfig
+ * (GPU time interval, keep the oldest records), the counter data image,
+ * Start; a loop of DecodeData and per sample GetSampleInfo and
+ * EvaluateToGpuValues; at the end Stop, the rest decoded, Disable. */
+#define _GNU_SOURCE
+#include "live/sampler.h"
+
+#include <cuda.h>
+#include <cupti_pmsampling.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live/counter.h"
+#include "live/dl.h"
+
+/* The hardware buffer each device's records wait in until decoded
+ * (FACTS.md 4a: 3-8 KB a sample; 512 MB is about 1.5 s of backlog at
+ * 20 us). Bounded: past it the buffer overflows, which is detected,
+ * counted and reported. */
+#define HW_BUFFER_BYTES (512u << 20)
+/* Samples the host image holds (11.6 KB each): the backlog of one decode
+ * call must fit, or the rest is dropped (counted as lost). */
+#define IMAGE_SAMPLES 2048
+/* How often the buffer is decoded while the program runs. */
+#define DECODE_PERIOD_MS 4
+/* The samples' file is capped: past it a device stops sampling (its
+ * later launches say so). 2 GiB is 67 million samples. */
+#define FILE_CAP_BYTES (2ull << 30)
+/* Samples written at once. */
+#define WRITE_BATCH 512
+
+#define CUPTI_FUNCS(X)                                                       \
+  X(cuptiGetResultString)                                                    \
+  X(cuptiProfilerInitialize)                                                 \
+  X(cuptiProfilerDeviceSupported)                                            \
+  X(cuptiDeviceGetChipName)                                                  \
+  X(cuptiPmSamplingGetCounterAvailability)                                   \
+  X(cuptiProfilerHostInitialize)                                             \
+  X(cuptiProfilerHostDeinitialize)                                           \
+  X(cuptiProfilerHostConfigAddMetrics)                                       \
+  X(cuptiProfilerHostGetConfigImageSize)                                     \
+  X(cuptiProfilerHostGetConfigImage)                                         \
+  X(cuptiProfilerHostGetNumOfPasses)                                         \
+  X(cuptiProfilerHostEvaluateToGpuValues)                                    \
+  X(cuptiPmSamplingEnable)                                                   \
+  X(cuptiPmSamplingDisable)                                                  \
+  X(cuptiPmSamplingSetConfig)                                                \
+  X(cuptiPmSamplingStart)                                                    \
+  X(cuptiPmSamplingStop)                                                     \
+  X(cuptiPmSamplingDecodeData)                                               \
+  X(cuptiPmSamplingGetCounterDataSize)                                       \
+  X(cuptiPmSamplingCounterDataImageInitialize)                               \
+  X(cuptiPmSamplingGetCounterDataInfo)                                       \
+  X(cuptiPmSamplingCounterDataGetSampleInfo)
+
+static struct {
+#define FIELD(name) __typeof__(name) *name;
+  CUPTI_FUNCS(FIELD)
+#undef FIELD
+  CUresult (*cuInit)(unsigned);
+  CUresult (*cuDeviceGetCount)(int *);
+  CUresult (*cuDeviceGet)(CUdevice *, int);
+  CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+} api;
+
+static const char *metrics[2] = {OCC_SAMPLE_WARPS_METRIC,
+                                 OCC_SAMPLE_CYCLES_METRIC};
+
+/* The hardware buffer's size: HW_BUFFER_BYTES, or
+ * OCCCALC_SAMPLE_BUFFER_MB (16 to 4096) to tune it. */
+static size_t hw_buffer_bytes(void) {
+  const char *mb = getenv("OCCCALC_SAMPLE_BUFFER_MB");
+  long v = mb ? strtol(mb, NULL, 10) : 0;
+  return v >= 16 && v <= 4096 ? (size_t)v << 20 : HW_BUFFER_BYTES;
+}
+
+/* One device's sampling, in the child. */
+typedef struct device_run {
+  occ_sampler_device *st;
+  CUpti_Profiler_Host_Object *host;
+  CUpti_PmSampling_Object *obj;
+  uint8_t *config, *image, *blank;
+  uint8_t *availability;    /* the host object reads it to its end */
+  size_t config_size, image_size;
+  bool configured, enabled, started, first_dropped;
+  uint64_t last_end;        /* the last sample's end, for gaps */
+  occ_pm_sample batch[WRITE_BATCH];
+  size_t batched;
+} device_run;
+
+static volatile sig_atomic_t stop_requested;
+/* What the child is doing, for the status of a crash inside CUPTI. */
+static const char *volatile step = "starting";
+static occ_sampler_status *crash_status;
+static int crash_fd = -1;
+static int samples_out = -1;
+static uint64_t written_bytes;
+
+static void on_stop_signal(int sig) {
+  (void)sig;
+  stop_requested = 1;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static double cpu_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The state a CUPTI error puts a device in, and why, into st. */
+static int fail(occ_sampler_device *st, CUptiResult r, const char *call) {
+  const char *text = NULL;
+  if (api.cuptiGetResultString) api.cuptiGetResultString(r, &text);
+  st->state = r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES ? OCC_SAMPLER_PRIVILEGES
+              : r == CUPTI_ERROR_HARDWARE_BUSY ? OCC_SAMPLER_BUSY
+              : r == CUPTI_ERROR_NOT_SUPPORTED ? OCC_SAMPLER_UNSUPPORTED
+                                                : OCC_SAMPLER_FAILED;
+  if (st->state == OCC_SAMPLER_PRIVILEGES)
+    snprintf(st->why, sizeof st->why, "%s: %s (profiling needs the counter "
+             "permission: NVreg_RestrictProfilingToAdminUsers=0 or root)",
+             call, text ? text : "insufficient privileges");
+  else if (st->state == OCC_SAMPLER_BUSY)
+    snprintf(st->why, sizeof st->why, "%s: %s (another profiler, or another "
+             "occcalc run, holds the GPU's counters)", call,
+             text ? text : "hardware busy");
+  else
+    snprintf(st->why, sizeof st->why, "%s: %s", call,
+             text ? text : "CUPTI error");
+  return -1;
+}
+
+#define CUPTI(st, call, params)                                              \
+  do {                                                                       \
+    step = #call;                                                            \
+    CUptiResult r_ = api.call(params);                                       \
+    if (r_ != CUPTI_SUCCESS) return fail(st, r_, #call);                     \
+  } while (0)
+
+static int load(char *why, size_t why_size) {
+  void *cupti = occ_cupti_open(RTLD_NOW | RTLD_LOCAL, why, why_size);
+  if (!cupti) return -1;
+#define LOAD(name)                                                           \
+  if (!(*(void **)&api.name = dlsym(cupti, #name))) {                        \
+    snprintf(why, why_size, "CUPTI has no %s (CUDA 12.6 or newer needed)",   \
+             #name);                                                         \
+    return -1;                                                               \
+  }
+  CUPTI_FUNCS(LOAD)
+#undef LOAD
+  void *cuda = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!cuda) {
+    snprintf(why, why_size, "no NVIDIA driver: %s", dlerror());
+    return -1;
+  }
+  *(void **)&api.cuInit = dlsym(cuda, "cuInit");
+  *(void **)&api.cuDeviceGetCount = dlsym(cuda, "cuDeviceGetCount");
+  *(void **)&api.cuDeviceGet = dlsym(cuda, "cuDeviceGet");
+  *(void **)&api.cuDeviceGetAttribute = dlsym(cuda, "cuDeviceGetAttribute");
+  if (!api.cuInit || !api.cuDeviceGetCount || !api.cuDeviceGet ||
+      !api.cuDeviceGetAttribute) {
+    snprintf(why, why_size, "the NVIDIA driver lacks cuInit or cuDeviceGet");
+    return -1;
+  }
+  return 0;
+}
+
+/* The host side: the chip, its counters, the configuration image. */
+static int configure(device_run *d, CUdevice dev) {
+  occ_sampler_device *st = d->st;
+  CUpti_Profiler_DeviceSupported_Params sup = {
+      .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
+  sup.cuDevice = dev;
+  sup.api = CUPTI_PROFILER_PM_SAMPLING;
+  CUPTI(st, cuptiProfilerDeviceSupported, &sup);
+  if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
+    st->state = OCC_SAMPLER_UNSUPPORTED;
+    snprintf(st->why, sizeof st->why, "the GPU has no PM sampling that "
+             "CUPTI supports (architecture %s, vGPU %s)",
+             sup.architecture == CUPTI_PROFILER_CONFIGURATION_SUPPORTED
+                 ? "supported" : "not supported",
+             sup.vGpu == CUPTI_PROFILER_CONFIGURATION_DISABLED ? "profiling "
+             "disabled" : "ok");
+    return -1;
+  }
+  CUpti_Device_GetChipName_Params chip = {
+      .structSize = CUpti_Device_GetChipName_Params_STRUCT_SIZE};
+  chip.deviceIndex = (size_t)st->ordinal;
+  CUPTI(st, cuptiDeviceGetChipName, &chip);
+  snprintf(st->chip, sizeof st->chip, "%s", chip.pChipName);
+  CUpti_PmSampling_GetCounterAvailability_Params avail = {
+      .structSize = CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
+  avail.deviceIndex = (size_t)st->ordinal;
+  CUPTI(st, cuptiPmSamplingGetCounterAvailability, &avail);
+  uint8_t *image = d->availability =
+      malloc(avail.counterAvailabilityImageSize + 1);
+  if (!image) return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
+  avail.pCounterAvailabilityImage = image;
+  CUptiResult r = api.cuptiPmSamplingGetCounterAvailability(&avail);
+  if (r != CUPTI_SUCCESS) return fail(st, r, "cuptiPmSamplingGetCounterAvailability");
+  CUpti_Profiler_Host_Initialize_Params host = {
+      .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
+  host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
+  host.pChipName = chip.pChipName;
+  host.pCounterAvailabilityImage = image;
+  r = api.cuptiProfilerHostInitialize(&host);
+  if (r != CUPTI_SUCCESS) return fail(st, r, "cuptiProfilerHostInitialize");
+  d->host = host.pHostObject;
+  CUpti_Profiler_Host_ConfigAddMetrics_Params add = {
+      .structSize = CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE};
+  add.pHostObject = d->host;
+  add.ppMetricNames = metrics;
+  add.numMetrics = 2;
+  CUPTI(st, cuptiProfilerHostConfigAddMetrics, &add);
+  CUpti_Profiler_Host_GetConfigImageSize_Params size = {
+      .structSize = CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE};
+  size.pHostObject = d->host;
+  CUPTI(st, cuptiProfilerHostGetConfigImageSize, &size);
+  d->config_size = size.configImageSize;
+  if (!(d->config = malloc(d->config_size + 1)))
+    return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
+  CUpti_Profiler_Host_GetConfigImage_Params get = {
+      .structSize = CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE};
+  get.pHostObject = d->host;
+  get.pConfigImage = d->config;
+  get.configImageSize = d->config_size;
+  CUPTI(st, cuptiProfilerHostGetConfigImage, &get);
+  CUpti_Profiler_Host_GetNumOfPasses_Params passes = {
+      .structSize = CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE};
+  passes.pConfigImage = d->config;
+  passes.configImageSize = d->config_size;
+  CUPTI(st, cuptiProfilerHostGetNumOfPasses, &passes);
+  if (passes.numOfPasses != 1) {
+    st->state = OCC_SAMPLER_UNSUPPORTED;
+    snprintf(st->why, sizeof st->why, "the metrics need %zu passes here, "
+             "PM sampling takes one", passes.numOfPasses);
+    return -1;
+  }
+  return 0;
+}
+
+/* The device side: enable, configure, the image, start. */
+static int start_device(device_run *d, uint64_t interval_ns) {
+  occ_sampler_device *st = d->st;
+  CUpti_PmSampling_Enable_Params en = {
+      .structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
+  en.deviceIndex = (size_t)st->ordinal;
+  CUPTI(st, cuptiPmSamplingEnable, &en);
+  d->obj = en.pPmSamplingObject;
+  d->enabled = true;
+  CUpti_PmSampling_SetConfig_Params cfg = {
+      .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
+  cfg.pPmSamplingObject = d->obj;
+  cfg.configSize = d->config_size;
+  cfg.pConfig = d->config;
+  cfg.hardwareBufferSize = hw_buffer_bytes();
+  cfg.samplingInterval = interval_ns;
+  cfg.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+  cfg.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+  CUPTI(st, cuptiPmSamplingSetConfig, &cfg);
+  CUpti_PmSampling_GetCounterDataSize_Params size = {
+      .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pPmSamplingObject = d->obj;
+  size.pMetricNames = metrics;
+  size.numMetrics = 2;
+  size.maxSamples = IMAGE_SAMPLES;
+  CUPTI(st, cuptiPmSamplingGetCounterDataSize, &size);
+  d->image_size = size.counterDataSize;
+  d->image = malloc(d->image_size);
+  d->blank = malloc(d->image_size);
+  if (!d->image || !d->blank)
+    return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
+  CUpti_PmSampling_CounterDataImage_Initialize_Params init = {
+      .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+  init.pPmSamplingObject = d->obj;
+  init.counterDataSize = d->image_size;
+  init.pCounterData = d->image;
+  CUPTI(st, cuptiPmSamplingCounterDataImageInitialize, &init);
+  memcpy(d->blank, d->image, d->image_size);
+  CUpti_PmSampling_Start_Params go = {
+      .structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE};
+  go.pPmSamplingObject = d->obj;
+  CUPTI(st, cuptiPmSamplingStart, &go);
+  d->started = true;
+  st->interval_ns = interval_ns;
+  st->state = OCC_SAMPLER_ON;
+  return 0;
+}
+
+static void flush_batch(device_run *d) {
+  if (!d->batched) return;
+  size_t bytes = d->batched * sizeof *d->batch;
+  if (written_bytes + bytes <= FILE_CAP_BYTES) {
+    const char *p = (const char *)d->batch;
+    size_t left = bytes;
+    while (left) {
+      ssize_t n = write(samples_out, p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      p += n;
+      left -= (size_t)n;
+    }
+    written_bytes += bytes - left;
+  }
+  d->batched = 0;
+}
+
+static void put(device_run *d, const occ_pm_sample *s) {
+  if (written_bytes + (d->batched + 1) * sizeof *s > FILE_CAP_BYTES) {
+    if (!d->st->why[0])
+      snprintf(d->st->why, sizeof d->st->why, "the samples' file reached "
+               "its cap of %llu bytes: later samples were not kept",
+               (unsigned long long)FILE_CAP_BYTES);
+    d->st->lost_count++;
+    return;
+  }
+  d->batch[d->batched++] = *s;
+  if (d->batched == WRITE_BATCH) flush_batch(d);
+}
+
+/* One decoded sample: a gap before it is written as lost; an idle one
+ * (no active cycle) is counted, not written. */
+static void take_sample(device_run *d, uint64_t start, uint64_t end,
+                        const double *v) {
+  occ_sampler_device *st = d->st;
+  st->sample_count++;
+  /* The first sample after Start begins seconds in the past (FACTS.md
+   * 4a): dropped. */
+  if (!d->first_dropped) {
+    d->first_dropped = true;
+    d->last_end = end;
+    return;
+  }
+  if (end <= start || end - start > UINT32_MAX) return;
+  if (d->last_end && start > d->last_end + st->interval_ns / 2 + 64) {
+    uint64_t gap = start - d->last_end;
+    st->lost_count += gap / st->interval_ns;
+    occ_pm_sample lost = {.start_ns = d->last_end,
+                          .duration_ns = gap > UINT32_MAX ? UINT32_MAX
+                                                          : (uint32_t)gap,
+                          .device = (uint16_t)st->ordinal,
+                          .magic = OCC_SAMPLE_MAGIC,
+                          .flags = OCC_SAMPLE_LOST};
+    put(d, &lost);
+  }
+  d->last_end = end;
+  if (!st->first_ns) st->first_ns = start;
+  st->last_ns = end;
+  if (v[0] <= 0 && v[1] <= 0) {
+    st->idle_count++;
+    return;
+  }
+  occ_pm_sample s = {.start_ns = start,
+                     .duration_ns = (uint32_t)(end - start),
+                     .device = (uint16_t)st->ordinal,
+                     .magic = OCC_SAMPLE_MAGIC,
+                     .warps_active = v[0],
+                     .cycles_active = v[1]};
+  put(d, &s);
+}
+
+/* Decodes what the hardware buffer holds into the image and takes its
+ * completed samples. Returns 1 when more may wait (the image filled),
+ * 0 at the end of the records, -1 when the device failed. */
+static int decode(device_run *d) {
+  occ_sampler_device *st = d->st;
+  double cpu = cpu_s();
+  CUpti_PmSampling_DecodeData_Params dec = {
+      .structSize = CUpti_PmSampling_DecodeData_Params_STRUCT_SIZE};
+  dec.pPmSamplingObject = d->obj;
+  dec.pCounterDataImage = d->image;
+  dec.counterDataImageSize = d->image_size;
+  step = "cuptiPmSamplingDecodeData";
+  CUptiResult r = api.cuptiPmSamplingDecodeData(&dec);
+  if (dec.overflow) st->overflow++;
+  if (r != CUPTI_SUCCESS) {
+    fail(st, r, "cuptiPmSamplingDecodeData");
+    if (r == CUPTI_ERROR_OUT_OF_MEMORY || dec.overflow)
+      snprintf(st->why, sizeof st->why, "the hardware buffer of %zu MiB "
+               "overflowed: sampling stopped there", hw_buffer_bytes() >> 20);
+    st->state = OCC_SAMPLER_ON; /* what was sampled stays valid */
+    return -1;
+  }
+  CUpti_PmSampling_GetCounterDataInfo_Params info = {
+      .structSize = CUpti_PmSampling_GetCounterDataInfo_Params_STRUCT_SIZE};
+  info.pCounterDataImage = d->image;
+  info.counterDataImageSize = d->image_size;
+  if (api.cuptiPmSamplingGetCounterDataInfo(&info) != CUPTI_SUCCESS)
+    info.numCompletedSamples = 0;
+  for (size_t i = 0; i < info.numCompletedSamples; i++) {
+    CUpti_PmSampling_CounterData_GetSampleInfo_Params si = {
+        .structSize = CUpti_PmSampling_CounterData_GetSampleInfo_Params_STRUCT_SIZE};
+    si.pPmSamplingObject = d->obj;
+    si.pCounterDataImage = d->image;
+    si.counterDataImageSize = d->image_size;
+    si.sampleIndex = i;
+    if (api.cuptiPmSamplingCounterDataGetSampleInfo(&si) != CUPTI_SUCCESS)
+      continue;
+    double v[2] = {0, 0};
+    CUpti_Profiler_Host_EvaluateToGpuValues_Params ev = {
+        .structSize = CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE};
+    ev.pHostObject = d->host;
+    ev.pCounterDataImage = d->image;
+    ev.counterDataImageSize = d->image_size;
+    ev.rangeIndex = i;
+    ev.ppMetricNames = metrics;
+    ev.numMetrics = 2;
+    ev.pMetricValues = v;
+    if (api.cuptiProfilerHostEvaluateToGpuValues(&ev) != CUPTI_SUCCESS)
+      continue;
+    take_sample(d, si.startTimestamp, si.endTimestamp, v);
+  }
+  if (info.numCompletedSamples) memcpy(d->image, d->blank, d->image_size);
+  flush_batch(d);
+  st->decode_seconds += cpu_s() - cpu;
+  if (dec.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) {
+    st->image_full_count++;
+    return 1;
+  }
+  return 0;
+}
+
+static void stop_device(device_run *d) {
+  if (d->started) {
+    CUpti_PmSampling_Stop_Params p = {
+        .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+    p.pPmSamplingObject = d->obj;
+    api.cuptiPmSamplingStop(&p);
+    d->started = false;
+    double t = now_s();
+    /* The rest of the buffer, to its end (bounded: a device that keeps
+     * answering "more" is left after 100,000 decodes). */
+    for (int i = 0; i < 100000 && decode(d) == 1; i++) {
+    }
+    d->st->drain_seconds = now_s() - t;
+  }
+  if (d->enabled) {
+    CUpti_PmSampling_Disable_Params p = {
+        .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
+    p.pPmSamplingObject = d->obj;
+    api.cuptiPmSamplingDisable(&p);
+    d->enabled = false;
+  }
+  if (d->host) {
+    CUpti_Profiler_Host_Deinitialize_Params p = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = d->host;
+    api.cuptiProfilerHostDeinitialize(&p);
+    d->host = NULL;
+  }
+}
+
+static void write_status(int fd, const occ_sampler_status *status) {
+  const char *p = (const char *)status;
+  size_t left = sizeof *status;
+  while (left) {
+    ssize_t n = write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    p += n;
+    left -= (size_t)n;
+  }
+}
+
+/* Which devices: every one the driver shows occcalc (the program sees
+ * the same under the same CUDA_VISIBLE_DEVICES), or spec->device. */
+static void set_up(const occ_sampler_spec *spec, occ_sampler_status *status,
+                   device_run *runs) {
+  char why[OCC_SAMPLER_WHY_MAX] = "";
+  double t0 = now_s();
+  int count = 0;
+  step = "loading CUPTI and the driver";
+  if (load(why, sizeof why) != 0 || (step = "cuInit", 0) ||
+      api.cuInit(0) != CUDA_SUCCESS ||
+      api.cuDeviceGetCount(&count) != CUDA_SUCCESS) {
+    if (api.cuInit && !why[0]) snprintf(why, sizeof why, "cuInit failed");
+    status->device_count = 1;
+    status->devices[0] = (occ_sampler_device){
+        .ordinal = spec->device < 0 ? 0 : spec->device,
+        .state = OCC_SAMPLER_FAILED};
+    snprintf(status->devices[0].why, sizeof status->devices[0].why, "%s",
+             why[0] ? why : "the driver could not be opened");
+    return;
+  }
+  if (count > OCC_SAMPLER_DEVICES_MAX) count = OCC_SAMPLER_DEVICES_MAX;
+  double t1 = now_s();
+  status->device_count = count;
+  CUpti_Profiler_Initialize_Params init = {
+      .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  step = "cuptiProfilerInitialize";
+  CUptiResult pr = api.cuptiProfilerInitialize(&init);
+  for (int i = 0; i < count; i++) {
+    occ_sampler_device *st = &status->devices[i];
+    runs[i].st = st;
+    st->ordinal = i;
+    if (spec->device >= 0 && spec->device != i) continue;
+    if (pr != CUPTI_SUCCESS) {
+      fail(st, pr, "cuptiProfilerInitialize");
+      continue;
+    }
+    CUdevice dev;
+    int threads = 0, warp = 0;
+    if (api.cuDeviceGet(&dev, i) != CUDA_SUCCESS) {
+      st->state = OCC_SAMPLER_FAILED;
+      snprintf(st->why, sizeof st->why, "cuDeviceGet failed");
+      continue;
+    }
+    step = "cuDeviceGetAttribute";
+    api.cuDeviceGetAttribute(&threads,
+        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev);
+    api.cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);
+    st->max_warps_per_sm = warp > 0 ? threads / warp : 0;
+    double t = now_s();
+    if (configure(&runs[i], dev) == 0) runs[i].configured = true;
+    st->init_seconds = t1 - t0;
+    st->config_seconds = now_s() - t;
+  }
+}
+
+/* The configured devices started. */
+static void start_all(const occ_sampler_spec *spec, occ_sampler_status *status,
+                      device_run *runs) {
+  for (int i = 0; i < status->device_count; i++) {
+    if (!runs[i].configured) continue;
+    double t = now_s();
+    start_device(&runs[i], spec->interval_ns);
+    runs[i].st->start_seconds = now_s() - t;
+  }
+}
+
+static void write_status(int fd, const occ_sampler_status *status);
+
+/* A crash in the child: its status says where, then it ends. Not
+ * async-signal-safe in snprintf, but the process is lost anyway. */
+static void on_crash(int sig) {
+  if (crash_status && crash_fd >= 0) {
+    occ_sampler_device *d = &crash_status->devices[0];
+    if (crash_status->device_count < 1) crash_status->device_count = 1;
+    d->state = OCC_SAMPLER_FAILED;
+    snprintf(d->why, sizeof d->why, "the sampler crashed (signal %d) in %s",
+             sig, step);
+    write_status(crash_fd, crash_status);
+  }
+  _exit(128 + sig);
+}
+
+static void child(const occ_sampler_spec *spec, int control, int status_fd,
+                  int samples, pid_t parent) {
+  /* Dies with occcalc: a SIGKILL of occcalc still stops the sampling. */
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != parent) _exit(0);
+  signal(SIGINT, SIG_IGN);
+  signal(SIGQUIT, SIG_IGN);
+  signal(SIGPIPE, SIG_IGN);
+  struct sigaction stop = {.sa_handler = on_stop_signal};
+  sigemptyset(&stop.sa_mask);
+  sigaction(SIGTERM, &stop, NULL);
+  sigaction(SIGHUP, &stop, NULL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, NULL);
+  samples_out = samples;
+  static occ_sampler_status status;
+  static device_run runs[OCC_SAMPLER_DEVICES_MAX];
+  status.magic = OCC_SAMPLER_STATUS_MAGIC;
+  crash_status = &status;
+  crash_fd = status_fd;
+  signal(SIGSEGV, on_crash);
+  signal(SIGBUS, on_crash);
+  signal(SIGABRT, on_crash);
+  signal(SIGFPE, on_crash);
+  set_up(spec, &status, runs);
+  status.phase = OCC_SAMPLER_CONFIGURED;
+  write_status(status_fd, &status);
+  start_all(spec, &status, runs);
+  status.phase = OCC_SAMPLER_STARTED;
+  write_status(status_fd, &status);
+  bool any = false;
+  for (int i = 0; i < status.device_count; i++) any |= runs[i].started;
+  while (any && !stop_requested) {
+    struct pollfd p = {.fd = control, .events = POLLIN};
+    int n = poll(&p, 1, DECODE_PERIOD_MS);
+    /* A byte, or the end: occcalc asks to stop, or is gone. */
+    if (n > 0) break;
+    for (int i = 0; i < status.device_count; i++) {
+      if (!runs[i].started) continue;
+      int more;
+      int rounds = 0;
+      while ((more = decode(&runs[i])) == 1 && ++rounds < 64) {
+      }
+      if (more < 0) {
+        stop_device(&runs[i]);
+        status.devices[i].state = OCC_SAMPLER_ON;
+      }
+    }
+  }
+  for (int i = 0; i < status.device_count; i++) stop_device(&runs[i]);
+  status.phase = OCC_SAMPLER_FINAL;
+  write_status(status_fd, &status);
+  _exit(0);
+}
+
+static int make_file(char *why, size_t why_size) {
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  char path[PATH_MAX];
+  if (snprintf(path, sizeof path, "%s/occcalc-samples-XXXXXX", dir) >=
+      (int)sizeof path) {
+    snprintf(why, why_size, "TMPDIR: '%s': %s", dir, strerror(ENAMETOOLONG));
+    return -1;
+  }
+  int fd = mkostemp(path, O_CLOEXEC);
+  if (fd < 0) {
+    snprintf(why, why_size, "%s: cannot create the samples' file: %s", path,
+             strerror(errno));
+    return -1;
+  }
+  unlink(path);
+  return fd;
+}
+
+static int read_status(occ_sampler *s) {
+  occ_sampler_status st;
+  char *p = (char *)&st;
+  size_t got = 0;
+  while (got < sizeof st) {
+    ssize_t n = read(s->status_fd, p + got, sizeof st - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return -1;
+    got += (size_t)n;
+  }
+  if (st.magic != OCC_SAMPLER_STATUS_MAGIC || st.device_count < 0 ||
+      st.device_count > OCC_SAMPLER_DEVICES_MAX)
+    return -1;
+  for (int i = 0; i < st.device_count; i++) {
+    st.devices[i].why[OCC_SAMPLER_WHY_MAX - 1] = '\0';
+    st.devices[i].chip[sizeof st.devices[i].chip - 1] = '\0';
+  }
+  s->status = st;
+  return 0;
+}
+
+int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
+                      char *why, size_t why_size) {
+  memset(s, 0, sizeof *s);
+  s->control_fd = s->status_fd = -1;
+  s->samples_fd = make_file(why, why_size);
+  if (s->samples_fd < 0) return -1;
+  int control[2], status[2];
+  if (pipe2(control, O_CLOEXEC) != 0) {
+    snprintf(why, why_size, "pipe: %s", strerror(errno));
+    close(s->samples_fd);
+    return -1;
+  }
+  if (pipe2(status, O_CLOEXEC) != 0) {
+    snprintf(why, why_size, "pipe: %s", strerror(errno));
+    close(control[0]);
+    close(control[1]);
+    close(s->samples_fd);
+    return -1;
+  }
+  fflush(NULL);
+  pid_t parent = getpid();
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(control[1]);
+    close(status[0]);
+    child(spec, control[0], status[1], s->samples_fd, parent);
+  }
+  close(control[0]);
+  close(status[1]);
+  s->control_fd = control[1];
+  s->status_fd = status[0];
+  if (pid < 0) {
+    snprintf(why, why_size, "fork: %s", strerror(errno));
+    occ_sampler_close(s);
+    return -1;
+  }
+  s->pid = pid;
+  if (read_status(s) != 0 ||
+      (spec->wait_started && read_status(s) != 0)) {
+    int wstatus = 0;
+    waitpid(s->pid, &wstatus, 0);
+    s->pid = 0;
+    snprintf(why, why_size, "the sampler ended before it started (%s %d)",
+             WIFSIGNALED(wstatus) ? "signal" : "exit status",
+             WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
+    occ_sampler_close(s);
+    return -1;
+  }
+  return 0;
+}
+
+int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
+  if (!s->pid) return 0;
+  /* Stop and Disable must not be cut short by a signal now. */
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigaddset(&block, SIGTERM);
+  sigaddset(&block, SIGHUP);
+  sigaddset(&block, SIGQUIT);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  close(s->control_fd);
+  s->control_fd = -1;
+  int rc = 0;
+  while (rc == 0 && s->status.phase != OCC_SAMPLER_FINAL) rc = read_status(s);
+  if (rc != 0)
+    snprintf(why, why_size, "the sampler ended before its final status");
+  while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR) {
+  }
+  s->pid = 0;
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  lseek(s->samples_fd, 0, SEEK_SET);
+  return rc;
+}
+
+void occ_sampler_close(occ_sampler *s) {
+  char why[64];
+  if (s->pid) occ_sampler_stop(s, why, sizeof why);
+  if (s->control_fd >= 0) close(s->control_fd);
+  if (s->status_fd >= 0) close(s->status_fd);
+  if (s->samples_fd >= 0) close(s->samples_fd);
+  s->control_fd = s->status_fd = s->samples_fd = -1;
+}

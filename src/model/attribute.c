@@ -1,0 +1,267 @@
+/* attribute.c - launches' achieved occupancy from PM samples (see
+ * attribute.h). */
+#include "model/attribute.h"
+
+#include <stdlib.h>
+
+/* Over this fraction of a launch's time in shared or lost samples, its
+ * value is marked. */
+#define MARK_FRACTION 0.10
+
+static const occ_sampled_launch *sort_base;
+
+static int by_device_start(const void *x, const void *y) {
+  const occ_sampled_launch *a = &sort_base[*(const size_t *)x];
+  const occ_sampled_launch *b = &sort_base[*(const size_t *)y];
+  if (a->device != b->device) return a->device < b->device ? -1 : 1;
+  if (a->start_ns != b->start_ns) return a->start_ns < b->start_ns ? -1 : 1;
+  return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+static bool timed(const occ_sampled_launch *l) {
+  return l->end_ns > l->start_ns && l->start_ns > 0;
+}
+
+static bool device_in_range(int32_t device) {
+  return device >= 0 && device < OCC_SAMPLER_DEVICES_MAX;
+}
+
+/* The processes seen while marking overlaps: each one's launch that
+ * ends last so far. */
+enum { PIDS_MAX = 256 };
+typedef struct pid_slot {
+  int32_t pid;
+  size_t last;   /* its launch that ends last */
+} pid_slot;
+
+/* Marks each launch of order[begin, end) that overlaps another, in one
+ * sweep by start: a launch overlaps an earlier one of process p when it
+ * starts before the last end among p's earlier launches (that launch is
+ * marked too). Linear in the launches times the processes; an earlier
+ * launch that is not its process' last-ending one is marked only by
+ * what it overlaps itself (beside its own process' kernels, say, where
+ * another process' kernel also ran beside it). slots: PIDS_MAX. */
+static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
+                          pid_slot *slots) {
+  size_t used = 0;
+  for (size_t i = begin; i < end; i++) {
+    size_t at = a->order[i];
+    occ_sampled_launch *l = &a->launches[at];
+    if (!timed(l)) continue;
+    size_t mine = used;
+    for (size_t k = 0; k < used; k++) {
+      occ_sampled_launch *o = &a->launches[slots[k].last];
+      if (slots[k].pid == l->pid) mine = k;
+      if (o->end_ns <= l->start_ns) continue;
+      bool same = slots[k].pid == l->pid;
+      o->beside_same |= same;
+      l->beside_same |= same;
+      o->beside_other |= !same;
+      l->beside_other |= !same;
+    }
+    if (mine == used && used < PIDS_MAX) {
+      slots[used++] = (pid_slot){l->pid, at};
+    } else if (mine < used && l->end_ns > a->launches[slots[mine].last].end_ns) {
+      slots[mine].last = at;
+    }
+  }
+}
+
+int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
+                  size_t count) {
+  *a = (occ_attribution){.launches = launches, .count = count};
+  a->order = malloc((count + 1) * sizeof *a->order);
+  if (!a->order) return -1;
+  for (size_t i = 0; i < count; i++) {
+    a->order[i] = i;
+    occ_sampled_launch *l = &launches[i];
+    l->warps = l->cycles = l->covered_ns = l->shared_ns = l->lost_ns = 0;
+    l->own_warps = l->own_cycles = l->own_ns = 0;
+    l->sample_count = 0;
+    l->beside_same = l->beside_other = l->known = false;
+    l->basis = OCC_BASIS_UNKNOWN;
+    l->miss = OCC_MISS_NONE;
+  }
+  pid_slot *active = malloc(PIDS_MAX * sizeof *active);
+  if (!active) {
+    occ_attr_free(a);
+    return -1;
+  }
+  sort_base = launches;
+  qsort(a->order, count, sizeof *a->order, by_device_start);
+  size_t i = 0;
+  while (i < count) {
+    int32_t d = launches[a->order[i]].device;
+    size_t j = i;
+    uint64_t longest = 0;
+    for (; j < count && launches[a->order[j]].device == d; j++) {
+      const occ_sampled_launch *l = &launches[a->order[j]];
+      if (timed(l) && l->end_ns - l->start_ns > longest)
+        longest = l->end_ns - l->start_ns;
+    }
+    if (device_in_range(d)) {
+      a->devices[d].begin = i;
+      a->devices[d].end = j;
+      a->devices[d].longest_ns = longest;
+      mark_overlaps(a, i, j, active);
+    }
+    i = j;
+  }
+  free(active);
+  return 0;
+}
+
+/* The first position in order[begin, end) whose launch starts at or
+ * after t. */
+static size_t first_from(const occ_attribution *a, size_t begin, size_t end,
+                         uint64_t t) {
+  while (begin < end) {
+    size_t mid = begin + (end - begin) / 2;
+    if (a->launches[a->order[mid]].start_ns < t) begin = mid + 1;
+    else end = mid;
+  }
+  return begin;
+}
+
+static double overlap_ns(const occ_sampled_launch *l, uint64_t s0,
+                         uint64_t s1) {
+  uint64_t b = l->start_ns > s0 ? l->start_ns : s0;
+  uint64_t e = l->end_ns < s1 ? l->end_ns : s1;
+  return e > b ? (double)(e - b) : 0;
+}
+
+void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
+  if (!device_in_range(s->device) || s->duration_ns == 0) return;
+  size_t begin = a->devices[s->device].begin, end = a->devices[s->device].end;
+  uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
+  uint64_t longest = a->devices[s->device].longest_ns;
+  /* A launch that overlaps the sample starts before s1 and after
+   * s0 - longest. */
+  size_t from = first_from(a, begin, end, s0 > longest ? s0 - longest : 0);
+  size_t to = first_from(a, from, end, s1);
+  size_t covering = 0;
+  for (size_t i = from; i < to; i++) {
+    const occ_sampled_launch *l = &a->launches[a->order[i]];
+    covering += timed(l) && overlap_ns(l, s0, s1) > 0;
+  }
+  for (size_t i = from; i < to; i++) {
+    occ_sampled_launch *l = &a->launches[a->order[i]];
+    double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
+    if (in <= 0) continue;
+    if (s->flags & OCC_SAMPLE_LOST) {
+      l->lost_ns += in;
+      continue;
+    }
+    double f = in / (double)s->duration_ns;
+    l->warps += f * s->warps_active;
+    l->cycles += f * s->cycles_active;
+    l->covered_ns += in;
+    if (covering > 1) {
+      l->shared_ns += in;
+    } else {
+      l->own_warps += f * s->warps_active;
+      l->own_cycles += f * s->cycles_active;
+      l->own_ns += in;
+    }
+    l->sample_count++;
+  }
+}
+
+/* Whether the samples covering the launch alone span enough of it to be
+ * used without the shared ones. */
+static bool own_samples_suffice(const occ_sampled_launch *l) {
+  double duration = (double)(l->end_ns - l->start_ns);
+  return l->own_cycles > 0 && l->own_ns >= OCC_OWN_FRACTION * duration;
+}
+
+static occ_basis basis_of(const occ_sampled_launch *l,
+                          const occ_sampled_device *d) {
+  double duration = (double)(l->end_ns - l->start_ns);
+  if (l->beside_other) return OCC_BASIS_OTHER_PROCESS;
+  if (l->beside_same) return OCC_BASIS_CONCURRENT;
+  if (l->lost_ns > MARK_FRACTION * duration) return OCC_BASIS_LOST;
+  if (l->shared_ns > MARK_FRACTION * l->covered_ns &&
+      !own_samples_suffice(l))
+    return OCC_BASIS_SHARED;
+  if (duration < OCC_SHORT_INTERVALS * (double)d->interval_ns)
+    return OCC_BASIS_SHORT;
+  return OCC_BASIS_CLEAN;
+}
+
+static void finish_one(occ_sampled_launch *l, const occ_sampled_device *d) {
+  if (!d || !d->sampled) {
+    l->miss = OCC_MISS_NOT_SAMPLED;
+  } else if (!timed(l)) {
+    l->miss = OCC_MISS_NO_TIMES;
+  } else if (l->sample_count == 0 && l->lost_ns > 0) {
+    l->miss = OCC_MISS_LOST;
+  } else if (l->sample_count == 0 &&
+             (d->first_ns == 0 || l->end_ns <= d->first_ns ||
+              l->start_ns >= d->last_ns)) {
+    l->miss = OCC_MISS_OUTSIDE;
+  } else if (l->cycles <= 0 || d->max_warps_per_sm <= 0) {
+    l->miss = OCC_MISS_NO_CYCLES;
+  } else {
+    l->known = true;
+    bool own = own_samples_suffice(l);
+    l->achieved = (own ? l->own_warps : l->warps) /
+                  ((own ? l->own_cycles : l->cycles) * d->max_warps_per_sm);
+    l->basis = basis_of(l, d);
+  }
+}
+
+void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
+                     int device_count) {
+  for (size_t i = 0; i < a->count; i++) {
+    occ_sampled_launch *l = &a->launches[i];
+    const occ_sampled_device *d =
+        l->device >= 0 && l->device < device_count ? &devices[l->device]
+                                                   : NULL;
+    finish_one(l, d);
+  }
+}
+
+void occ_attr_free(occ_attribution *a) {
+  free(a->order);
+  a->order = NULL;
+}
+
+const char *occ_basis_key(occ_basis basis) {
+  switch (basis) {
+  case OCC_BASIS_OTHER_PROCESS: return "beside_other_process";
+  case OCC_BASIS_CONCURRENT: return "beside_other_stream";
+  case OCC_BASIS_LOST: return "samples_lost";
+  case OCC_BASIS_SHARED: return "shared_samples";
+  case OCC_BASIS_SHORT: return "short";
+  case OCC_BASIS_CLEAN: return "clean";
+  default: return NULL;
+  }
+}
+
+const char *occ_basis_words(occ_basis basis) {
+  switch (basis) {
+  case OCC_BASIS_OTHER_PROCESS:
+    return "ran beside another process' kernel: its samples blend both";
+  case OCC_BASIS_CONCURRENT:
+    return "ran beside another kernel of its process: its samples blend both";
+  case OCC_BASIS_LOST: return "some of its samples were lost";
+  case OCC_BASIS_SHARED:
+    return "over a tenth of its time lies in samples shared with the "
+           "kernels before or after it";
+  case OCC_BASIS_SHORT: return "shorter than two sampling intervals";
+  case OCC_BASIS_CLEAN: return "its samples cover it alone";
+  default: return "not measured";
+  }
+}
+
+const char *occ_sample_miss_words(occ_sample_miss miss) {
+  switch (miss) {
+  case OCC_MISS_NOT_SAMPLED: return "its GPU was not sampled";
+  case OCC_MISS_NO_TIMES: return "its record has no start and end time";
+  case OCC_MISS_OUTSIDE:
+    return "it ran before sampling started or after it stopped";
+  case OCC_MISS_LOST: return "its samples were lost";
+  case OCC_MISS_NO_CYCLES: return "no sample with active cycles covers it";
+  default: return NULL;
+  }
+}

@@ -1,0 +1,111 @@
+/* attribute.h - each launch's achieved occupancy from a GPU's PM samples
+ * (`occcalc run --measure sample`): pure, no I/O, unit-tested over
+ * synthetic sample streams (tests/run/attribute_unit.c).
+ *
+ * A launch's value is sum(f x warps_active) / (sum(f x cycles_active) x
+ * max warps per SM) over the samples of its device that overlap its
+ * [start, end), f the fraction of the sample inside it (a partial sample
+ * weighted). Samples carry no context: a sample that also covers another
+ * launch blends both, so where the samples that cover the launch alone
+ * span at least OCC_OWN_FRACTION of it, only they count; otherwise all
+ * count and the value is marked (occ_basis). */
+#ifndef OCC_ATTRIBUTE_H
+#define OCC_ATTRIBUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/pm_sample.h"
+
+/* What a launch's value is worth, most serious first where several hold. */
+typedef enum occ_basis {
+  OCC_BASIS_UNKNOWN = 0,    /* no value: see occ_sample_miss */
+  OCC_BASIS_OTHER_PROCESS,  /* ran beside another process' kernel */
+  OCC_BASIS_CONCURRENT,     /* ran beside another kernel of its process */
+  OCC_BASIS_LOST,           /* over a tenth of it fell in lost samples */
+  OCC_BASIS_SHARED,         /* over a tenth of its time in samples that
+                               also cover a kernel before or after it */
+  OCC_BASIS_SHORT,          /* shorter than OCC_SHORT_INTERVALS intervals */
+  OCC_BASIS_CLEAN           /* its samples cover it alone */
+} occ_basis;
+
+/* The part of a launch its own samples must span to be used alone. */
+#define OCC_OWN_FRACTION 0.8
+
+/* Shorter than this many sampling intervals, a launch is marked short. */
+#define OCC_SHORT_INTERVALS 2
+
+/* Why a launch has no value. */
+typedef enum occ_sample_miss {
+  OCC_MISS_NONE = 0,
+  OCC_MISS_NOT_SAMPLED,  /* its device was not sampled */
+  OCC_MISS_NO_TIMES,     /* its record has no start and end */
+  OCC_MISS_OUTSIDE,      /* before the first sample or after the last */
+  OCC_MISS_LOST,         /* its samples were lost */
+  OCC_MISS_NO_CYCLES     /* no sample with active cycles covers it */
+} occ_sample_miss;
+
+/* A launch as the attribution sees it: filled by the caller (in), the
+ * sums and the verdict by occ_attr_* (out). */
+typedef struct occ_sampled_launch {
+  int32_t device, pid;      /* in */
+  uint32_t stream;          /* in */
+  uint64_t start_ns, end_ns;/* in; 0 when unknown */
+  double warps, cycles;     /* the weighted sums */
+  double own_warps, own_cycles; /* of them, from samples that cover no
+                                   other launch */
+  double own_ns;            /* its time inside those samples */
+  double covered_ns;        /* its time inside samples */
+  double shared_ns;         /* of it, in samples that cover another launch */
+  double lost_ns;           /* its time inside lost samples */
+  uint32_t sample_count;    /* samples that overlap it */
+  bool beside_same, beside_other; /* overlaps another launch of its
+                                     process / of another process */
+  bool known;
+  double achieved;          /* 0..1 when known */
+  occ_basis basis;
+  occ_sample_miss miss;
+} occ_sampled_launch;
+
+/* A device as sampled. */
+typedef struct occ_sampled_device {
+  bool sampled;
+  int32_t max_warps_per_sm;
+  uint64_t interval_ns;
+  uint64_t first_ns, last_ns; /* the samples' span; 0 when none */
+} occ_sampled_device;
+
+typedef struct occ_attribution {
+  occ_sampled_launch *launches;
+  size_t count;
+  size_t *order;          /* launches by (device, start) */
+  /* Per device: its launches in order[begin, end), their longest. */
+  struct { size_t begin, end; uint64_t longest_ns; } devices[OCC_SAMPLER_DEVICES_MAX];
+} occ_attribution;
+
+/* Prepares the attribution of launches[0..count) (their in fields set;
+ * a device outside 0..OCC_SAMPLER_DEVICES_MAX-1 is never sampled) and
+ * marks the launches that overlap another on their device. Returns 0, or
+ * -1 out of memory. Free with occ_attr_free. */
+int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
+                  size_t count);
+
+/* Adds one sample, in any order: its share to each launch it overlaps. */
+void occ_attr_add(occ_attribution *a, const occ_pm_sample *sample);
+
+/* Each launch's value, basis or miss, given the devices as sampled
+ * (devices[i] is ordinal i; device_count of them). */
+void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
+                     int device_count);
+
+void occ_attr_free(occ_attribution *a);
+
+/* The basis as JSON names it ("clean", "short", ...); NULL for unknown. */
+const char *occ_basis_key(occ_basis basis);
+/* The basis in words, for the text and the JSON's reason. */
+const char *occ_basis_words(occ_basis basis);
+/* Why a launch has no value, in words. */
+const char *occ_sample_miss_words(occ_sample_miss miss);
+
+#endif

@@ -1,0 +1,42 @@
+#!/bin/sh
+# fails.sh MAKE: a missed benchmark target fails `make bench`. The
+# rule itself (verdict.sh) on figures either side of a target, then
+# `make bench`'s runner (run_targets.sh) on a real benchmark whose targets
+# OCC_BENCH_TIGHTEN made 1000 times harder: bench-callgrind, an
+# instruction count, so the miss does not depend on the machine's load.
+make=${1:-make}
+. tests/bench/verdict.sh
+fail=0
+expect() { # WANT_STATUS LABEL FIGURE UNIT OP TARGET
+  want=$1
+  shift
+  line=$(verdict "$@")
+  got=$?
+  case "$line" in *"ratio "*) ;; *) echo "bench_fails: no ratio in '$line'"; fail=1 ;; esac
+  if [ $got -ne "$want" ]; then
+    echo "bench_fails: verdict $* gave status $got, want $want: $line"
+    fail=1
+  fi
+}
+expect 0 throughput 75.5 MB/s ">=" 50
+expect 1 throughput 49.9 MB/s ">=" 50
+expect 0 time 1.9 s "<=" 2
+expect 1 time 2.1 s "<=" 2
+OCC_BENCH_TIGHTEN=2 expect 1 throughput 75.5 MB/s ">=" 50
+OCC_BENCH_TIGHTEN=2 expect 1 time 1.9 s "<=" 2
+out=$(OCC_BENCH_TIGHTEN=1000 sh tests/harness/run_targets.sh "$make" bench-callgrind 2>&1)
+status=$?
+if [ $status -eq 0 ]; then
+  echo "bench_fails: bench-callgrind with targets 1000x harder passed:"
+  echo "$out"
+  fail=1
+fi
+for want in "MISSED" "ratio " "bench-callgrind: FAILED" "1 failed"; do
+  case "$out" in *"$want"*) ;; *)
+    echo "bench_fails: no '$want' in the output of a missed bench-callgrind:"
+    echo "$out"
+    fail=1 ;;
+  esac
+done
+[ $fail -eq 0 ] && echo "bench_fails: a missed target fails make bench, with figure, target and ratio"
+exit $fail

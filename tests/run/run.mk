@@ -1,0 +1,144 @@
+# occcalc run: the launcher, the injection library, the records, the
+# report, and occcalc report. Its golden cases are tests/run/cases.
+# CPU:
+# - test-run-unit (Criterion): the injection library's counters logic
+#   against a fake Range Profiler (inject_counters_unit.c), the records'
+#   reader caps and hash index (records_unit.c), --output's patterns
+#   (pattern_unit.c), the merge of several run --json files
+#   (merge_unit.c), the counters' turns between processes (turns_unit.c).
+# - test-run: the launcher's statuses, usage errors, the library's exports
+#   and the report's path with fake records (cpu_test.sh, fake_launches.c).
+# - test-run-hostile: hostile programs, descriptors, signals and output
+#   paths (hostile_test.sh).
+# - test-run-records: records a hostile program forged (forge.c,
+#   records_test.sh; OCCCALC= and FORGE= run the same cases on another
+#   build).
+# - test-run-workloads: --output's patterns end to end
+#   (output_patterns.sh), `occcalc report` over two ranks' files and bad,
+#   forged, repeated and extreme ones, and a closed stdout (report.sh),
+#   output names up to 255 bytes (long_names.sh).
+# - test-run-plural: a count of one is singular in run's text: every
+#   template with a count read from the writers' sources, and forged runs
+#   at counts of one and two (plural.py).
+# - test-run-attribute: achieved occupancy from PM samples (--measure
+#   sample): the attribution over synthetic sample streams and launch
+#   records, and the samples' reader (attribute_unit.c).
+# GPU: the records of launches.cu against what it launched, and achieved
+# occupancy against Nsight Compute when ncu is present (test-gpu-run);
+# every launch's SM configuration and blocks per SM against ncu's
+# (carveouts.cu); two processes of one run on one GPU both measured
+# (turns.cu); a CUDA graph's program beside ncu --graph-profiling node,
+# with each cache policy (graphs.cu).
+UNIT_TARGETS     += test-run-unit test-run-attribute
+CHECK_TARGETS    += test-run-unit test-run-attribute
+CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
+                    build/merge_unit build/turns_unit build/attribute_unit
+TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
+                    test-run-workloads test-run-plural
+GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
+                    test-gpu-run-graphs test-gpu-run-sample
+
+.PHONY: test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
+        test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
+
+build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
+	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
+	  -o $@ $^ -lcriterion -lpthread
+
+build/records_unit: tests/run/records_unit.c build/live/records.o build/cli/run_index.o \
+                    $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/records_unit.c \
+	  build/live/records.o build/cli/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
+
+build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
+	  build/live/out_pattern.o $(LDFLAGS) -lcriterion
+
+build/merge_unit: tests/run/merge_unit.c $(LIBOCC)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/merge_unit.c \
+	  $(LIBOCC) $(LDFLAGS) -lcjson -lm -lcriterion -Wl,-Bstatic -lstdc++ \
+	  -Wl,-Bdynamic
+
+build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/inject_turns.h
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/turns_unit.c \
+	  src/inject/inject_turns.c $(LDFLAGS) -lcriterion
+
+test-run-unit: build/unit_run_inject build/records_unit build/pattern_unit build/merge_unit \
+               build/turns_unit
+	./build/unit_run_inject --short-filename
+	./build/records_unit --short-filename
+	./build/pattern_unit --short-filename
+	./build/merge_unit --short-filename
+	./build/turns_unit --short-filename
+
+build/fake_launches: tests/run/fake_launches.c src/model/launch_record.h
+	@mkdir -p build
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+build/named_launch: tests/run/named_launch.c src/model/launch_record.h
+	@mkdir -p build
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+build/forge: tests/run/forge.c src/model/launch_record.h
+	@mkdir -p build
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
+
+test-run: occcalc $(INJECT_LIB) build/fake_launches
+	sh tests/run/cpu_test.sh
+
+test-run-hostile: occcalc $(INJECT_LIB) build/fake_launches build/named_launch
+	sh tests/run/hostile_test.sh
+
+test-run-records: occcalc $(INJECT_LIB) build/forge
+	sh tests/run/records_test.sh
+
+test-run-plural: occcalc $(INJECT_LIB) build/forge
+	python3 tests/run/plural.py ./occcalc build/forge
+
+test-run-workloads: occcalc build/forge
+	sh tests/run/output_patterns.sh
+	sh tests/run/report.sh
+	sh tests/run/long_names.sh
+
+build/run_launches: tests/run/launches.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+build/run_carveouts: tests/run/carveouts.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+build/run_turns: tests/run/turns.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+build/run_graphs: tests/run/graphs.cu
+	@mkdir -p build
+	$(NVCC) -O2 -arch=native -o $@ $<
+
+test-gpu-run: occcalc $(INJECT_LIB)
+	sh tests/run/gpu_test.sh
+
+test-gpu-run-carveouts: occcalc $(INJECT_LIB) build/run_carveouts
+	sh tests/run/carveouts.sh build/run_carveouts
+
+test-gpu-run-turns: occcalc $(INJECT_LIB) build/run_turns
+	sh tests/run/turns.sh build/run_turns
+
+test-gpu-run-graphs: occcalc $(INJECT_LIB) build/run_graphs
+	sh tests/run/graphs.sh build/run_graphs
+
+build/attribute_unit: tests/run/attribute_unit.c build/model/attribute.o \
+                      build/model/measure.o build/live/sample_file.o $(LIB_OBJS)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/attribute_unit.c \
+	  $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+
+test-run-attribute: build/attribute_unit
+	./build/attribute_unit
+
+# --measure sample beside Nsight Compute (sample_gpu.sh): serial kernels
+# (serial.cu), a CUDA graph (graphs.cu), a PyTorch program with a
+# captured graph and two torchrun ranks on one GPU; a second run refused;
+# a SIGKILL of occcalc leaves the GPU to the next profiler.
+test-gpu-run-sample: occcalc $(INJECT_LIB)
+	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill
