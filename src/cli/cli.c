@@ -224,7 +224,7 @@ static const occ_option options[] = {
          "charts are drawn for NVIDIA targets only"},
     [OCC_OPT_CSV] =
         {"csv", NULL, OCC_ARG_FLAG, 0, 0, AT(csv), CONFIG | RUN | REPORT,
-         "write the charts' points (run, report: rows) as CSV", 0,
+         "write CSV: --ptxas the table, else the charts' points", 0,
          OCC_VENDOR_ANY, NULL},
     [OCC_OPT_NCU] =
         {"ncu", NULL, OCC_ARG_FLAG, 0, 0, AT(ncu), CONFIG,
@@ -594,7 +594,10 @@ static int check_refinements(occ_cli *cli, FILE *err) {
                      cli->jsonl))
     return occ_cli_usage_error(err, "--ascii: needs --chart drawn on the "
                                     "terminal (not --json, --jsonl, --csv or --svg)");
-  if ((cli->csv || cli->svg_path) && !cli->charts)
+  /* --csv and --svg draw every chart unless --chart names some; --ptxas
+   * --csv without --chart is the table instead. */
+  bool ptxas_table = cli->csv && cli->mode == OCC_MODE_PTXAS;
+  if ((cli->csv || cli->svg_path) && !cli->charts && !ptxas_table)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
   if (cli->max_threads && occ_cli_given(cli, OCC_OPT_BLOCK) &&
       !occ_cli_block_best(cli) && !cli->suggest)

@@ -40,7 +40,12 @@ static bool wants_sections(const occ_cli *cli) {
 occ_format occ_pipeline_format(const occ_cli *cli) {
   if (cli->json) return OCC_FORMAT_JSON;
   if (cli->jsonl) return OCC_FORMAT_JSONL;
-  if (cli->csv) return OCC_FORMAT_CSV;
+  /* --ptxas --csv: the table, a row per kernel; its charts' points with
+   * --chart. */
+  if (cli->csv)
+    return cli->mode == OCC_MODE_PTXAS && !occ_cli_given(cli, OCC_OPT_CHART)
+               ? OCC_FORMAT_TABLE_CSV
+               : OCC_FORMAT_CSV;
   if (cli->svg_path && strcmp(cli->svg_path, "-") == 0) return OCC_FORMAT_SVG;
   if (cli->mode == OCC_MODE_PTXAS && !wants_sections(cli))
     return OCC_FORMAT_TABLE;

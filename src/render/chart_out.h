@@ -37,9 +37,11 @@ void occ_chart_write_csv_header(FILE *out);
 void occ_chart_write_csv(FILE *out, const char *kernel,
                          const occ_chart *const *charts, size_t count);
 
-/* A standalone SVG document with one panel per chart, stacked. */
-void occ_chart_write_svg(FILE *out, const occ_chart *const *charts,
-                         size_t count);
+/* A standalone SVG document with one panel per chart, stacked; its title
+ * and each panel's name the kernel (kernel_name, NULL for typed numbers)
+ * and the device. */
+void occ_chart_write_svg(FILE *out, const char *kernel_name,
+                         const occ_chart *const *charts, size_t count);
 
 /* The JSON array of charts (documented in man/occcalc.1); the caller owns
  * it (cJSON_Delete). NULL when out of memory. */

@@ -42,10 +42,33 @@ static double py(const scale *s, double warps) {
   return PLOT_BOTTOM - warps / s->y_max * (PLOT_BOTTOM - PLOT_TOP);
 }
 
-static void write_title(FILE *out, const occ_chart *c) {
+/* A kernel name in a panel's title: cut to fit the panel's width, at a
+ * code point's boundary, with "..." (the document's <title> has it
+ * whole). */
+#define TITLE_NAME_MAX 32
+
+static void put_name_cut(FILE *out, const char *name) {
+  char cut[TITLE_NAME_MAX + 4];
+  size_t n = strlen(name);
+  if (n <= TITLE_NAME_MAX) {
+    put_escaped(out, name);
+    return;
+  }
+  n = TITLE_NAME_MAX - 3;
+  while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80) n--;
+  memcpy(cut, name, n);
+  memcpy(cut + n, "...", 4);
+  put_escaped(out, cut);
+}
+
+static void write_title(FILE *out, const char *kernel_name, const occ_chart *c) {
   fputs("<text class=\"title\" x=\"70\" y=\"22\">Occupancy by ", out);
   fputs(occ_chart_x_name(c->kind), out);
   fputs(" \u2014 ", out);
+  if (kernel_name) {
+    put_name_cut(out, kernel_name);
+    fputs(" on ", out);
+  }
   put_escaped(out, c->device_name);
   fprintf(out, " (CC %d.%d)</text>\n", c->cc_major, c->cc_minor);
   fputs("<text class=\"subtitle\" x=\"70\" y=\"40\">", out);
@@ -175,12 +198,13 @@ static void write_legend(FILE *out) {
           x, y, x + 24, y, x + 30, y + 4, x + 172, y, x + 182, y + 4);
 }
 
-static void write_panel(FILE *out, const occ_chart *c, double top) {
+static void write_panel(FILE *out, const char *kernel_name, const occ_chart *c,
+                        double top) {
   scale s = {(double)c->points[0].x, (double)c->points[c->count - 1].x,
              c->max_warps_per_sm > 0 ? c->max_warps_per_sm : 1};
   fprintf(out, "<g class=\"chart\" id=\"chart-%s\" transform=\"translate(0 %.1f)\">\n",
           occ_chart_kind_name(c->kind), top);
-  write_title(out, c);
+  write_title(out, kernel_name, c);
   write_y_axes(out, c, &s);
   write_x_axis(out, c, &s);
   write_series(out, c, &s);
@@ -189,15 +213,27 @@ static void write_panel(FILE *out, const occ_chart *c, double top) {
   fputs("</g>\n", out);
 }
 
-void occ_chart_write_svg(FILE *out, const occ_chart *const *charts,
-                         size_t count) {
+void occ_chart_write_svg(FILE *out, const char *kernel_name,
+                         const occ_chart *const *charts, size_t count) {
   double height = PANEL_HEIGHT * (double)count;
   fprintf(out,
           "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
           "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
-          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n"
-          "<title>occcalc occupancy charts</title>\n"
-          "<style>\n"
+          "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\">\n",
+          WIDTH, height, WIDTH, height);
+  /* The document's title: the kernel, whole, and the device. */
+  fputs("<title>occupancy", out);
+  if (kernel_name) {
+    fputs(" of ", out);
+    put_escaped(out, kernel_name);
+  }
+  if (count > 0) {
+    fputs(" on ", out);
+    put_escaped(out, charts[0]->device_name);
+    fprintf(out, " (CC %d.%d)", charts[0]->cc_major, charts[0]->cc_minor);
+  }
+  fputs("</title>\n", out);
+  fputs("<style>\n"
           "text { font-family: sans-serif; font-size: 12px; fill: #222; }\n"
           ".title { font-size: 15px; font-weight: bold; }\n"
           ".subtitle { fill: #555; }\n"
@@ -210,10 +246,10 @@ void occ_chart_write_svg(FILE *out, const occ_chart *const *charts,
           ".marked text { fill: " MARK_COLOUR "; font-weight: bold; }\n"
           ".mark-line { stroke: " MARK_COLOUR "; stroke-dasharray: 4 3; }\n"
           "</style>\n"
-          "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-          WIDTH, height, WIDTH, height);
+          "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
+        out);
   for (size_t i = 0; i < count; i++)
     if (charts[i]->count > 0)
-      write_panel(out, charts[i], PANEL_HEIGHT * (double)i);
+      write_panel(out, kernel_name, charts[i], PANEL_HEIGHT * (double)i);
   fputs("</svg>\n", out);
 }

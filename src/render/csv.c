@@ -16,3 +16,11 @@ void occ_csv_field(FILE *out, const char *text) {
   }
   putc('"', out);
 }
+
+void occ_csv_fraction(FILE *out, double value, bool known) {
+  if (known) fprintf(out, "%.*f", OCC_CSV_FRACTION_DIGITS, value);
+}
+
+void occ_csv_decimal(FILE *out, double value, bool known) {
+  if (known) fprintf(out, "%.*f", OCC_CSV_DECIMAL_DIGITS, value);
+}

@@ -46,6 +46,12 @@ void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *kernel,
                              const char *readable, int chosen_block,
                              const occ_block_choice *choice, bool block_best);
 
+/* The table as CSV (RFC 4180): a header, then a row per kernel and
+ * target, each column named by the --jsonl key it holds, in its units
+ * (documented in man/occcalc.1). */
+void occ_ptxas_csv_header(FILE *out);
+void occ_ptxas_csv_row(FILE *out, const occ_ptxas_row *row);
+
 /* Columns a row takes before the kernel name. */
 int occ_ptxas_table_fixed_width(void);
 

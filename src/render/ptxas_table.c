@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "render/csv.h"
 #include "render/ptxas_out.h"
 #include "render/report_text.h"
 #include "render/vocab.h"
@@ -226,5 +227,79 @@ void occ_ptxas_print_heading(FILE *out, const occ_ptxas_kernel *k,
     fprintf(out, "   no --block: %d threads, the smallest block reaching "
             "the highest\n   occupancy (cudaOccupancyMaxPotentialBlockSize "
             "picks %d)\n", chosen_block, choice->block_size);
+  fputc('\n', out);
+}
+
+/* ---- the table as CSV ---- */
+
+/* The columns, named by the --jsonl key each holds (a dotted path into the
+ * object), in the same units: sizes in bytes, the occupancy a fraction
+ * (csv.h's digits), the block XxYxZ, the limiting factors joined by '+',
+ * unknown (null) an empty field. */
+static const char *const csv_columns[] = {
+    "kernel.name", "kernel.mangled_name", "compiler.arch", "compiler.source",
+    "compiler.line", "device.name", "device.cc", "kernel.block",
+    "kernel.regs_per_thread", "kernel.smem_static_bytes",
+    "kernel.smem_dynamic_bytes", "kernel.barriers", "compiler.stack_bytes",
+    "compiler.local_bytes", "compiler.spill_stores_bytes",
+    "compiler.spill_loads_bytes", "threads_per_block", "limits.warps",
+    "limits.blocks", "limits.registers", "limits.shared_memory",
+    "limits.barriers", "limited_by", "active_blocks_per_sm",
+    "active_warps_per_sm", "max_warps_per_sm", "occupancy", "launchable",
+    "block_choice.rule"};
+
+void occ_ptxas_csv_header(FILE *out) {
+  size_t n = sizeof csv_columns / sizeof *csv_columns;
+  for (size_t i = 0; i < n; i++)
+    fprintf(out, "%s%s", csv_columns[i], i + 1 < n ? "," : "\n");
+}
+
+static void csv_int(FILE *out, int64_t v, bool known) {
+  fputc(',', out);
+  if (known) fprintf(out, "%" PRId64, v);
+}
+
+static void csv_text(FILE *out, const char *text) {
+  fputc(',', out);
+  occ_csv_field(out, text);
+}
+
+void occ_ptxas_csv_row(FILE *out, const occ_ptxas_row *row) {
+  const occ_ptxas_kernel *k = row->kernel;
+  const occ_report *rep = row->report;
+  const occ_kernel *kn = rep->kernel;
+  const occ_result *r = rep->result;
+  char cc[16], block[48], keys[96];
+  occ_csv_field(out, row->demangled ? row->demangled : k->name);
+  csv_text(out, k->name);
+  csv_text(out, k->arch[0] ? k->arch : NULL);
+  csv_text(out, k->source == OCC_PTXAS_FROM_CUOBJDUMP ? "cuobjdump" : "ptxas");
+  csv_int(out, k->line, true);
+  csv_text(out, rep->device->name);
+  snprintf(cc, sizeof cc, "%d.%d", rep->device->cc_major, rep->device->cc_minor);
+  csv_text(out, cc);
+  snprintf(block, sizeof block, "%dx%dx%d", kn->block[0], kn->block[1], kn->block[2]);
+  csv_text(out, block);
+  csv_int(out, kn->regs_per_thread, true);
+  csv_int(out, kn->smem_static_bytes, true);
+  csv_int(out, occ_kernel_smem_dynamic_bytes(kn), true);
+  csv_int(out, kn->barriers, true);
+  csv_int(out, k->stack_bytes, k->stack_bytes != OCC_PTXAS_UNKNOWN);
+  csv_int(out, k->local_bytes, k->local_bytes != OCC_PTXAS_UNKNOWN);
+  csv_int(out, k->spill_stores_bytes, k->spill_stores_bytes != OCC_PTXAS_UNKNOWN);
+  csv_int(out, k->spill_loads_bytes, k->spill_loads_bytes != OCC_PTXAS_UNKNOWN);
+  csv_int(out, r->threads_per_block, true);
+  for (int i = 0; i < OCC_LIMITER_COUNT; i++) {
+    int limit = occ_result_limit(r, i);
+    csv_int(out, limit, limit != OCC_UNLIMITED);
+  }
+  csv_text(out, occ_limiters_keys(r->limited_by, keys, sizeof keys));
+  csv_int(out, r->active_blocks_per_sm, true);
+  csv_int(out, r->active_warps_per_sm, true);
+  csv_int(out, r->max_warps_per_sm, true);
+  fputc(',', out);
+  occ_csv_fraction(out, r->occupancy, true);
+  csv_text(out, r->launchable ? "true" : "false");
+  csv_text(out, !row->choice ? NULL : row->block_best ? "best" : "smallest");
   fputc('\n', out);
 }

@@ -17,17 +17,23 @@
 #include "text/text_safe.h"
 #include "render/verify_out.h"
 
+/* The kernel's name in a chart's title: the readable one (NULL for typed
+ * numbers). */
+static const char *chart_kernel_name(const occ_item *item) {
+  return item->readable ? item->readable : item->name;
+}
+
 static void svg_writer(FILE *f, const void *context) {
-  const occ_charts *set = context;
-  occ_chart_write_svg(f, set->list, set->count);
+  const occ_item *item = context;
+  occ_chart_write_svg(f, chart_kernel_name(item), item->charts->list,
+                      item->charts->count);
 }
 
 /* The SVG file of one configuration: --svg FILE, or with several
  * DIR/N-LABEL.svg, N counting the configurations from 1. */
 static int write_svg(const occ_render *r, const occ_item *item) {
-  const occ_charts *set = item->charts;
   if (!r->many)
-    return occ_outfile_write(r->svg_path, "--svg", svg_writer, set,
+    return occ_outfile_write(r->svg_path, "--svg", svg_writer, item,
                              r->err);
   if (r->written >= OCC_OUTFILE_MAX_FILES) {
     occ_msg(r->err, "--svg: stopped at %d files in '%s' (the most one run "
@@ -38,7 +44,7 @@ static int write_svg(const occ_render *r, const occ_item *item) {
   char path[4096];
   occ_outfile_name(path, sizeof path, r->svg_path, r->written + 1,
                    item->label, ".svg");
-  return occ_outfile_write(path, "--svg", svg_writer, set, r->err);
+  return occ_outfile_write(path, "--svg", svg_writer, item, r->err);
 }
 
 /* Charts after a text report: on the terminal, or into the SVG file. */
@@ -150,6 +156,20 @@ static int write_table(occ_render *r, const occ_item *item) {
   return OCC_EXIT_OK;
 }
 
+static int write_table_csv(const occ_render *r, const occ_item *item) {
+  if (item->amd) {
+    if (r->written == 0) occ_amd_csv_header(r->out);
+    occ_amd_csv_row(r->out, item->amd);
+    return OCC_EXIT_OK;
+  }
+  occ_report rep = report_of(item, item->name);
+  occ_ptxas_row row = {item->ptxas, item->readable, &rep, item->choice,
+                       item->block_best};
+  if (r->written == 0) occ_ptxas_csv_header(r->out);
+  occ_ptxas_csv_row(r->out, &row);
+  return OCC_EXIT_OK;
+}
+
 static int write_csv(const occ_render *r, const occ_item *item) {
   /* An AMD target has no charts: its CSV is the report's row. */
   if (item->amd) {
@@ -166,7 +186,8 @@ static int write_csv(const occ_render *r, const occ_item *item) {
 
 static int write_svg_stdout(const occ_render *r, const occ_item *item) {
   if (item->charts)
-    occ_chart_write_svg(r->out, item->charts->list, item->charts->count);
+    occ_chart_write_svg(r->out, chart_kernel_name(item), item->charts->list,
+                        item->charts->count);
   return OCC_EXIT_OK;
 }
 
@@ -312,6 +333,7 @@ static int write_item(occ_render *r, const occ_item *item) {
   case OCC_FORMAT_JSON:
   case OCC_FORMAT_JSONL: rc = write_json(r, item); break;
   case OCC_FORMAT_CSV: rc = write_csv(r, item); break;
+  case OCC_FORMAT_TABLE_CSV: rc = write_table_csv(r, item); break;
   case OCC_FORMAT_SVG: rc = write_svg_stdout(r, item); break;
   }
   if (rc == OCC_EXIT_OK && r->format == OCC_FORMAT_TABLE && r->svg_path &&

@@ -17,6 +17,7 @@ typedef enum occ_format {
   OCC_FORMAT_JSON,
   OCC_FORMAT_JSONL,
   OCC_FORMAT_CSV,   /* the charts' points */
+  OCC_FORMAT_TABLE_CSV, /* --ptxas --csv without --chart: the table */
   OCC_FORMAT_SVG    /* --svg -: the charts alone on stdout */
 } occ_format;
 

@@ -11,6 +11,7 @@
 # of 10,000 (not linear in the metrics). The reports are written under
 # build/bench-report (1.5 GB for 64 x 5,000) and removed after.
 set -u
+. tests/bench/verdict.sh
 OCC=${OCCCALC:-./occcalc}
 FORGE=${FORGE:-build/forge}
 dir=build/bench-report
@@ -72,16 +73,11 @@ job 64 1000
 small=$per_row_us
 job 64 5000
 large=$per_row_us
-line=$(awk -v w="$wall" -v m="$rss_mb" 'BEGIN {
-  ok = w < 5 && m < 300
-  printf "64 x 5,000: %.2f s, %.1f MB (target < 5 s, < 300 MB)%s", w, m, ok ? "" : "  MISSED"
-  exit !ok }') || status=1
-echo "  $line"
-line=$(awk -v a="$small" -v b="$large" 'BEGIN {
-  r = b / a; ok = r <= 1.5
-  printf "CPU per rank x configuration: %.1f us at 64 x 1,000, %.1f us at 64 x 5,000: %.2fx (target <= 1.5x: linear)%s", a, b, r, ok ? "" : "  MISSED"
-  exit !ok }') || status=1
-echo "  $line"
+verdict "64 x 5,000: wall time" "$wall" s "<=" 5 || status=1
+verdict "64 x 5,000: peak RSS" "$rss_mb" MB "<=" 300 || status=1
+verdict "CPU per rank x configuration, 64 x 5,000 / 64 x 1,000" \
+  "$(awk -v a="$small" -v b="$large" 'BEGIN { printf "%.2f", b / a }')" x "<=" 1.5 || status=1
+echo "    ($small us at 64 x 1,000, $large us at 64 x 5,000: linear when about 1)"
 echo "  512 ranks x 5,000 (12 GB of reports, not generated): about $(awk -v w="$wall" -v c="$max_cpu" 'BEGIN { printf "%.0f s wall, %.0f s CPU", w * 8, c * 8 }') at the same rate"
 # Memory past 64 ranks grows by the ranks' figures, 40 bytes a rank and
 # configuration, held twice while the halves are summed at worst.
@@ -94,9 +90,8 @@ measure "1 row of 10,000 metrics" "$dir/rank0.json"
 ten=$wall
 python3 tests/bench/gen_reports.py "$dir/template.json" "$dir" 1 1 --metrics 40000 || exit 1
 measure "1 row of 40,000 metrics" "$dir/rank0.json"
-line=$(awk -v a="$ten" -v b="$wall" 'BEGIN {
-  r = (a > 0.01 ? b / a : b / 0.01); ok = r <= 6
-  printf "40,000 metrics: %.2f s, %.1fx 10,000 (target <= 6x: linear)%s", b, r, ok ? "" : "  MISSED"
-  exit !ok }') || status=1
-echo "  $line"
+verdict "40,000 metrics, as a multiple of 10,000's time" \
+  "$(awk -v a="$ten" -v b="$wall" 'BEGIN { printf "%.2f", a > 0.01 ? b / a : b / 0.01 }')" \
+  x "<=" 6 || status=1
+echo "    (40,000 metrics: $wall s; linear when about 4)"
 exit $status

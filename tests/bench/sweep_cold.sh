@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench_sweep_cold.sh (GPU): `verify --sweep 1000` with the driver's JIT
+# sweep_cold.sh (GPU): `verify --sweep 1000` with the driver's JIT
 # cache off (CUDA_CACHE_DISABLE=1), the cold case the target is set for (at most
 # 10 s on an H100). With OCCCALC_BEFORE=PATH, that binary runs alternated
 # with this one, RUNS times each (default 2), and the medians are compared

@@ -37,6 +37,11 @@ static char *capture(writer_fn write, const occ_chart *const *charts,
   return text;
 }
 
+/* The SVG writer with a kernel's name, as a writer_fn. */
+static void write_svg_named(FILE *f, const occ_chart *const *charts, size_t count) {
+  occ_chart_write_svg(f, "reduce(float const*, float*)", charts, count);
+}
+
 static size_t count_lines(const char *text) {
   size_t n = 0;
   for (; *text; text++) n += *text == '\n';
@@ -196,8 +201,11 @@ Test(chart, cannot_launch_still_draws) {
   char *text = capture(print_ascii, list, 3);
   cr_expect_not_null(strstr(text, "1024 threads: cannot launch"));
   free(text);
-  char *svg = capture(occ_chart_write_svg, list, 3);
+  char *svg = capture(write_svg_named, list, 3);
   cr_expect_not_null(strstr(svg, "1024 threads: cannot launch"));
+  /* The title names the kernel and the device. */
+  cr_expect_not_null(strstr(svg, "<title>occupancy of reduce(float const*, float*) on "));
+  cr_expect_not_null(strstr(svg, "reduce(float const*, float*) on "));
   cr_expect_not_null(strstr(svg, "255 regs: cannot launch"));
   free(svg);
   for (int kind = 0; kind < OCC_CHART_KIND_COUNT; kind++)
@@ -248,9 +256,9 @@ Test(chart, csv_has_a_row_per_point_and_one_marked) {
   }
   char *csv = capture(write_csv, list, 3);
   cr_expect_eq(count_lines(csv), points + 1);
-  cr_expect_not_null(strstr(csv, "\n\"k<1,2>\",block,128,48,4096,10,40,0.625,registers,1\n"));
-  cr_expect_not_null(strstr(csv, "\n\"k<1,2>\",regs,128,48,4096,10,40,0.625,registers,1\n"));
-  cr_expect_not_null(strstr(csv, "\n\"k<1,2>\",smem,128,48,4096,10,40,0.625,registers,1\n"));
+  cr_expect_not_null(strstr(csv, "\n\"k<1,2>\",block,128,48,4096,10,40,0.6250,registers,1\n"));
+  cr_expect_not_null(strstr(csv, "\n\"k<1,2>\",regs,128,48,4096,10,40,0.6250,registers,1\n"));
+  cr_expect_not_null(strstr(csv, "\n\"k<1,2>\",smem,128,48,4096,10,40,0.6250,registers,1\n"));
   size_t marked = 0;
   for (const char *p = csv; (p = strstr(p, ",1\n")); p++) marked++;
   cr_expect_eq(marked, 3);

@@ -63,7 +63,7 @@ static void charts(const occ_device *d, const occ_kernel *k, int step) {
   }
   occ_chart_print_term(sink, list, OCC_CHART_KIND_COUNT, step == 1);
   occ_chart_write_csv(sink, "k", list, OCC_CHART_KIND_COUNT);
-  occ_chart_write_svg(sink, list, OCC_CHART_KIND_COUNT);
+  occ_chart_write_svg(sink, "k", list, OCC_CHART_KIND_COUNT);
   write_json(occ_chart_json(list, OCC_CHART_KIND_COUNT));
   for (int kind = 0; kind < OCC_CHART_KIND_COUNT; kind++) occ_chart_free(&built[kind]);
   occ_sweep_free(s);

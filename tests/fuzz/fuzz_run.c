@@ -10,7 +10,7 @@
  * a hole of 1 MiB between the two parts); the rest is the records' file,
  * a memfd read with occ_records_read. stdout and stderr go to /dev/null.
  * A status other than run's documented ones (0-3 here: the "program"
- * exits 0) aborts. Built and run by `make fuzz-run` (tests/fuzz/fuzz_run.mk). */
+ * exits 0) aborts. Built and run by `make fuzz-run` (tests/fuzz/fuzz.mk). */
 #define _GNU_SOURCE
 #include <stdbool.h>
 #include <stddef.h>

@@ -32,7 +32,9 @@ while read -r opt val; do
              "--chart all --csv --step 1" "--chart all --json --suggest --step 1" \
              "--chart all --svg $tmp/c.svg --step 1" "--explain --grid 2147483647 --sms 100000" \
              "--jsonl --suggest --chart all"; do
-    for kernel in "--regs 0 --block 1" "--regs 255 --block 1 --smem 1K --barriers 16"; do
+    # Dynamic shared memory: the corners' smallest static limit is 64 B,
+    # and static memory above a device's limit is refused (status 2).
+    for kernel in "--regs 0 --block 1" "--regs 255 --block 1 --dyn-smem 1K --barriers 16"; do
       # shellcheck disable=SC2086
       run $opt "$val" $kernel $cmd
       count=$((count + 1))
