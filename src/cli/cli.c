@@ -265,6 +265,12 @@ static const occ_option options[] = {
          "run: the PM sampling interval in microseconds (25)", 0,
          OCC_VENDOR_NVIDIA,
          "run measures CUDA programs"},
+    [OCC_OPT_TRACE] =
+        {"trace", "FILE", OCC_ARG_PATH, 0, 0, AT(trace_path), RUN,
+         "run: also write a Chrome trace of every launch to FILE",
+         OCC_OPTF_FILE,
+         OCC_VENDOR_NVIDIA,
+         "run measures CUDA programs"},
     [OCC_OPT_CACHE_CONTROL] =
         {"cache-control", "all|none", OCC_ARG_CHOICE, 0, 0, AT(cache_control),
          RUN, "run: flush caches before profiled launches (none)",

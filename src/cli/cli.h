@@ -119,6 +119,7 @@ typedef enum occ_opt {
   OCC_OPT_NO_COUNTERS,
   OCC_OPT_MEASURE,
   OCC_OPT_SAMPLE_INTERVAL,
+  OCC_OPT_TRACE,
   OCC_OPT_CACHE_CONTROL,
   OCC_OPT_OUTPUT,
   OCC_OPT_LIST_GPUS,
@@ -234,6 +235,7 @@ typedef struct occ_cli {
   bool no_counters;          /* --measure none's older name */
   int measure;               /* --measure: an occ_measure_choice */
   int64_t sample_interval_us; /* --sample-interval */
+  const char *trace_path;    /* --trace FILE */
   /* report */
   bool report_command;
   char **report_files;       /* FILE... NULL-terminated (argv's) */

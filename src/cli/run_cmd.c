@@ -22,6 +22,7 @@
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
+#include "render/run_trace.h"
 #include "text/text_safe.h"
 #include "ptxas/demangle.h"
 
@@ -79,6 +80,7 @@ typedef struct run_state {
   bool device_known[MAX_DEVICES];
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
   occ_outfile output;            /* --output, resolved before the run */
+  occ_outfile trace_file;        /* --trace, likewise */
   occ_outfile jsonl_file;        /* --jsonl --output, resolved likewise */
   char output_path[4096];        /* --output, its patterns expanded */
   bool jsonl_done;               /* the stream ended: EPIPE or an error */
@@ -241,6 +243,12 @@ static int check_options(run_state *s) {
   s->flush_caches = cli->cache_control == OCC_CACHE_CONTROL_ALL;
   if (cli->output_path && check_output(s) != OCC_EXIT_OK)
     return OCC_EXIT_USAGE;
+  if (cli->trace_path &&
+      occ_outfile_prepare(&s->trace_file, cli->trace_path, "--trace",
+                          stderr) != 0) {
+    fputs("occcalc: try 'occcalc --help'\n", stderr);
+    return OCC_EXIT_USAGE;
+  }
   int rc = check_measure(s);
   return rc != OCC_EXIT_OK ? rc : split_metrics(s);
 }
@@ -717,6 +725,17 @@ static void notes_aside(const run_state *s, const occ_run_report *rep) {
   if (s->cli->csv || s->cli->jsonl) occ_run_print_record_notes(stderr, rep);
 }
 
+/* --trace FILE: the launches as a Chrome trace, whole or not at all. */
+static int write_trace(run_state *s, const occ_run_report *rep) {
+  occ_outfile *o = &s->trace_file;
+  if (occ_outfile_start(o, stderr) != 0) return OCC_EXIT_FAILURE;
+  if (occ_run_print_trace(o->f, rep) != 0) {
+    occ_outfile_discard(o);
+    return OCC_EXIT_FAILURE;
+  }
+  return occ_outfile_commit(o, stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+}
+
 static int report(run_state *s) {
   occ_run_report rep = report_of(s);
   if (build_rows(s, &rep) != 0) {
@@ -725,6 +744,7 @@ static int report(run_state *s) {
     return OCC_EXIT_FAILURE;
   }
   int rc = emit(s, &rep);
+  if (rc == OCC_EXIT_OK && s->cli->trace_path) rc = write_trace(s, &rep);
   notes_aside(s, &rep);
   int gated = gate(s, &rep);
   free_rows(&rep);
@@ -992,6 +1012,7 @@ static void finish(run_state *s) {
   /* Committed already unless the run failed or was killed. */
   occ_outfile_discard(&s->jsonl_file);
   occ_outfile_discard(&s->output);
+  occ_outfile_discard(&s->trace_file);
 }
 
 int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,

@@ -23,6 +23,8 @@
 # - test-run-attribute: achieved occupancy from PM samples (--measure
 #   sample): the attribution over synthetic sample streams and launch
 #   records, and the samples' reader (attribute_unit.c).
+# - test-run-trace: --trace's Chrome trace read back (trace_test.sh,
+#   trace_check.py).
 # GPU: the records of launches.cu against what it launched, and achieved
 # occupancy against Nsight Compute when ncu is present (test-gpu-run);
 # every launch's SM configuration and blocks per SM against ncu's
@@ -33,12 +35,13 @@ UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
                     build/merge_unit build/turns_unit build/attribute_unit
+TEST_TARGETS     += test-run-trace
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
 GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
                     test-gpu-run-graphs test-gpu-run-sample
 
-.PHONY: test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
+.PHONY: test-run-trace test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
         test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
 
 build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
@@ -142,3 +145,6 @@ test-run-attribute: build/attribute_unit
 # a SIGKILL of occcalc leaves the GPU to the next profiler.
 test-gpu-run-sample: occcalc $(INJECT_LIB)
 	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill
+
+test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
+	sh tests/run/trace_test.sh

@@ -1,0 +1,23 @@
+/* run_trace.h - `occcalc run --trace FILE`: the run's launches in the
+ * Chrome trace event format (JSON, written through cJSON), which Perfetto
+ * UI and chrome://tracing open as they open PyTorch profiler traces. */
+#ifndef OCC_RUN_TRACE_H
+#define OCC_RUN_TRACE_H
+
+#include <stdio.h>
+
+#include "render/run_out.h"
+
+/* Writes the trace of rep to out: {"traceEvents": [...],
+ * "displayTimeUnit": "ns", "otherData": {...}}. Each launch with times
+ * is a complete event ("ph": "X") on its process (pid) and stream (tid),
+ * ts and dur in microseconds from the run's first launch, its args the
+ * grid, block, registers, shared memory, theoretical, at-launch and
+ * achieved occupancy (null unknown) and the achieved value's basis; each
+ * process and stream is named ("ph": "M"); each GPU has a counter track
+ * ("ph": "C", its own pid) of achieved occupancy, set at each launch's
+ * start and 0 at its end, in time order. Returns 0, or -1 out of memory
+ * (after saying so on stderr). */
+int occ_run_print_trace(FILE *out, const occ_run_report *rep);
+
+#endif
