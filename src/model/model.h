@@ -86,7 +86,12 @@ typedef struct occ_item {
   occ_verdict verdict;             /* live: the verification's */
   occ_result result;
   bool has_waves;                  /* a grid was given */
+  /* The launch's waves: for a cluster launch of a known layout, a wave
+   * holds the clusters at once (cluster_result.active_blocks); else
+   * result's blocks per SM x SMs. waves_without_clusters is always the
+   * latter (the occupancy API's, ncu's launch__waves_per_multiprocessor). */
   occ_waves waves;
+  occ_waves waves_without_clusters;
   bool has_ncu;                    /* ncu's values are known */
   occ_ncu ncu;
   /* --cluster (or a run's cluster launch): the launch in clusters of
