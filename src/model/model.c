@@ -11,10 +11,9 @@
 
 static occ_status compute(occ_item *item, const occ_model_request *req) {
   occ_status status = OCC_OK;
-  if (req->choose_block) {
+  if (req->choose_block && item->choose_block) {
     status = occ_model_choose_block(req->choose_block, item->device, &item->kernel,
-                                    &item->chosen, req->block_best);
-    item->block_best = req->block_best;
+                                    &item->chosen, item->block_best);
     item->choice = status == OCC_OK ? &item->chosen : NULL;
     if (status != OCC_OK) return status;
   }

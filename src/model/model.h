@@ -71,9 +71,11 @@ typedef struct occ_item {
   const occ_block_choice *choice;  /* the block chosen without --block
                                       (&chosen, by occ_model_build) */
   occ_block_choice chosen;
+  bool choose_block;               /* no block given: the model chooses
+                                      it (with the request's cache) */
   bool block_best;                 /* kernel.block is choice's block_size,
                                       as --block best asked (else its
-                                      smallest_block_size) */
+                                      smallest_block_size: a guess) */
   /* What the live backend found (model/verify.h): NULL when not
    * verified. */
   int gpu_ordinal;                 /* live: the GPU's (read with verify) */
@@ -115,8 +117,6 @@ typedef struct occ_model_request {
    * into item->kernel.block and item->choice; NULL: the item's block as
    * given. */
   occ_choice_cache *choose_block;
-  bool block_best;      /* --block best: the chosen block is the runtime's
-                           (the largest of the best), not the smallest */
   const occ_cluster *cluster; /* NULL: not a cluster launch */
   bool explain;
   unsigned charts;      /* a bit per occ_chart_kind */
