@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stddef.h>
@@ -397,6 +398,40 @@ static int parse_block_arg(const char *text, int64_t max, occ_shape *shape,
   return -1;
 }
 
+/* --block NAME_GLOB=N, split at the last '=' (a C++ name may hold one:
+ * operator=). Returns 1 (a rule, not the plain --block), or -1. */
+static int parse_block_rule(occ_cli *cli, const char *text, int64_t max,
+                            char *why, size_t why_size) {
+  const char *eq = strrchr(text, '=');
+  size_t len = (size_t)(eq - text);
+  if (len == 0 || len >= OCC_BLOCK_GLOB_MAX) {
+    snprintf(why, why_size, "'%.40s': the name before '=' must be 1 to %d bytes "
+             "(accepted: NAME_GLOB=N, e.g. 'reduce*=256')", text, OCC_BLOCK_GLOB_MAX - 1);
+    return -1;
+  }
+  if (cli->block_rule_count == OCC_BLOCK_RULES_MAX) {
+    snprintf(why, why_size, "more than %d NAME_GLOB=N rules", OCC_BLOCK_RULES_MAX);
+    return -1;
+  }
+  occ_block_rule *rule = &cli->block_rules[cli->block_rule_count];
+  if (parse_block_arg(eq + 1, max, &rule->shape, why, why_size) != 0) return -1;
+  memcpy(rule->glob, text, len);
+  rule->glob[len] = '\0';
+  cli->block_rule_count++;
+  return 1;
+}
+
+const occ_shape *occ_cli_block_for(const occ_cli *cli, const char *mangled,
+                                   const char *readable) {
+  for (int i = 0; i < cli->block_rule_count; i++) {
+    const char *glob = cli->block_rules[i].glob;
+    if ((mangled && fnmatch(glob, mangled, 0) == 0) ||
+        (readable && fnmatch(glob, readable, 0) == 0))
+      return &cli->block_rules[i].shape;
+  }
+  return occ_cli_given(cli, OCC_OPT_BLOCK) ? &cli->block : NULL;
+}
+
 /* Stores one option's value where its row says, parsed by its type. */
 static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
                         char *why, size_t why_size) {
@@ -413,6 +448,7 @@ static int apply_option(occ_cli *cli, const occ_option *o, const char *arg,
   case OCC_ARG_SHAPE:
     return occ_parse_shape(arg, o->max, (occ_shape *)at, why, why_size);
   case OCC_ARG_BLOCK:
+    if (strchr(arg, '=')) return parse_block_rule(cli, arg, o->max, why, why_size);
     return parse_block_arg(arg, o->max, (occ_shape *)at, why, why_size);
   case OCC_ARG_COUNT_OR_ALL:
     return occ_parse_count_or_all(arg, o->min, o->max, (occ_count_or_all *)at,
@@ -605,6 +641,10 @@ static int check_refinements(occ_cli *cli, FILE *err) {
   bool ptxas_table = cli->csv && cli->mode == OCC_MODE_PTXAS;
   if ((cli->csv || cli->svg_path) && !cli->charts && !ptxas_table)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
+  if (cli->block_rule_count && cli->mode != OCC_MODE_PTXAS)
+    return occ_cli_usage_error(err, "--block %s=...: a block per kernel name "
+                               "applies to --ptxas (give --block N)",
+                               cli->block_rules[0].glob);
   if (cli->max_threads && occ_cli_given(cli, OCC_OPT_BLOCK) &&
       !occ_cli_block_best(cli) && !cli->suggest)
     return occ_cli_usage_error(err, "--max-threads: needs --block best, --suggest "
@@ -688,9 +728,11 @@ static int read_options(int argc, char **argv, bool run, occ_cli *cli,
     if (id == '?' || id == ':') return refuse_option(argv[prev], err);
     const occ_option *o = &options[id - 256];
     char why[256];
-    if (apply_option(cli, o, optarg, why, sizeof why) != 0)
+    int applied = apply_option(cli, o, optarg, why, sizeof why);
+    if (applied < 0)
       return occ_cli_usage_error(err, "--%s: %s", o->name, why);
-    cli->given |= UINT64_C(1) << (id - 256);
+    /* 1: a value beside the option's own (--block NAME_GLOB=N). */
+    if (applied == 0) cli->given |= UINT64_C(1) << (id - 256);
   }
   if (run) {
     cli->run_argv = argv + optind;

@@ -171,6 +171,15 @@ typedef enum occ_measure_choice {
   OCC_MEASURE_CHOICE_NONE
 } occ_measure_choice;
 
+/* --block NAME_GLOB=N: the block of the kernels whose mangled or
+ * demangled name the glob (fnmatch) matches. */
+#define OCC_BLOCK_RULES_MAX 32
+#define OCC_BLOCK_GLOB_MAX 256
+typedef struct occ_block_rule {
+  char glob[OCC_BLOCK_GLOB_MAX];
+  occ_shape shape;           /* a shape, or best */
+} occ_block_rule;
+
 /* What the command line asked for, each value parsed once into its type
  * (params.h). Strings point into argv. Numbers are as given; 0 (or NULL)
  * when an option was not given, unless a default is noted; occ_cli_given
@@ -184,6 +193,9 @@ typedef struct occ_cli {
   int64_t max_threads;       /* --max-threads: 0 when not given */
   int64_t barriers;          /* default 1 */
   int64_t carveout;          /* OCC_CARVEOUT_DEFAULT when not given */
+  occ_block_rule block_rules[OCC_BLOCK_RULES_MAX]; /* --block NAME_GLOB=N,
+                                in the order given (the first match wins) */
+  int block_rule_count;
   occ_shape block;           /* checked against the device once known
                                 (occ_block_check) */
   int64_t grid, sms;
@@ -255,6 +267,12 @@ bool occ_cli_given(const occ_cli *cli, occ_opt option);
 /* True when --block best asks for cudaOccupancyMaxPotentialBlockSize's
  * block. */
 bool occ_cli_block_best(const occ_cli *cli);
+
+/* The block --block gives a kernel of these names (readable may be NULL):
+ * the first NAME_GLOB=N rule that matches either name, else the plain
+ * --block (best included), else NULL (no block known). */
+const occ_shape *occ_cli_block_for(const occ_cli *cli, const char *mangled,
+                                   const char *readable);
 
 /* The kernel the options describe (block left 1x1x1: it depends on the
  * device, see occ_block_check). */

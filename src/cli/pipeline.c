@@ -200,6 +200,19 @@ static void check_gate(occ_pipeline *p, const occ_item *item) {
                    : !p->render.fixed_device && item->ptxas && item->ptxas->arch[0]
                        ? item->ptxas->arch
                        : item->device->name;
+  /* A kernel judged at a block occcalc guessed (no --block for it, no
+   * --block best) is not passed: its occupancy at the block it is really
+   * launched with is not known. */
+  if (occ_cli_given(p->cli, OCC_OPT_MIN_OCCUPANCY) && item->choice &&
+      !item->block_best) {
+    occ_msg(p->err, "--min-occupancy %g%%: %s on %s: no block known (computed "
+            "at a guessed %d threads); give --block N, --block 'NAME_GLOB=N' or "
+            "--block best", p->cli->min_occupancy_pct,
+            item->readable ? item->readable : item->name ? item->name : "the kernel",
+            on, item->kernel.block[0]);
+    p->below_gate++;
+    return;
+  }
   p->below_gate += occ_gate_check(p->cli, p->err, item, on);
 }
 

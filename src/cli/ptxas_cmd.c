@@ -207,11 +207,17 @@ static int on_kernel(run *r, const occ_ptxas_kernel *k) {
   occ_item item = {.device = device, .name = k->name, .readable = readable,
                    .label = label, .ptxas = k};
   make_kernel(r, k, device, &item.kernel);
-  /* --block for every kernel; without it the model chooses each one's
-   * (run_new set the request's cache). */
-  if (occ_cli_given(r->cli, OCC_OPT_BLOCK) && !occ_cli_block_best(r->cli) &&
-      (r->rc = occ_pipeline_block(&r->pipeline, device, &item.kernel, NULL)) != 0)
-    return r->rc;
+  /* The kernel's block: its --block NAME_GLOB=N, else --block; best, or
+   * none known, and the model chooses it (run_new set the request's
+   * cache): the runtime's for best, else the smallest of the best, a
+   * guess the gate does not pass. */
+  const occ_shape *block = occ_cli_block_for(r->cli, k->name, readable);
+  item.choose_block = !block || block->best;
+  item.block_best = block && block->best;
+  char why[256];
+  if (!item.choose_block &&
+      occ_block_check(block, device, item.kernel.block, why, sizeof why) != 0)
+    return r->rc = occ_cli_usage_error(r->err, "--block: %s", why);
   occ_model_section failed = OCC_SECTION_NONE;
   occ_status status = occ_pipeline_build(&r->pipeline, &item, &failed);
   if (status != OCC_OK && failed != OCC_SECTION_NONE)
@@ -341,12 +347,9 @@ static run *run_new(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *er
   *r = (run){.cli = cli, .db = db, .err = err, .choices = choices, .parser = parser};
   *rc = occ_pipeline_init(&r->pipeline, cli, true, out, err);
   r->pipeline.request.sweeps = &r->sweeps;
-  /* Without --block, or with --block best, the model chooses each
-   * kernel's block. */
-  if (!occ_cli_given(cli, OCC_OPT_BLOCK) || occ_cli_block_best(cli)) {
-    r->pipeline.request.choose_block = choices;
-    r->pipeline.request.block_best = occ_cli_block_best(cli);
-  }
+  /* The model chooses the block of each kernel that has none given, or
+   * best (on_kernel). */
+  r->pipeline.request.choose_block = choices;
   /* $OCCCALC_GPU stands for --gpu here as in the calculator: one device
    * for every kernel, whatever target the report names. */
   occ_target_query query = occ_cli_target_query(cli);

@@ -331,8 +331,14 @@ static void smem_driver_config(builder *b) {
     occ_step_result(s, "at_launch.smem_config_bytes", (double)config, "bytes");
   }
   if (d->l1_smem_bytes == 0) return;
+  /* A configuration no survey backs is marked where it is used. */
+  bool assumed = occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED;
   occ_step *s = step(b, "l1_bytes", "L1 data cache at launch", OCC_OP_SUB,
-                     "{0} - {1} = {r} bytes left to the L1 data cache", NULL);
+                     assumed ? "{0} - {1} = {r} bytes left to the L1 data cache\n"
+                               "(assumed: the driver's choice was never surveyed "
+                               "on this architecture)"
+                             : "{0} - {1} = {r} bytes left to the L1 data cache",
+                     NULL);
   occ_step_operand(s, "device.l1_smem_bytes", (double)d->l1_smem_bytes, "bytes");
   occ_step_operand(s, "at_launch.smem_config_bytes", (double)config, "bytes");
   occ_step_result(s, "at_launch.l1_bytes", (double)(d->l1_smem_bytes - config), "bytes");

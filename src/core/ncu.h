@@ -39,6 +39,9 @@ typedef struct occ_ncu {
   int occupancy_limit_barriers;
   int registers_per_thread;
   bool shared_mem_config_known;        /* occ_launch_config_known */
+  /* The configuration (and the shared-memory limit it gives) is assumed,
+   * not derived: occ_smem_config_basis. */
+  bool shared_mem_config_assumed;
   int64_t shared_mem_config_size;      /* 0 where not known */
   int64_t shared_mem_per_block_static;
   int64_t shared_mem_per_block_dynamic;

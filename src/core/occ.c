@@ -516,3 +516,29 @@ occ_status occ_best_block_size(const occ_device *device,
   int count;
   return occ_best_block_sizes(device, kernel, choice, NULL, 0, &count);
 }
+
+occ_figure_basis occ_smem_config_basis(const occ_device *d, const char **why) {
+  const char *phrase;
+  occ_figure_basis basis;
+  if (d->smem_config_count == 0) {
+    basis = OCC_FIGURE_DERIVED;
+    phrase = "the SM's one shared-memory size";
+  } else if (d->launch_default_smem_cap_bytes > 0) {
+    basis = OCC_FIGURE_DERIVED;
+    phrase = "the driver's rule, surveyed on this architecture";
+  } else {
+    basis = OCC_FIGURE_ASSUMED;
+    phrase = "the driver's choice was never surveyed on this architecture";
+  }
+  if (why) *why = phrase;
+  return basis;
+}
+
+const char *occ_figure_basis_name(occ_figure_basis basis) {
+  switch (basis) {
+  case OCC_FIGURE_MEASURED: return "measured";
+  case OCC_FIGURE_DERIVED: return "derived";
+  case OCC_FIGURE_ASSUMED: return "assumed";
+  }
+  return "assumed";
+}

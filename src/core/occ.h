@@ -313,6 +313,30 @@ static inline bool occ_launch_config_known(const occ_result *r) {
   return r->launch_smem_config_bytes > 0 || (r->launchable && r->smem_config_bytes == 0);
 }
 
+/* Where a figure comes from: measured (read from the GPU or the driver at
+ * run time), derived (computed by a rule measured on this architecture, or
+ * from documented sizes that leave no choice), or assumed (no survey backs
+ * it on this architecture: a rule taken from another, or the occupancy
+ * API's assumption). */
+typedef enum occ_figure_basis {
+  OCC_FIGURE_MEASURED,
+  OCC_FIGURE_DERIVED,
+  OCC_FIGURE_ASSUMED
+} occ_figure_basis;
+
+/* The basis of the SM's shared-memory configuration occ_compute gives
+ * (launch_smem_config_bytes, and the L1 it leaves): derived where the
+ * driver's choice was surveyed on the architecture
+ * (launch_default_smem_cap_bytes > 0: CC 9.0, on an H100 and an H200) or
+ * where the SM has one size and nothing to choose (no configurations);
+ * else assumed: the occupancy API's largest configuration, or the carveout
+ * rule measured on CC 9.0. *why, when not NULL, is a static phrase that
+ * says which. */
+occ_figure_basis occ_smem_config_basis(const occ_device *d, const char **why);
+
+/* "measured", "derived" or "assumed": the JSON's basis words. */
+const char *occ_figure_basis_name(occ_figure_basis basis);
+
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1);
  * OCC_UNLIMITED past them. */
 static inline int occ_result_limit(const occ_result *r, int index) {

@@ -21,6 +21,15 @@ occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
         "given (--sms)";
   item->has_cluster = true;
   item->cluster = *cluster;
+  /* The launch's waves: a wave is the clusters at once, in blocks. */
+  int64_t per_wave = item->cluster_result.active_blocks;
+  if (item->has_waves && item->cluster_result.layout_known && per_wave > 0) {
+    occ_waves *w = &item->waves;
+    w->blocks_per_wave = per_wave;
+    w->full_waves = w->grid_blocks / per_wave;
+    w->tail_blocks = w->grid_blocks % per_wave;
+    w->waves = (double)w->grid_blocks / (double)per_wave;
+  }
   int64_t size = item->cluster_result.cluster_size;
   /* --grid counts blocks: a whole number of clusters, checked before. */
   if (grid_blocks > 0 && grid_blocks % size == 0 &&

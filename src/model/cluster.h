@@ -32,6 +32,16 @@ static inline double occ_model_occupancy(const occ_item *item) {
              : item->result.occupancy;
 }
 
+/* The launch's blocks per SM: a cluster launch's (of a known layout) are
+ * its blocks at once over the SMs, an average where the domains leave
+ * SMs without a cluster; else the occupancy API's rule. */
+static inline double occ_model_active_blocks_per_sm(const occ_item *item) {
+  if (item->has_cluster && item->cluster_result.layout_known &&
+      item->device->sm_count > 0)
+    return (double)item->cluster_result.active_blocks / item->device->sm_count;
+  return item->result.active_blocks_per_sm;
+}
+
 /* True when item is a cluster launch whose clusters lower the GPU's
  * resident blocks (the limiter "cluster"). */
 static inline bool occ_model_limited_by_cluster(const occ_item *item) {

@@ -11,10 +11,9 @@
 
 static occ_status compute(occ_item *item, const occ_model_request *req) {
   occ_status status = OCC_OK;
-  if (req->choose_block) {
+  if (req->choose_block && item->choose_block) {
     status = occ_model_choose_block(req->choose_block, item->device, &item->kernel,
-                                    &item->chosen, req->block_best);
-    item->block_best = req->block_best;
+                                    &item->chosen, item->block_best);
     item->choice = status == OCC_OK ? &item->chosen : NULL;
     if (status != OCC_OK) return status;
   }
@@ -23,6 +22,7 @@ static occ_status compute(occ_item *item, const occ_model_request *req) {
   if (item->has_waves)
     occ_waves_compute(item->device, &item->result, req->grid_blocks,
                       &item->waves);
+  item->waves_without_clusters = item->waves;
   if (status == OCC_OK && req->cluster)
     status = occ_model_cluster(item, req->cluster, req->grid_blocks);
   return status;
@@ -68,7 +68,8 @@ static void move_charts(occ_charts *from, occ_sections *into) {
 
 static void build_explanation(occ_item *item, occ_explanation *e) {
   size_t n = occ_explain(item->device, &item->kernel, &item->result,
-                         item->has_waves ? &item->waves : NULL, e->steps,
+                         item->has_waves ? &item->waves_without_clusters : NULL,
+                         e->steps,
                          OCC_EXPLAIN_MAX_STEPS);
   e->count = n > OCC_EXPLAIN_MAX_STEPS ? OCC_EXPLAIN_MAX_STEPS : n;
   if (item->has_cluster) {
@@ -169,7 +170,8 @@ occ_status occ_model_build(occ_item *item, const occ_model_request *req,
   occ_status status = compute(item, req);
   if (status != OCC_OK) return status;
   item->has_ncu = occ_ncu_values(item->device, &item->kernel, &item->result,
-                                 item->has_waves ? &item->waves : NULL,
+                                 item->has_waves ? &item->waves_without_clusters
+                                                 : NULL,
                                  &item->ncu) == OCC_OK;
   if (item->has_ncu) occ_model_cluster_ncu(item);
   return build_sections(item, req, failed);

@@ -71,9 +71,11 @@ typedef struct occ_item {
   const occ_block_choice *choice;  /* the block chosen without --block
                                       (&chosen, by occ_model_build) */
   occ_block_choice chosen;
+  bool choose_block;               /* no block given: the model chooses
+                                      it (with the request's cache) */
   bool block_best;                 /* kernel.block is choice's block_size,
                                       as --block best asked (else its
-                                      smallest_block_size) */
+                                      smallest_block_size: a guess) */
   /* What the live backend found (model/verify.h): NULL when not
    * verified. */
   int gpu_ordinal;                 /* live: the GPU's (read with verify) */
@@ -84,7 +86,12 @@ typedef struct occ_item {
   occ_verdict verdict;             /* live: the verification's */
   occ_result result;
   bool has_waves;                  /* a grid was given */
+  /* The launch's waves: for a cluster launch of a known layout, a wave
+   * holds the clusters at once (cluster_result.active_blocks); else
+   * result's blocks per SM x SMs. waves_without_clusters is always the
+   * latter (the occupancy API's, ncu's launch__waves_per_multiprocessor). */
   occ_waves waves;
+  occ_waves waves_without_clusters;
   bool has_ncu;                    /* ncu's values are known */
   occ_ncu ncu;
   /* --cluster (or a run's cluster launch): the launch in clusters of
@@ -110,8 +117,6 @@ typedef struct occ_model_request {
    * into item->kernel.block and item->choice; NULL: the item's block as
    * given. */
   occ_choice_cache *choose_block;
-  bool block_best;      /* --block best: the chosen block is the runtime's
-                           (the largest of the best), not the smallest */
   const occ_cluster *cluster; /* NULL: not a cluster launch */
   bool explain;
   unsigned charts;      /* a bit per occ_chart_kind */

@@ -98,17 +98,28 @@ void occ_jw_root_members(occ_jw *w) {
   occ_jw_string(w, "occcalc_version", OCC_VERSION);
 }
 
+/* The basis of the SM's configuration (occ_smem_config_basis): "derived"
+ * or "assumed"; null with the configuration. */
+static void config_basis(occ_jw *w, const occ_device *d, const occ_result *r) {
+  if (occ_launch_config_known(r))
+    occ_jw_string(w, "smem_config_basis",
+                  occ_figure_basis_name(occ_smem_config_basis(d, NULL)));
+  else
+    occ_jw_null(w, "smem_config_basis");
+}
+
 /* smem_config_bytes is the SM's configuration: the driver's at launch, as
  * the report's "SM configured" line, ncu and CUPTI have it (null where not
  * known); api_smem_config_bytes the occupancy API's assumption, which
  * limits.shared_memory divides (null where no block fits). */
-static void allocated(occ_jw *w, const occ_result *r) {
+static void allocated(occ_jw *w, const occ_device *d, const occ_result *r) {
   occ_jw_object(w, "allocated");
   occ_jw_int(w, "regs_per_warp", r->regs_per_warp);
   occ_jw_int(w, "regs_per_block", r->regs_per_block);
   occ_jw_int(w, "smem_per_block_bytes", r->smem_per_block_bytes);
   occ_jw_int_or_null(w, "smem_config_bytes", r->launch_smem_config_bytes,
                      occ_launch_config_known(r));
+  config_basis(w, d, r);
   occ_jw_int_or_null(w, "api_smem_config_bytes", r->smem_config_bytes,
                      r->launchable || r->smem_config_bytes > 0);
   occ_jw_close(w);
@@ -126,6 +137,7 @@ static void at_launch(occ_jw *w, const occ_device *d, const occ_result *r) {
                      known);
   occ_jw_int_or_null(w, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
                      known && d->l1_smem_bytes > 0);
+  config_basis(w, d, r);
   occ_jw_int(w, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
   occ_jw_int(w, "active_warps_per_sm", warps);
   occ_jw_number(w, "occupancy", occ_launch_occupancy(r));
@@ -144,6 +156,11 @@ void occ_jw_ncu(occ_jw *w, const char *key, const occ_report *rep) {
   occ_jw_object(w, key);
   for (int i = 0; i < OCC_NCU_ROW_COUNT; i++)
     occ_jw_number_or_null(w, rows[i].key, rows[i].value, rows[i].known);
+  /* The metrics whose figures no survey backs on this architecture. */
+  occ_jw_array(w, "assumed_metrics");
+  for (int i = 0; i < OCC_NCU_ROW_COUNT; i++)
+    if (rows[i].assumed) occ_jw_string(w, NULL, rows[i].key);
+  occ_jw_close(w);
   occ_jw_close(w);
 }
 
@@ -194,6 +211,28 @@ static void device_memo(occ_jw *w, const char *key, const occ_device *d,
   occ_jw_raw(w, key, memo->text, memo->len);
 }
 
+/* The same kernel's figures without clusters, for a cluster launch whose
+ * top-level figures are the cluster launch's (render/report_rows.h); null
+ * for any other launch. */
+static void without_clusters(occ_jw *w, const occ_report *rep) {
+  if (!occ_report_cluster_launch(rep)) {
+    occ_jw_null(w, "without_clusters");
+    return;
+  }
+  const occ_result *r = rep->result;
+  occ_jw_object(w, "without_clusters");
+  occ_jw_int(w, "active_blocks_per_sm", r->active_blocks_per_sm);
+  occ_jw_int(w, "active_warps_per_sm", r->active_warps_per_sm);
+  occ_jw_int(w, "active_threads_per_sm", r->active_threads_per_sm);
+  occ_jw_number(w, "occupancy", r->occupancy);
+  occ_jw_limited_by(w, "limited_by", r);
+  if (rep->waves_without_clusters)
+    occ_jw_waves(w, "waves", rep->waves_without_clusters);
+  else
+    occ_jw_null(w, "waves");
+  occ_jw_close(w);
+}
+
 void occ_jw_report_members(occ_jw *w, const occ_report *rep,
                            occ_device_text *memo) {
   const occ_result *r = rep->result;
@@ -204,12 +243,19 @@ void occ_jw_report_members(occ_jw *w, const occ_report *rep,
   occ_jw_int(w, "threads_per_block", r->threads_per_block);
   occ_jw_int(w, "warps_per_block", r->warps_per_block);
   occ_jw_int(w, "inactive_threads", r->inactive_threads);
-  allocated(w, r);
+  allocated(w, rep->device, r);
   occ_jw_object(w, "limits");
   for (int i = 0; i < OCC_LIMITER_COUNT; i++)
     limit(w, occ_limiter_key(i), occ_result_limit(r, i));
   occ_jw_close(w);
-  occ_jw_limited_by(w, "limited_by", r);
+  const occ_cluster_result *c = occ_report_cluster_launch(rep);
+  if (c && c->limited_by_cluster) {
+    occ_jw_array(w, "limited_by");
+    occ_jw_string(w, NULL, "cluster");
+    occ_jw_close(w);
+  } else {
+    occ_jw_limited_by(w, "limited_by", r);
+  }
   occ_report_value rows[OCC_OCCUPANCY_ROW_COUNT];
   occ_occupancy_rows(rep, rows);
   for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++)
@@ -229,6 +275,7 @@ void occ_jw_report_members(occ_jw *w, const occ_report *rep,
   else
     occ_jw_null(w, "waves");
   occ_jw_cluster(w, "cluster", rep);
+  without_clusters(w, rep);
 }
 
 /* --- the same objects as trees, for documents still built as trees --- */

@@ -66,27 +66,29 @@ static bool occupancy_cluster_gpu_pct(const occ_ncu *n, double *v,
   return n->has_cluster_max_active;
 }
 
+/* The rows that follow from the SM's configuration carry its basis. */
 static const struct {
   const char *key, *unit;
   int decimals;
   getter *get;
+  bool from_config;
 } rows[OCC_NCU_ROW_COUNT] = {
-    {"launch__occupancy_limit_registers", "blocks", 0, limit_registers},
-    {"launch__occupancy_limit_shared_mem", "blocks", 0, limit_smem},
-    {"launch__occupancy_limit_warps", "blocks", 0, limit_warps},
-    {"launch__occupancy_limit_blocks", "blocks", 0, limit_blocks},
-    {"launch__occupancy_limit_barriers", "blocks", 0, limit_barriers},
-    {"launch__registers_per_thread", "registers", 0, registers},
-    {"launch__shared_mem_config_size", "bytes", 0, config_size},
-    {"launch__shared_mem_per_block_static", "bytes", 0, smem_static},
-    {"launch__shared_mem_per_block_dynamic", "bytes", 0, smem_dynamic},
-    {"launch__shared_mem_per_block_driver", "bytes", 0, smem_driver},
-    {"sm__maximum_warps_per_active_cycle_pct", "percent", 2, max_warps_pct},
-    {"launch__waves_per_multiprocessor", "waves", 2, waves},
-    {"launch__cluster_max_active", "clusters", 0, cluster_max_active},
-    {"launch__occupancy_cluster_pct", "percent", 2, occupancy_cluster_pct},
+    {"launch__occupancy_limit_registers", "blocks", 0, limit_registers, false},
+    {"launch__occupancy_limit_shared_mem", "blocks", 0, limit_smem, true},
+    {"launch__occupancy_limit_warps", "blocks", 0, limit_warps, false},
+    {"launch__occupancy_limit_blocks", "blocks", 0, limit_blocks, false},
+    {"launch__occupancy_limit_barriers", "blocks", 0, limit_barriers, false},
+    {"launch__registers_per_thread", "registers", 0, registers, false},
+    {"launch__shared_mem_config_size", "bytes", 0, config_size, true},
+    {"launch__shared_mem_per_block_static", "bytes", 0, smem_static, false},
+    {"launch__shared_mem_per_block_dynamic", "bytes", 0, smem_dynamic, false},
+    {"launch__shared_mem_per_block_driver", "bytes", 0, smem_driver, false},
+    {"sm__maximum_warps_per_active_cycle_pct", "percent", 2, max_warps_pct, false},
+    {"launch__waves_per_multiprocessor", "waves", 2, waves, false},
+    {"launch__cluster_max_active", "clusters", 0, cluster_max_active, false},
+    {"launch__occupancy_cluster_pct", "percent", 2, occupancy_cluster_pct, false},
     {"launch__occupancy_cluster_gpu_pct", "percent", 2,
-     occupancy_cluster_gpu_pct},
+     occupancy_cluster_gpu_pct, false},
 };
 
 void occ_ncu_values_rows(const occ_ncu *n,
@@ -94,7 +96,8 @@ void occ_ncu_values_rows(const occ_ncu *n,
   for (int i = 0; i < OCC_NCU_ROW_COUNT; i++) {
     occ_ncu_value *o = &values[i];
     *o = (occ_ncu_value){rows[i].key, rows[i].unit, rows[i].decimals, false,
-                         0, NULL};
+                         0, NULL, false};
     o->known = rows[i].get(n, &o->value, &o->words);
+    o->assumed = o->known && rows[i].from_config && n->shared_mem_config_assumed;
   }
 }

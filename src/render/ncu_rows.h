@@ -19,6 +19,9 @@ typedef struct occ_ncu_value {
   double value;
   const char *words; /* when not known, what the text says instead; NULL:
                         the text leaves the row out */
+  bool assumed;      /* a known figure no survey backs on this
+                        architecture (the SM's configuration and what it
+                        gives): the text marks it, JSON lists it */
 } occ_ncu_value;
 
 enum { OCC_NCU_ROW_COUNT = 15 };

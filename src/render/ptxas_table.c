@@ -171,9 +171,10 @@ void occ_ptxas_table_row(FILE *out, const occ_ptxas_row *row, int name_width) {
 void occ_ptxas_table_footer(FILE *out, bool any_chosen_block,
                             bool any_limiter_ties, bool any_local) {
   if (any_chosen_block)
-    fputs("* no --block: the smallest block size reaching the kernel's "
+    fputs("* no block known: the smallest block size reaching the kernel's "
           "highest\n  occupancy (cudaOccupancyMaxPotentialBlockSize picks "
-          "the largest such\n  size; --json gives both).\n",
+          "the largest such\n  size; --json gives both), a guess "
+          "--min-occupancy does not pass.\n",
           out);
   if (any_limiter_ties)
     fputs("+ other limits bind too (see --json's limited_by).\n", out);

@@ -79,6 +79,13 @@ static void print_allocated(FILE *out, const occ_report *rep) {
   if (d->l1_smem_bytes > 0)
     fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
   fputc('\n', out);
+  /* A configuration no survey backs says so, before any figure from it. */
+  if (occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED) {
+    char cc[16];
+    occ_cc_text(d, cc, sizeof cc);
+    fprintf(out, "                  assumed: the driver's choice was never "
+            "surveyed on cc %s\n", cc);
+  }
   if (config != api && api > 0)
     fprintf(out, "                  (the occupancy API assumes %" PRId64 " B)\n", api);
 }
@@ -109,9 +116,19 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
     char value[32];
     if (rows[i].fraction)
       occ_pct_text(rows[i].value, value, sizeof value);
-    else
+    else if (rows[i].value == (double)(int64_t)rows[i].value)
       snprintf(value, sizeof value, "%.0f", rows[i].value);
+    else
+      snprintf(value, sizeof value, "%.2f", rows[i].value);
     fprintf(out, "  %-15s %6s %s\n", rows[i].label, value, rows[i].unit);
+  }
+  /* A cluster launch's figures above; the kernel's without clusters here. */
+  if (occ_report_cluster_launch(rep)) {
+    char limiters[96];
+    occ_pct_text(r->occupancy, pct, sizeof pct);
+    fprintf(out, "  without clusters %5d block%s per SM, %s %% (limited by %s)\n",
+            r->active_blocks_per_sm, plural(r->active_blocks_per_sm), pct,
+            occ_limiters_words(r->limited_by, limiters, sizeof limiters));
   }
   if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
     int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
@@ -135,10 +152,12 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
   }
 }
 
-static void print_waves(FILE *out, const occ_waves *w, const occ_device *d) {
+static void print_waves(FILE *out, const occ_report *rep) {
+  const occ_waves *w = rep->waves;
   fprintf(out, "\nGrid\n");
-  fprintf(out, "  blocks          %6" PRId64 " (%" PRId64 " per wave on %d SMs)\n",
-          w->grid_blocks, w->blocks_per_wave, d->sm_count);
+  fprintf(out, "  blocks          %6" PRId64 " (%" PRId64 " per wave on %d SMs%s)\n",
+          w->grid_blocks, w->blocks_per_wave, rep->device->sm_count,
+          occ_report_cluster_launch(rep) ? ", in clusters" : "");
   char words[80];
   if (w->blocks_per_wave > 0)
     fprintf(out, "  waves           %6.2f (%s)\n", w->waves,
@@ -151,7 +170,7 @@ void occ_print_report(FILE *out, const occ_report *rep) {
   print_allocated(out, rep);
   print_limits(out, rep->result);
   print_occupancy(out, rep);
-  if (rep->waves) print_waves(out, rep->waves, rep->device);
+  if (rep->waves) print_waves(out, rep);
   occ_print_cluster(out, rep);
 }
 
@@ -166,8 +185,10 @@ void occ_print_ncu(FILE *out, const occ_report *rep) {
     if (!v->known && v->words)
       fprintf(out, "  %-40s %10s\n", v->key, v->words);
     else if (v->known && v->decimals)
-      fprintf(out, "  %-40s %10.*f\n", v->key, v->decimals, v->value);
+      fprintf(out, "  %-40s %10.*f%s\n", v->key, v->decimals, v->value,
+              v->assumed ? " assumed" : "");
     else if (v->known)
-      fprintf(out, "  %-40s %10lld\n", v->key, (long long)v->value);
+      fprintf(out, "  %-40s %10lld%s\n", v->key, (long long)v->value,
+              v->assumed ? " assumed" : "");
   }
 }

@@ -35,6 +35,9 @@ typedef struct occ_report {
   const occ_cluster *cluster;
   const occ_cluster_result *cluster_result;
   const occ_cluster_waves *cluster_waves;
+  /* The waves without clusters (waves is the launch's: in clusters for a
+   * cluster launch of a known layout); NULL without a grid. */
+  const occ_waves *waves_without_clusters;
 } occ_report;
 
 /* Writes the compact human report (fits 80 columns), with its "Thread

@@ -2,6 +2,7 @@
  * report_rows.h). */
 #include "render/report_rows.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "render/vocab.h"
@@ -9,19 +10,33 @@
 /* A row's value, and the text after it in *unit. */
 typedef double getter(const occ_report *rep, char *unit, size_t size);
 
+const occ_cluster_result *occ_report_cluster_launch(const occ_report *rep) {
+  const occ_cluster_result *c = rep->cluster_result;
+  return c && c->layout_known && rep->device->sm_count > 0 ? c : NULL;
+}
+
+/* The launch's blocks per SM: a cluster launch's blocks at once over the
+ * SMs (an average where domains leave SMs without a cluster). */
+static double blocks_per_sm(const occ_report *rep, bool clusters) {
+  const occ_cluster_result *c = clusters ? occ_report_cluster_launch(rep) : NULL;
+  return c ? (double)c->active_blocks / rep->device->sm_count
+           : rep->result->active_blocks_per_sm;
+}
+
 static double active_blocks(const occ_report *rep, char *unit, size_t size) {
-  snprintf(unit, size, "per SM");
-  return rep->result->active_blocks_per_sm;
+  double v = blocks_per_sm(rep, true);
+  snprintf(unit, size, "per SM%s", v != (double)(int64_t)v ? " (on average)" : "");
+  return v;
 }
 
 static double active_warps(const occ_report *rep, char *unit, size_t size) {
   snprintf(unit, size, "of %d", rep->result->max_warps_per_sm);
-  return rep->result->active_warps_per_sm;
+  return blocks_per_sm(rep, true) * rep->result->warps_per_block;
 }
 
 static double active_threads(const occ_report *rep, char *unit, size_t size) {
   snprintf(unit, size, "of %d", rep->device->max_threads_per_sm);
-  return rep->result->active_threads_per_sm;
+  return blocks_per_sm(rep, true) * rep->result->threads_per_block;
 }
 
 static double max_warps(const occ_report *rep, char *unit, size_t size) {
@@ -32,10 +47,14 @@ static double max_warps(const occ_report *rep, char *unit, size_t size) {
 
 static double occupancy(const occ_report *rep, char *unit, size_t size) {
   char limiters[96];
-  snprintf(unit, size, "%% (limited by %s)",
-           occ_limiters_words(rep->result->limited_by, limiters,
-                              sizeof limiters));
-  return rep->result->occupancy;
+  const occ_cluster_result *c = occ_report_cluster_launch(rep);
+  if (c && c->limited_by_cluster)
+    snprintf(unit, size, "%% (limited by cluster)");
+  else
+    snprintf(unit, size, "%% (limited by %s)",
+             occ_limiters_words(rep->result->limited_by, limiters,
+                                sizeof limiters));
+  return c ? c->occupancy : rep->result->occupancy;
 }
 
 static const struct {
@@ -59,3 +78,4 @@ void occ_occupancy_rows(const occ_report *rep,
     v->value = rows[i].get(rep, v->unit, sizeof v->unit);
   }
 }
+

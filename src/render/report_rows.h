@@ -24,8 +24,16 @@ typedef struct occ_report_value {
 enum { OCC_OCCUPANCY_ROW_COUNT = 5 };
 
 /* Fills values[0..OCC_OCCUPANCY_ROW_COUNT-1] from rep, in the JSON
- * report's order. */
+ * report's order: the launch's figures, which for a cluster launch of a
+ * known layout are the cluster launch's (its blocks at once over the SMs,
+ * an average where domains leave SMs without a cluster). */
 void occ_occupancy_rows(const occ_report *rep,
                         occ_report_value values[OCC_OCCUPANCY_ROW_COUNT]);
+
+/* The cluster launch whose figures the top-level rows show: rep's, when
+ * its board's layout is known; NULL for a launch without clusters, or one
+ * whose cluster figures are not known (the cluster-less ones stand: an
+ * upper bound). */
+const occ_cluster_result *occ_report_cluster_launch(const occ_report *rep);
 
 #endif

@@ -74,8 +74,12 @@ static void text_config(FILE *out, const occ_run_row *row) {
   char config[64] = "the SM's configuration unknown";
   if (row->measure.smem_executed_bytes > 0) {
     text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
+    bool assumed = row->measure.smem_config_predicted && row->item.device &&
+                   occ_smem_config_basis(row->item.device, NULL) ==
+                       OCC_FIGURE_ASSUMED;
     snprintf(config, sizeof config, "the SM configured with %s%s", sm,
-             row->measure.smem_config_predicted ? ", predicted" : "");
+             assumed ? ", assumed"
+             : row->measure.smem_config_predicted ? ", predicted" : "");
   }
   fprintf(out, "   %d regs, %s shared (%s), %s local\n", l->regs_per_thread, smem,
           config, local);
@@ -437,7 +441,7 @@ static bool get_theoretical(const occ_run_row *r, double *v) {
   return r->item.device != NULL;
 }
 static bool get_active_blocks(const occ_run_row *r, double *v) {
-  *v = r->item.result.active_blocks_per_sm;
+  *v = r->item.device ? occ_model_active_blocks_per_sm(&r->item) : 0;
   return r->item.device != NULL;
 }
 static bool get_launch_occupancy(const occ_run_row *r, double *v) {
@@ -497,10 +501,20 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   bool dev = row->item.device != NULL;
   row_fields_json(o, row);
   cJSON_AddItemToObject(o, "limited_by",
-                        dev ? occ_json_limited_by(&row->item.result)
-                            : cJSON_CreateNull());
+                        !dev ? cJSON_CreateNull()
+                        : occ_model_limited_by_cluster(&row->item)
+                            ? cJSON_CreateStringArray((const char *[]){"cluster"}, 1)
+                            : occ_json_limited_by(&row->item.result));
   cJSON_AddItemToObject(o, "waves", dev ? occ_json_waves(&row->item.waves)
                                         : cJSON_CreateNull());
+  /* The configuration's basis: recorded by CUPTI, else as predicted. */
+  const char *basis =
+      row->measure.smem_executed_bytes <= 0 ? NULL
+      : !row->measure.smem_config_predicted ? occ_figure_basis_name(OCC_FIGURE_MEASURED)
+      : dev ? occ_figure_basis_name(occ_smem_config_basis(row->item.device, NULL))
+            : NULL;
+  cJSON_AddItemToObject(o, "smem_config_basis",
+                        basis ? cJSON_CreateString(basis) : cJSON_CreateNull());
   if (row->measure.achieved_why)
     cJSON_AddStringToObject(o, "achieved_null_reason", row->measure.achieved_why);
   else
@@ -695,8 +709,11 @@ static void csv_row(FILE *out, const occ_run_report *rep,
   fprintf(out, ",%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", l->device, l->grid[0],
           l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2],
           l->regs_per_thread, l->smem_static_bytes, l->smem_dynamic_bytes);
-  fprintf(out, ",%s", dev ? occ_limiters_keys(row->item.result.limited_by, keys,
-                                              sizeof keys) : "");
+  fprintf(out, ",%s", !dev ? ""
+                      : occ_model_limited_by_cluster(&row->item)
+                          ? "cluster"
+                          : occ_limiters_keys(row->item.result.limited_by, keys,
+                                              sizeof keys));
   csv_number(out, row->item.waves.waves, dev);
   for (int i = 0; i < ROW_FIELD_COUNT; i++) {
     double v;

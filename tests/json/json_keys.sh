@@ -167,7 +167,7 @@ check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
 
 # The ncu object: Nsight Compute's names, the driver's configuration.
 example=$(./occcalc --gpu h100 --regs 48 --smem 4096 --block 128 --grid 1000 --json)
-check ncu "$example" '(.ncu | keys | length) == 15 and .ncu.launch__cluster_max_active == null and
+check ncu "$example" '(.ncu | keys | length) == 16 and .ncu.assumed_metrics == [] and .ncu.launch__cluster_max_active == null and
   .ncu.launch__occupancy_cluster_pct == null and .ncu.launch__occupancy_cluster_gpu_pct == null and .cluster == null and .ncu.launch__shared_mem_config_size
   == .at_launch.smem_config_bytes and .at_launch.smem_config_bytes == 102400 and
   .at_launch.l1_bytes == 262144 - 102400 and .ncu.launch__occupancy_limit_shared_mem == 20

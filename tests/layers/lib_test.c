@@ -28,7 +28,7 @@ int main(void) {
   occ_report rep = {item.device, &item.kernel, item.name, &item.result,
                     &item.waves, item.has_ncu ? &item.ncu : NULL,
                     item.explanation->steps, item.explanation->count, NULL,
-                    NULL, NULL, NULL};
+                    NULL, NULL, NULL, &item.waves};
   cJSON *doc = occ_json_report(&rep);
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
   const cJSON *occ = cJSON_GetObjectItemCaseSensitive(doc, "occupancy");
