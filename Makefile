@@ -19,7 +19,8 @@
 #           the verifier's results and their judges, run's launch records
 #   render/ the renderers: text, JSON, JSONL, CSV, SVG, entered once an
 #           item (render.c); they read the model and call no layer below
-#           (tests/layers/walk/ checks the calls, tests/layers/layers.sh the includes)
+#           (tests/layers/walk/ checks the calls, tests/layers/layers.sh the
+#           includes and the symbols each layer's objects use)
 #   live/   occcalc's live GPU backend (with inject/, the only code that
 #           sees CUDA's headers) and the reader of run's launch records
 #   inject/ the injection library run loads into the user's program

@@ -1,12 +1,10 @@
-/* cli.c - the option table, its value parsers, the rules of which options
- * go together, and --help. */
+/* cli.c - the option table (each row's value parsed by params.c), the
+ * rules of which options go together and which vendor's targets take
+ * them, and --help. */
 #include "cli/cli.h"
 
-#include <ctype.h>
-#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <stdlib.h>

@@ -1,7 +1,10 @@
 /* cli.h - occcalc's command line. One table of options (cli.c) drives
  * parsing, --help, the man-page check and the rules of which options go
  * together: each row names its value type, its range, where the value
- * goes and the modes (kinds of run) it applies to. */
+ * goes, the modes (kinds of run) and the vendor's targets it applies to.
+ * Adding an option is adding a row (and its occ_opt, a field of occ_cli
+ * of its type, and its lines in man/occcalc.1): the parser, --help, the
+ * mode and vendor refusals and their tests follow from the row. */
 #ifndef OCC_CLI_H
 #define OCC_CLI_H
 

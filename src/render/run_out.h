@@ -80,7 +80,7 @@ typedef struct occ_run_report {
 } occ_run_report;
 
 /* The row's kernel and limiter columns, the likely cause: 80 columns.
- * Every name from the program is escaped (render/text_safe.h). */
+ * Every name from the program is escaped (text/text_safe.h). */
 void occ_run_print_text(FILE *out, const occ_run_report *report);
 
 /* The notes on the records' file, "occcalc: note: ..." each: the records

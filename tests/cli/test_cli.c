@@ -238,3 +238,31 @@ Test(options, a_flag_given_a_value_is_named) {
     cr_expect(strstr(err, cases[i][1]) != NULL, "'%s' lacks '%s'", err, cases[i][1]);
   }
 }
+
+/* Static shared memory: no kernel declares more than the default
+ * per-block size, which the database has at 48 KB on every CUDA
+ * architecture (the man page says so); one byte more is refused on each,
+ * and dynamic shared memory may pass it. */
+Test(options, static_smem_above_48k_refused_on_every_arch, .init = load_db,
+     .fini = free_db) {
+  size_t n = occ_gpudb_arch_count(db);
+  cr_assert_gt(n, 10);
+  for (size_t i = 0; i < n; i++) {
+    occ_device d;
+    occ_gpudb_arch_at(db, i, &d, NULL, NULL);
+    cr_expect_eq(d.smem_per_block_bytes, 49152, "cc %d.%d", d.cc_major, d.cc_minor);
+    char cc[16], at[32], over[32];
+    snprintf(cc, sizeof cc, "%d.%d", d.cc_major, d.cc_minor);
+    snprintf(at, sizeof at, "%lld", (long long)d.smem_per_block_bytes);
+    snprintf(over, sizeof over, "%lld", (long long)d.smem_per_block_bytes + 1);
+    const char *ok[] = {"--cc", cc, "--regs", "32", "--block", "64", "--smem", at, NULL};
+    const char *bad[] = {"--cc", cc, "--regs", "32", "--block", "64", "--smem", over, NULL};
+    const char *dyn[] = {"--cc", cc, "--regs", "32", "--block", "64", "--dyn-smem", over, NULL};
+    char err[512];
+    cr_expect_eq(run_occcalc(ok, err, sizeof err), OCC_EXIT_OK, "cc %s: %s", cc, err);
+    cr_expect_eq(run_occcalc(bad, err, sizeof err), OCC_EXIT_USAGE, "cc %s", cc);
+    cr_expect(strstr(err, "--smem: ") && strstr(err, "more than a kernel can declare"),
+              "cc %s: %s", cc, err);
+    cr_expect_eq(run_occcalc(dyn, err, sizeof err), OCC_EXIT_OK, "cc %s: %s", cc, err);
+  }
+}

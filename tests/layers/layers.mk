@@ -1,11 +1,14 @@
-# The layers of src/ (core db ptxas model render live inject cli, lowest
-# first) and the library's boundary.
+# The layers of src/ (core text db ptxas model render live inject cli,
+# lowest first) and the library's boundary.
 # - test-layers: includes point down only, no include cycle, the core
-#   includes no stdio, cJSON or CUDA header (layers.sh; under a second).
+#   includes no stdio, cJSON or CUDA header, and every symbol a layer's
+#   objects use is defined in that layer or below (nm; layers.sh; under a
+#   second).
 # - test-lib: lib_test.c includes src/libocc.h alone and links
 #   build/libocc.a alone (no command line, no live backend, no CUDA).
 # - test-walk (slow: gdb, minutes): the calls between layers while occcalc
-#   computes and writes typed configurations (walk/walk.sh), recorded by
+#   computes and writes typed configurations, a --ptxas log and a run over
+#   a fake program's records (walk/walk.sh), recorded by
 #   gdb on a build of its own whose every call stays a call (no
 #   sibling-call jumps), so that the layers a call crosses can be read
 #   from the stack.
@@ -16,7 +19,7 @@ SLOW_TEST_TARGETS += test-walk
 
 .PHONY: test-layers test-lib test-walk
 
-test-layers:
+test-layers: occcalc $(INJECT_LIB)
 	sh tests/layers/layers.sh
 
 build/lib_test: tests/layers/lib_test.c src/libocc.h $(LIBOCC)
@@ -44,5 +47,9 @@ build/walk/gen/%.o: build/%.c Makefile tests/layers/layers.mk | deps
 build/walk/occcalc: $(WALK_OBJS) build/walk/gen/gpus_table.o build/walk/gen/probe_ptx.o
 	$(CC) -o $@ $^ $(LDFLAGS) $(LIBS)
 
-test-walk: build/walk/occcalc
+# run looks for the injection library beside the binary.
+build/walk/libocc_inject.so: $(INJECT_LIB)
+	cp $(INJECT_LIB) $@
+
+test-walk: build/walk/occcalc build/walk/libocc_inject.so build/fake_launches
 	sh tests/layers/walk/walk.sh build/walk/occcalc

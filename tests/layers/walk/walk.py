@@ -5,7 +5,11 @@
 # linkage can be called from another file, so each gets a breakpoint, which
 # records its caller's layer and its own. Case N's calls go to
 # $OCC_WALK_OUT.N, a line each: "CALLER_LAYER CALLER_FILE CALLEE_LAYER
-# CALLEE_FILE FUNCTION".
+# CALLEE_FILE FUNCTION". At each stop the whole stack is read too: where a
+# function of a layer runs under one of a lower layer (a callback through
+# a function pointer, which no breakpoint of an external function sees,
+# or a stream's read function called by libc), a line "callback
+# LOWER_LAYER LOWER_FILE HIGHER_LAYER HIGHER_FILE FUNCTION" is written once.
 import os
 import re
 
@@ -44,8 +48,32 @@ def where(frame):
     return (m.group(1), m.group(2)) if m else (None, None)
 
 
+ORDER = os.environ.get("OCC_WALK_ORDER", "").split()
+
+
+def callbacks(frame, seen, moves):
+    """Adds a line for each pair of neighbouring frames of the stack (those
+    of src/, inlined ones skipped) where the lower layer's function runs
+    the higher layer's."""
+    layered = []
+    while frame is not None:
+        if frame.type() != gdb.INLINE_FRAME:
+            here = where(frame)
+            if here[0] in ORDER:
+                layered.append((here, frame.name()))
+        frame = frame.older()
+    for (callee, name), (caller, _) in zip(layered, layered[1:]):
+        if ORDER.index(callee[0]) > ORDER.index(caller[0]):
+            line = "callback %s %s %s %s %s" % (caller[0], caller[1], callee[0],
+                                                callee[1], name)
+            if line not in seen:
+                seen.add(line)
+                moves.append(line)
+
+
 def walk(args):
     moves = []
+    seen = set()
     gdb.execute("run %s >/dev/null 2>&1" % args, to_string=True)
     while True:
         try:
@@ -65,6 +93,7 @@ def walk(args):
                 caller[0] != callee[0]:
             moves.append("%s %s %s %s %s" % (caller[0], caller[1], callee[0],
                                              callee[1], frame.name()))
+        callbacks(frame, seen, moves)
         try:
             gdb.execute("continue", to_string=True)
         except gdb.error:
