@@ -70,8 +70,8 @@ static const occ_option options[] = {
          OCC_VENDOR_NVIDIA,
          "AMD's LDS has no carveout"},
     [OCC_OPT_GRID] =
-        {"grid", "BLOCKS", OCC_ARG_COUNT, 1, INT32_MAX, AT(grid), CONFIG,
-         "blocks in the grid: also report waves", 0,
+        {"grid", "X[xY[xZ]]", OCC_ARG_SHAPE, 1, INT32_MAX, AT(grid_shape), CONFIG,
+         "blocks in the grid (e.g. 1000 or 64x64): also waves", 0,
          OCC_VENDOR_NVIDIA,
          "waves of a grid are computed for NVIDIA targets only"},
     [OCC_OPT_CLUSTER] =
@@ -648,6 +648,13 @@ static int check_refinements(occ_cli *cli, FILE *err) {
     return occ_cli_usage_error(err, "--max-threads: needs --block best, --suggest "
                                     "or --ptxas without --block (it limits the "
                                     "block sizes tried)");
+  if (occ_cli_given(cli, OCC_OPT_GRID)) {
+    /* CUDA's limits: x up to 2^31 - 1 (the parser's), y and z 65535. */
+    if (cli->grid_shape.dim[1] > 65535 || cli->grid_shape.dim[2] > 65535)
+      return occ_cli_usage_error(err, "--grid: '%s': y and z must be 1 to 65535 "
+                                 "(accepted: X[xY[xZ]], x up to 2147483647)",
+                                 cli->grid_shape.text);
+  }
   bool cluster = occ_cli_given(cli, OCC_OPT_CLUSTER);
   if (cli->non_portable && !cluster)
     return occ_cli_usage_error(err, "--non-portable: needs --cluster (it "
@@ -772,6 +779,8 @@ int occ_cli_parse(int argc, char **argv, occ_cli *cli, FILE *err) {
   }
   int rc = read_options(argc, argv, run, cli, err);
   if (rc != OCC_EXIT_OK || cli->help || cli->version) return rc;
+  /* The grid's blocks, which the checks below and every source read. */
+  if (occ_cli_given(cli, OCC_OPT_GRID)) cli->grid = cli->grid_shape.product;
   cli->mode = choose_mode(cli);
   if ((rc = check_amd_device(cli, err)) != OCC_EXIT_OK) return rc;
   if ((rc = check_modes(cli, err)) != OCC_EXIT_OK) return rc;

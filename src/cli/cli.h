@@ -201,7 +201,9 @@ typedef struct occ_cli {
   int block_rule_count;
   occ_shape block;           /* checked against the device once known
                                 (occ_block_check) */
-  int64_t grid, sms;
+  occ_shape grid_shape;      /* --grid X[xY[xZ]] as given */
+  int64_t grid;              /* its blocks (x * y * z); 0 when not given */
+  int64_t sms;
   /* an AMD kernel (--vgprs ...; LDS is smem and dyn_smem) */
   int64_t vgprs, agprs;
   int64_t sgprs;             /* OCC_AMD_SGPRS_UNKNOWN (-1) when not given */

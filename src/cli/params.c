@@ -253,8 +253,8 @@ int occ_cluster_shape_check(const occ_cluster *cluster, const char *text,
 }
 
 int occ_cluster_device_check(const occ_cluster *cluster,
-                             const occ_device *device, int64_t grid_blocks,
-                             char *why, size_t why_size) {
+                             const occ_device *device, const occ_shape *grid,
+                             int64_t grid_blocks, char *why, size_t why_size) {
   occ_cluster_status status = occ_cluster_check(device, cluster);
   if (status != OCC_CLUSTER_OK) {
     snprintf(why, why_size, "%s on %s (cc %d.%d)", occ_cluster_strerror(status),
@@ -262,6 +262,21 @@ int occ_cluster_device_check(const occ_cluster *cluster,
     return -1;
   }
   int64_t size = occ_cluster_size(cluster), clusters;
+  /* A grid of 2 or 3 dimensions: whole clusters along each, as CUDA
+   * requires. */
+  bool shaped = grid && grid->text && strchr(grid->text, 'x');
+  if (grid_blocks > 0 && shaped &&
+      occ_cluster_grid_clusters((const int64_t[3]){grid->dim[0], grid->dim[1],
+                                                   grid->dim[2]},
+                                cluster, &clusters) != OCC_CLUSTER_OK) {
+    snprintf(why, why_size,
+             "--grid %s is not a whole number of clusters of %dx%dx%d along "
+             "each dimension (accepted: each of the grid's sizes a multiple "
+             "of the cluster's)",
+             grid->text, cluster->dim[0], cluster->dim[1], cluster->dim[2]);
+    return -1;
+  }
+  if (shaped) return 0;
   /* --grid counts blocks: a whole number of clusters of size blocks. */
   const occ_cluster line = {{(int)size, 1, 1}, cluster->non_portable};
   if (grid_blocks > 0 &&

@@ -71,13 +71,15 @@ int occ_block_check(const occ_shape *shape, const occ_device *device,
 
 /* Checks a cluster against the rule of every device (at most 8 blocks, 16
  * with non_portable); the device's own (compute capability 9.0 or newer)
- * and the grid's (a whole number of clusters of grid_blocks, 0: none
+ * and the grid's (a whole number of clusters: along each dimension of a
+ * shaped grid, XxY[xZ], else of grid_blocks; 0: none
  * given) with occ_cluster_device_check once the device is known. Return 0,
  * or -1 with the reason in why. */
 int occ_cluster_shape_check(const occ_cluster *cluster, const char *text,
                             char *why, size_t why_size);
 int occ_cluster_device_check(const occ_cluster *cluster,
-                             const occ_device *device, int64_t grid_blocks,
+                             const occ_device *device, const occ_shape *grid,
+                             int64_t grid_blocks,
                              char *why, size_t why_size);
 
 #endif

@@ -122,7 +122,7 @@ int occ_pipeline_check(const occ_pipeline *p, const occ_device *d) {
                                "a board from --gpu, or give --sms N)", d->name);
   char why[256];
   if (occ_cli_given(cli, OCC_OPT_CLUSTER) &&
-      occ_cluster_device_check(&cli->cluster_shape, d, cli->grid, why,
+      occ_cluster_device_check(&cli->cluster_shape, d, &cli->grid_shape, cli->grid, why,
                                sizeof why) != 0)
     return occ_cli_usage_error(p->err, "--cluster: %s", why);
   return OCC_EXIT_OK;

@@ -53,13 +53,20 @@ Test(cluster_arg, device_and_grid) {
   char why[256];
   occ_device hopper = {.name = "H", .cc_major = 9, .cc_minor = 0};
   occ_device ampere = {.name = "A", .cc_major = 8, .cc_minor = 0};
-  cr_expect(occ_cluster_device_check(&c, &hopper, 0, why, sizeof why) == 0);
-  cr_expect(occ_cluster_device_check(&c, &hopper, 8, why, sizeof why) == 0);
-  cr_expect(occ_cluster_device_check(&c, &ampere, 0, why, sizeof why) != 0 &&
+  cr_expect(occ_cluster_device_check(&c, &hopper, NULL, 0, why, sizeof why) == 0);
+  cr_expect(occ_cluster_device_check(&c, &hopper, NULL, 8, why, sizeof why) == 0);
+  cr_expect(occ_cluster_device_check(&c, &ampere, NULL, 0, why, sizeof why) != 0 &&
             strstr(why, "9.0"));
   /* More blocks in a cluster than in the grid, or not a whole number. */
-  cr_expect(occ_cluster_device_check(&c, &hopper, 2, why, sizeof why) != 0);
-  cr_expect(occ_cluster_device_check(&c, &hopper, 6, why, sizeof why) != 0);
+  cr_expect(occ_cluster_device_check(&c, &hopper, NULL, 2, why, sizeof why) != 0);
+  cr_expect(occ_cluster_device_check(&c, &hopper, NULL, 6, why, sizeof why) != 0);
+  /* A shaped grid: whole clusters along each dimension. */
+  occ_cluster square = {{2, 2, 1}, false};
+  occ_shape fits = {{64, 64, 1}, 4096, "64x64", false};
+  occ_shape odd = {{64, 63, 1}, 4032, "64x63", false};
+  cr_expect(occ_cluster_device_check(&square, &hopper, &fits, 4096, why, sizeof why) == 0);
+  cr_expect(occ_cluster_device_check(&square, &hopper, &odd, 4032, why, sizeof why) != 0 &&
+            strstr(why, "64x63"));
 }
 
 Test(cluster_sweep, count_and_add) {
