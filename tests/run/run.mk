@@ -148,3 +148,32 @@ test-gpu-run-sample: occcalc $(INJECT_LIB)
 
 test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 	sh tests/run/trace_test.sh
+
+# The sample reader and the attribution under any bytes (libFuzzer,
+# tests/fuzz/fuzz_samples.c); test-fuzz-samples runs it 20 s, skipped
+# without clang.
+TEST_TARGETS      += test-fuzz-samples
+SLOW_TEST_TARGETS += test-fuzz-samples
+.PHONY: fuzz-samples test-fuzz-samples
+build/fuzz_samples: tests/fuzz/fuzz_samples.c $(FUZZ_PROGRAM_SRCS) $(HDRS) build/cshim/string
+	$(CLANG) $(FUZZ_FLAGS) -I$(CUDA)/include -Ibuild/cshim \
+	  -o $@ tests/fuzz/fuzz_samples.c $(FUZZ_PROGRAM_SRCS) -lcjson -lm -ldl -l:libstdc++.a
+
+fuzz-samples: build/fuzz_samples
+	@mkdir -p build/fuzz_samples_corpus
+	./build/fuzz_samples -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 \
+	  -rss_limit_mb=2048 -artifact_prefix=build/fuzz-samples- -print_final_stats=1 \
+	  build/fuzz_samples_corpus 2>build/fuzz_samples.log || { tail -40 build/fuzz_samples.log; exit 1; }
+	grep -E '^(Done|stat::peak_rss)' build/fuzz_samples.log
+
+test-fuzz-samples:
+	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
+	$(MAKE) --no-print-directory fuzz-samples FUZZ_SECONDS=20
+
+# Overhead beside Nsight Compute (sample_bench.py): the graph program
+# alone, under occcalc run (PM sampling) and under ncu, alternating.
+GPU_BENCH_TARGETS += bench-gpu-run-sample
+.PHONY: bench-gpu-run-sample
+bench-gpu-run-sample: occcalc $(INJECT_LIB) build/run_graphs
+	@command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
+	python3 tests/run/sample_bench.py ./occcalc build/run_graphs 3
