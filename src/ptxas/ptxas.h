@@ -30,7 +30,11 @@
 
 typedef enum occ_ptxas_source {
   OCC_PTXAS_FROM_PTXAS,     /* a `ptxas info : Used ...` line */
-  OCC_PTXAS_FROM_CUOBJDUMP  /* a cuobjdump `REG:... SHARED:...` line */
+  OCC_PTXAS_FROM_CUOBJDUMP, /* a cuobjdump `REG:... SHARED:...` line */
+  OCC_PTXAS_FROM_BINARY     /* a cubin's sections, read by binary.h: its
+                               shared memory is the .nv.shared section's
+                               size, which for sm_90 and newer includes the
+                               per-block reserve (smem_includes_reserve) */
 } occ_ptxas_source;
 
 /* One kernel compiled for one target, as the compiler reported it. Sizes
