@@ -159,8 +159,7 @@ static const occ_option options[] = {
          "occcalc checks NVIDIA GPUs through CUDA", NULL},
     [OCC_OPT_MODULE] =
         {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE | PTXAS,
-         "with --device: a kernel's cubin, fatbin or PTX file; without: "
-         "every kernel of a cubin, fatbin, program or library, offline",
+         "a cubin, fatbin or program's kernels (one: --device)",
          OCC_OPTF_FILE,
          OCC_VENDOR_NVIDIA,
          "occcalc checks NVIDIA GPUs through CUDA", NULL},

@@ -13,7 +13,7 @@
  *    before CUDA 13 the top 8 bits of that sh_info held the registers);
  *  - attributes as records: a format byte (1 none, 2 one byte, 3 two
  *    bytes, 4 a 2-byte size and that many bytes), an attribute byte, then
- *    the value.
+ *    the value; records of formats 1-3 take 4 bytes in all.
  * The architecture is in e_flags: bits 8-15 from ELF ABI version 8 (CUDA
  * 13: 0x6005a04 is sm_90), bits 0-7 before (0x5a055a). */
 #include "ptxas/binary.h"
@@ -298,7 +298,7 @@ static void each_record(span info, occ_ptxas_kernel *k, uint32_t symbol, record_
   while (at + 2 <= info.n) {
     int format = info.p[at], attr = info.p[at + 1];
     size_t len, skip;
-    if (format == 1) len = 0, skip = 2;
+    if (format == 1) len = 0, skip = 2; /* two unused bytes follow */
     else if (format == 2) len = 1, skip = 2;
     else if (format == 3) len = 2, skip = 2;
     else if (format == 4) {
@@ -308,7 +308,7 @@ static void each_record(span info, occ_ptxas_kernel *k, uint32_t symbol, record_
     } else {
       return;
     }
-    if (format != 1 && format != 4) {
+    if (format != 4) {
       if (at + 4 > info.n) return;
       fn(k, symbol, attr, info.p + at + 2, len);
       at += 4;
