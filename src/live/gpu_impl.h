@@ -123,6 +123,12 @@ struct occ_gpu {
 
 static inline double occ_ms_since(double t0) { return (occ_gpu_now_s() - t0) * 1e3; }
 
+/* The register cap the probe is compiled with for a kernel of regs
+ * registers per thread: 1 to MAX_CAP. */
+static inline int occ_gpu_cap_of(int regs) {
+  return regs < 1 ? 1 : regs > MAX_CAP ? MAX_CAP : regs;
+}
+
 /* A failed driver or runtime call as err's text ("cuLaunchKernel
  * (file:line): NAME: text"); returns OCC_GPU_ERR_CUDA. */
 occ_gpu_status occ_drv_fail(CUresult r, const char *call, const char *file,

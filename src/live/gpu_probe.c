@@ -317,9 +317,7 @@ occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
     snprintf(err, err_size, "the verification's time limit was reached");
     return OCC_GPU_ERR_TIMEOUT;
   }
-  int cap = cfg->regs_per_thread < 1 ? 1
-            : cfg->regs_per_thread > MAX_CAP ? MAX_CAP
-                                             : cfg->regs_per_thread;
+  int cap = occ_gpu_cap_of(cfg->regs_per_thread);
   occ_gpu_status s = occ_gpu_runtime_device(gpu, err, err_size);
   if (s != OCC_GPU_OK) return s;
   kernel_handles k;
