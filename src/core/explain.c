@@ -332,7 +332,7 @@ static void smem_driver_config(builder *b) {
   }
   if (d->l1_smem_bytes == 0) return;
   /* A configuration no survey backs is marked where it is used. */
-  bool assumed = occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED;
+  bool assumed = r->smem_config_basis == OCC_FIGURE_ASSUMED;
   occ_step *s = step(b, "l1_bytes", "L1 data cache at launch", OCC_OP_SUB,
                      assumed ? "{0} - {1} = {r} bytes left to the L1 data cache\n"
                                "(assumed: the driver's choice was never surveyed "

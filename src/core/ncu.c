@@ -22,7 +22,7 @@ occ_status occ_ncu_values(const occ_device *d, const occ_kernel *k,
       .registers_per_thread = floored.regs_per_thread,
       .shared_mem_config_known = occ_launch_config_known(r),
       .shared_mem_config_assumed =
-          occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED,
+          r->smem_config_basis == OCC_FIGURE_ASSUMED,
       .shared_mem_config_size = r->launch_smem_config_bytes,
       .shared_mem_per_block_static = k->smem_static_bytes,
       .shared_mem_per_block_dynamic = occ_kernel_smem_dynamic_bytes(k),

@@ -284,6 +284,7 @@ static void compute_launch_config(const occ_device *d, const occ_kernel *k,
   int64_t blocks, wanted;
   if (occ_launch_config_terms(d, k, r, &blocks, &wanted))
     smem_config_align_up(d, wanted, &r->launch_smem_config_bytes);
+  r->smem_config_basis = occ_smem_config_basis(d, NULL);
 }
 
 /* The configuration the driver sets at launch under a carveout preference
@@ -532,13 +533,4 @@ occ_figure_basis occ_smem_config_basis(const occ_device *d, const char **why) {
   }
   if (why) *why = phrase;
   return basis;
-}
-
-const char *occ_figure_basis_name(occ_figure_basis basis) {
-  switch (basis) {
-  case OCC_FIGURE_MEASURED: return "measured";
-  case OCC_FIGURE_DERIVED: return "derived";
-  case OCC_FIGURE_ASSUMED: return "assumed";
-  }
-  return "assumed";
 }

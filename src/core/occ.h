@@ -218,6 +218,17 @@ typedef enum occ_block_reason {
   OCC_NO_BARRIERS             /* more barriers than the SM has */
 } occ_block_reason;
 
+/* Where a figure comes from: measured (read from the GPU or the driver at
+ * run time), derived (computed by a rule measured on this architecture, or
+ * from documented sizes that leave no choice), or assumed (no survey backs
+ * it on this architecture: a rule taken from another, or the occupancy
+ * API's assumption). */
+typedef enum occ_figure_basis {
+  OCC_FIGURE_MEASURED,
+  OCC_FIGURE_DERIVED,
+  OCC_FIGURE_ASSUMED
+} occ_figure_basis;
+
 /* Every number the calculation produced, including the intermediate steps
  * an explanation prints. Limits are blocks per SM. */
 typedef struct occ_result {
@@ -255,6 +266,9 @@ typedef struct occ_result {
    * a preference or a per-block reserve. */
   int64_t launch_smem_config_bytes;
   int launch_limit_smem;
+  /* Where launch_smem_config_bytes comes from (occ_smem_config_basis):
+   * derived, or assumed where no survey backs it. */
+  occ_figure_basis smem_config_basis;
 
   /* barriers */
   int barriers_per_sm;          /* 0 when there is no barrier limit */
@@ -313,16 +327,6 @@ static inline bool occ_launch_config_known(const occ_result *r) {
   return r->launch_smem_config_bytes > 0 || (r->launchable && r->smem_config_bytes == 0);
 }
 
-/* Where a figure comes from: measured (read from the GPU or the driver at
- * run time), derived (computed by a rule measured on this architecture, or
- * from documented sizes that leave no choice), or assumed (no survey backs
- * it on this architecture: a rule taken from another, or the occupancy
- * API's assumption). */
-typedef enum occ_figure_basis {
-  OCC_FIGURE_MEASURED,
-  OCC_FIGURE_DERIVED,
-  OCC_FIGURE_ASSUMED
-} occ_figure_basis;
 
 /* The basis of the SM's shared-memory configuration occ_compute gives
  * (launch_smem_config_bytes, and the L1 it leaves): derived where the
@@ -335,7 +339,11 @@ typedef enum occ_figure_basis {
 occ_figure_basis occ_smem_config_basis(const occ_device *d, const char **why);
 
 /* "measured", "derived" or "assumed": the JSON's basis words. */
-const char *occ_figure_basis_name(occ_figure_basis basis);
+static inline const char *occ_figure_basis_name(occ_figure_basis basis) {
+  return basis == OCC_FIGURE_MEASURED  ? "measured"
+         : basis == OCC_FIGURE_DERIVED ? "derived"
+                                       : "assumed";
+}
 
 /* The blocks per SM under limiter index i (0..OCC_LIMITER_COUNT-1);
  * OCC_UNLIMITED past them. */

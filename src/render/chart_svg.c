@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/chart_out.h"
+#include "render/report_text.h"
 
 #define WIDTH 720.0
 #define PANEL_HEIGHT 320.0
@@ -177,10 +178,11 @@ static void write_marked(FILE *out, const occ_chart *c, const scale *s) {
           occ_chart_kind_name(c->kind), x, y, x, PLOT_BOTTOM, x, y,
           right_half ? x - 9 : x + 9, y > PLOT_TOP + 20 ? y - 9 : y + 18,
           right_half ? "end" : "start");
+  char pct[16];
+  occ_pct_text(p->occupancy, pct, sizeof pct); /* the report's format */
   if (c->marked_launchable)
-    fprintf(out, "%lld %s: %d warps/SM, %.1f %%", (long long)p->x,
-            occ_chart_x_unit(c->kind), p->active_warps_per_sm,
-            100.0 * p->occupancy);
+    fprintf(out, "%lld %s: %d warps/SM, %s %%", (long long)p->x,
+            occ_chart_x_unit(c->kind), p->active_warps_per_sm, pct);
   else
     fprintf(out, "%lld %s: cannot launch", (long long)p->x,
             occ_chart_x_unit(c->kind));

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "render/chart_out.h"
+#include "render/report_text.h"
 #include "render/vocab.h"
 #include "text/text_safe.h"
 
@@ -199,14 +200,14 @@ static void print_ticks(FILE *out, const occ_chart *c, const layout *l) {
 static void print_marker(FILE *out, const occ_chart *c, const layout *l,
                          const glyphs *g) {
   const occ_chart_point *p = &c->points[c->marked];
-  char x[48], text[200], limiters[64];
+  char x[48], text[200], limiters[64], pct[16];
   snprintf(x, sizeof x, "%lld %s", (long long)p->x, occ_chart_x_unit(c->kind));
+  occ_pct_text(p->occupancy, pct, sizeof pct); /* the report's format */
   if (p->active_blocks_per_sm > 0)
     snprintf(text, sizeof text,
-             "%s: %d block%s, %d warps/SM, %.1f %% (%s)", x,
+             "%s: %d block%s, %d warps/SM, %s %% (%s)", x,
              p->active_blocks_per_sm, p->active_blocks_per_sm == 1 ? "" : "s",
-             p->active_warps_per_sm,
-             100.0 * p->occupancy,
+             p->active_warps_per_sm, pct,
              occ_limiters_keys(p->limited_by, limiters, sizeof limiters));
   else
     snprintf(text, sizeof text, "%s: cannot launch", x);

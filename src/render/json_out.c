@@ -100,10 +100,10 @@ void occ_jw_root_members(occ_jw *w) {
 
 /* The basis of the SM's configuration (occ_smem_config_basis): "derived"
  * or "assumed"; null with the configuration. */
-static void config_basis(occ_jw *w, const occ_device *d, const occ_result *r) {
+static void config_basis(occ_jw *w, const occ_result *r) {
   if (occ_launch_config_known(r))
     occ_jw_string(w, "smem_config_basis",
-                  occ_figure_basis_name(occ_smem_config_basis(d, NULL)));
+                  occ_figure_basis_name(r->smem_config_basis));
   else
     occ_jw_null(w, "smem_config_basis");
 }
@@ -112,14 +112,14 @@ static void config_basis(occ_jw *w, const occ_device *d, const occ_result *r) {
  * the report's "SM configured" line, ncu and CUPTI have it (null where not
  * known); api_smem_config_bytes the occupancy API's assumption, which
  * limits.shared_memory divides (null where no block fits). */
-static void allocated(occ_jw *w, const occ_device *d, const occ_result *r) {
+static void allocated(occ_jw *w, const occ_result *r) {
   occ_jw_object(w, "allocated");
   occ_jw_int(w, "regs_per_warp", r->regs_per_warp);
   occ_jw_int(w, "regs_per_block", r->regs_per_block);
   occ_jw_int(w, "smem_per_block_bytes", r->smem_per_block_bytes);
   occ_jw_int_or_null(w, "smem_config_bytes", r->launch_smem_config_bytes,
                      occ_launch_config_known(r));
-  config_basis(w, d, r);
+  config_basis(w, r);
   occ_jw_int_or_null(w, "api_smem_config_bytes", r->smem_config_bytes,
                      r->launchable || r->smem_config_bytes > 0);
   occ_jw_close(w);
@@ -137,7 +137,7 @@ static void at_launch(occ_jw *w, const occ_device *d, const occ_result *r) {
                      known);
   occ_jw_int_or_null(w, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
                      known && d->l1_smem_bytes > 0);
-  config_basis(w, d, r);
+  config_basis(w, r);
   occ_jw_int(w, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
   occ_jw_int(w, "active_warps_per_sm", warps);
   occ_jw_number(w, "occupancy", occ_launch_occupancy(r));
@@ -243,7 +243,7 @@ void occ_jw_report_members(occ_jw *w, const occ_report *rep,
   occ_jw_int(w, "threads_per_block", r->threads_per_block);
   occ_jw_int(w, "warps_per_block", r->warps_per_block);
   occ_jw_int(w, "inactive_threads", r->inactive_threads);
-  allocated(w, rep->device, r);
+  allocated(w, r);
   occ_jw_object(w, "limits");
   for (int i = 0; i < OCC_LIMITER_COUNT; i++)
     limit(w, occ_limiter_key(i), occ_result_limit(r, i));

@@ -80,7 +80,7 @@ static void print_allocated(FILE *out, const occ_report *rep) {
     fprintf(out, ", %" PRId64 " B left to L1", d->l1_smem_bytes - config);
   fputc('\n', out);
   /* A configuration no survey backs says so, before any figure from it. */
-  if (occ_smem_config_basis(d, NULL) == OCC_FIGURE_ASSUMED) {
+  if (r->smem_config_basis == OCC_FIGURE_ASSUMED) {
     char cc[16];
     occ_cc_text(d, cc, sizeof cc);
     fprintf(out, "                  assumed: the driver's choice was never "

@@ -75,7 +75,7 @@ static void text_config(FILE *out, const occ_run_row *row) {
   if (row->measure.smem_executed_bytes > 0) {
     text_size(sm, sizeof sm, row->measure.smem_executed_bytes);
     bool assumed = row->measure.smem_config_predicted && row->item.device &&
-                   occ_smem_config_basis(row->item.device, NULL) ==
+                   row->item.result.smem_config_basis ==
                        OCC_FIGURE_ASSUMED;
     snprintf(config, sizeof config, "the SM configured with %s%s", sm,
              assumed ? ", assumed"
@@ -511,7 +511,7 @@ static void row_occupancy_json(cJSON *o, const occ_run_row *row) {
   const char *basis =
       row->measure.smem_executed_bytes <= 0 ? NULL
       : !row->measure.smem_config_predicted ? occ_figure_basis_name(OCC_FIGURE_MEASURED)
-      : dev ? occ_figure_basis_name(occ_smem_config_basis(row->item.device, NULL))
+      : dev ? occ_figure_basis_name(row->item.result.smem_config_basis)
             : NULL;
   cJSON_AddItemToObject(o, "smem_config_basis",
                         basis ? cJSON_CreateString(basis) : cJSON_CreateNull());

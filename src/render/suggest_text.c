@@ -3,10 +3,19 @@
  * says which limit holds instead. */
 
 #include "render/suggest_out.h"
+#include "render/report_text.h"
 #include "render/vocab.h"
 #include "text/text_safe.h"
 
-static double pct(double occupancy) { return 100.0 * occupancy; }
+/* An occupancy in percent as every text prints it (occ_pct_text: at most
+ * two decimals, no trailing zeros: "62.5", "100", "16.67"). The buffer
+ * is the caller's. */
+typedef struct pct_buf { char text[16]; } pct_buf;
+
+static const char *pct(double occupancy, pct_buf *b) {
+  occ_pct_text(occupancy, b->text, sizeof b->text);
+  return b->text;
+}
 
 static void print_now(FILE *out, const occ_device *d, const occ_suggestion *s) {
   char limiters[80], name[44];
@@ -15,8 +24,8 @@ static void print_now(FILE *out, const occ_device *d, const occ_suggestion *s) {
           occ_text_safe(d->name, name, sizeof name), d->cc_major, d->cc_minor, s->threads_per_block,
           s->regs_per_thread, (long long)s->smem_bytes);
   if (s->launchable)
-    fprintf(out, "  now: %d blocks, %d warps/SM, %.1f %%, limited by %s\n",
-            s->active_blocks_per_sm, s->active_warps_per_sm, pct(s->occupancy),
+    fprintf(out, "  now: %d blocks, %d warps/SM, %s %%, limited by %s\n",
+            s->active_blocks_per_sm, s->active_warps_per_sm, pct(s->occupancy, &(pct_buf){0}),
             occ_limiters_words(s->limited_by, limiters, sizeof limiters));
   else
     fprintf(out, "  now: cannot launch\n");
@@ -28,8 +37,8 @@ static void print_block_sizes(FILE *out, const occ_suggestion *s) {
     fprintf(out, "  block size: no block size can launch this kernel\n");
     return;
   }
-  fprintf(out, "  block sizes reaching the most warps (%d warps/SM, %.1f %%):\n   ",
-          s->best_active_warps_per_sm, pct(s->best_occupancy));
+  fprintf(out, "  block sizes reaching the most warps (%d warps/SM, %s %%):\n   ",
+          s->best_active_warps_per_sm, pct(s->best_occupancy, &(pct_buf){0}));
   int column = 3;
   for (int i = 0; i < s->best_block_count; i++) {
     char item[16];
@@ -80,11 +89,11 @@ static void print_reg_steps(FILE *out, const occ_suggestion *s) {
   for (int i = 0; i < s->reg_step_count; i++) {
     const occ_suggest_step *st = &s->reg_steps[i];
     fprintf(out,
-            "    with <= %lld registers per thread: %d block%s, %d warps, %.1f %%\n"
+            "    with <= %lld registers per thread: %d block%s, %d warps, %s %%\n"
             "      __launch_bounds__(%d, %d) or -maxrregcount=%lld\n",
             (long long)st->value, st->active_blocks_per_sm,
             st->active_blocks_per_sm == 1 ? "" : "s", st->active_warps_per_sm,
-            pct(st->occupancy), s->threads_per_block,
+            pct(st->occupancy, &(pct_buf){0}), s->threads_per_block,
             st->active_blocks_per_sm, (long long)st->value);
   }
 }
@@ -98,10 +107,10 @@ static void print_smem_steps(FILE *out, const occ_suggestion *s) {
   }
   for (int i = 0; i < s->smem_step_count; i++) {
     const occ_suggest_step *st = &s->smem_steps[i];
-    fprintf(out, "    with <= %lld B per block: %d block%s, %d warps, %.1f %%",
+    fprintf(out, "    with <= %lld B per block: %d block%s, %d warps, %s %%",
             (long long)st->value, st->active_blocks_per_sm,
             st->active_blocks_per_sm == 1 ? "" : "s",
-            st->active_warps_per_sm, pct(st->occupancy));
+            st->active_warps_per_sm, pct(st->occupancy, &(pct_buf){0}));
     if (s->smem_static_bytes == 0)
       fputc('\n', out);
     else if (st->value >= s->smem_static_bytes)
@@ -134,10 +143,10 @@ static void print_carveout(FILE *out, const occ_device *d,
                "    carveout  smem/SM     used  blocks  warps  occupancy\n");
   for (int i = 0; i < s->carveout_count; i++) {
     const occ_carveout_option *c = &s->carveouts[i];
-    fprintf(out, "    %6d %%  %4lld KB  %4lld KB  %6d  %5d  %7.1f %%%s\n",
+    fprintf(out, "    %6d %%  %4lld KB  %4lld KB  %6d  %5d  %7s %%%s\n",
             c->carveout_pct, (long long)(c->smem_config_bytes / 1024),
             (long long)(c->smem_used_bytes / 1024), c->active_blocks_per_sm,
-            c->active_warps_per_sm, pct(c->occupancy),
+            c->active_warps_per_sm, pct(c->occupancy, &(pct_buf){0}),
             i == s->carveout_best ? "  <- smallest at best" : "");
   }
   for (int i = 0; i < s->carveout_count; i++)
@@ -149,10 +158,10 @@ static void print_carveout(FILE *out, const occ_device *d,
     }
   if (s->carveout_best >= 0) {
     const occ_carveout_option *c = &s->carveouts[s->carveout_best];
-    fprintf(out, "    a carveout of %d %% (%lld KB) keeps %.1f %%; L1 keeps "
+    fprintf(out, "    a carveout of %d %% (%lld KB) keeps %s %%; L1 keeps "
                  "the rest\n",
             c->carveout_pct, (long long)(c->smem_config_bytes / 1024),
-            pct(c->occupancy));
+            pct(c->occupancy, &(pct_buf){0}));
   }
 }
 

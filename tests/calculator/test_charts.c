@@ -313,7 +313,7 @@ Test(suggest, gtx970_registers_are_the_limiter) {
   FILE *f = open_memstream(&text, &size);
   occ_suggest_print(f, &d, &s);
   fclose(f);
-  cr_expect_not_null(strstr(text, "with <= 40 registers per thread: 12 blocks, 48 warps, 75.0 %"));
+  cr_expect_not_null(strstr(text, "with <= 40 registers per thread: 12 blocks, 48 warps, 75 %"));
   cr_expect_not_null(strstr(text, "__launch_bounds__(128, 12) or -maxrregcount=40"));
   cr_expect_leq(widest_line(text), 80);
   free(text);
