@@ -157,19 +157,10 @@ occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
     return OCC_GPU_ERR_DEVICE;
   }
   const occ_probe_config *p = &cfg->probe;
-  if (p->deadline_s > 0 && occ_gpu_now_s() > p->deadline_s) {
-    snprintf(err, err_size, "the verification's time limit was reached");
-    return OCC_GPU_ERR_TIMEOUT;
-  }
-  int cap = p->regs_per_thread < 1 ? 1
-            : p->regs_per_thread > MAX_CAP ? MAX_CAP : p->regs_per_thread;
-  occ_gpu_status s = occ_gpu_runtime_device(gpu, err, err_size);
-  if (s != OCC_GPU_OK) return s;
   kernel_handles k;
   bool cached;
-  double t0 = occ_gpu_now_s();
-  s = occ_gpu_probe_kernel(gpu, cap, &k, &cached, err, err_size);
-  run->jit_ms = occ_ms_since(t0);
+  occ_gpu_status s = occ_gpu_probe_load(gpu, p, &k, &cached, &run->jit_ms, err,
+                                        err_size);
   if (s != OCC_GPU_OK) return s;
   occ_probe_run attrs;
   if ((s = occ_gpu_probe_attrs(k.function, &attrs, err, err_size)) != OCC_GPU_OK ||
@@ -194,7 +185,7 @@ occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
   if (clusters * cfg->cluster_size > gpu->records_cap)
     clusters = gpu->records_cap / cfg->cluster_size;
   run->grid_blocks = clusters * cfg->cluster_size;
-  t0 = occ_gpu_now_s();
+  double t0 = occ_gpu_now_s();
   for (int i = 0; i < OCC_CLUSTER_PROBE_LAUNCHES; i++) {
     s = cluster_launch(gpu, k.function, cfg, run->grid_blocks, run, err,
                        err_size);

@@ -123,6 +123,12 @@ struct occ_gpu {
 
 static inline double occ_ms_since(double t0) { return (occ_gpu_now_s() - t0) * 1e3; }
 
+/* The register cap the probe is compiled with for a kernel of regs
+ * registers per thread: 1 to MAX_CAP. */
+static inline int occ_gpu_cap_of(int regs) {
+  return regs < 1 ? 1 : regs > MAX_CAP ? MAX_CAP : regs;
+}
+
 /* A failed driver or runtime call as err's text ("cuLaunchKernel
  * (file:line): NAME: text"); returns OCC_GPU_ERR_CUDA. */
 occ_gpu_status occ_drv_fail(CUresult r, const char *call, const char *file,
@@ -161,6 +167,12 @@ occ_gpu_status occ_gpu_probe_handles(probe_module *p, char *err,
                                      size_t err_size);
 occ_gpu_status occ_gpu_probe_kernel(occ_gpu *gpu, int cap, kernel_handles *k,
                                     bool *cached, char *err, size_t err_size);
+/* The probe for cfg's registers, on the runtime's device made gpu, unless
+ * cfg's deadline has passed (OCC_GPU_ERR_TIMEOUT); its load time in
+ * *jit_ms, *cached when it was loaded before. */
+occ_gpu_status occ_gpu_probe_load(occ_gpu *gpu, const occ_probe_config *cfg,
+                                  kernel_handles *k, bool *cached,
+                                  double *jit_ms, char *err, size_t err_size);
 occ_gpu_status occ_gpu_set_smem_attrs(occ_gpu *gpu, const kernel_handles *k,
                                       int64_t smem_dynamic, int64_t smem_static,
                                       int carveout, char *err, size_t err_size);

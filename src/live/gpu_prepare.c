@@ -88,7 +88,7 @@ occ_gpu_status occ_gpu_probe_prepare(occ_gpu *gpu, const int *caps, int count,
   int todo[MAX_CAP + 1], n = 0;
   bool wanted[MAX_CAP + 1] = {false};
   for (int i = 0; i < count; i++) {
-    int cap = caps[i] < 1 ? 1 : caps[i] > MAX_CAP ? MAX_CAP : caps[i];
+    int cap = occ_gpu_cap_of(caps[i]);
     if (!wanted[cap] && !gpu->probes[cap].library) todo[n++] = cap;
     wanted[cap] = true;
   }

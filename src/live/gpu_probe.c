@@ -308,24 +308,30 @@ occ_gpu_status occ_gpu_probe_attrs(CUfunction fn, occ_probe_run *run,
   return OCC_GPU_OK;
 }
 
+occ_gpu_status occ_gpu_probe_load(occ_gpu *gpu, const occ_probe_config *cfg,
+                                  kernel_handles *k, bool *cached,
+                                  double *jit_ms, char *err, size_t err_size) {
+  if (cfg->deadline_s > 0 && occ_gpu_now_s() > cfg->deadline_s) {
+    snprintf(err, err_size, "the verification's time limit was reached");
+    return OCC_GPU_ERR_TIMEOUT;
+  }
+  occ_gpu_status s = occ_gpu_runtime_device(gpu, err, err_size);
+  if (s != OCC_GPU_OK) return s;
+  double t0 = occ_gpu_now_s();
+  s = occ_gpu_probe_kernel(gpu, occ_gpu_cap_of(cfg->regs_per_thread), k, cached,
+                           err, err_size);
+  *jit_ms = occ_ms_since(t0);
+  return s;
+}
+
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size) {
   memset(run, 0, sizeof *run);
   run->cooperative_max_blocks = -1;
   run->smem_config_executed_bytes = -1;
-  if (cfg->deadline_s > 0 && occ_gpu_now_s() > cfg->deadline_s) {
-    snprintf(err, err_size, "the verification's time limit was reached");
-    return OCC_GPU_ERR_TIMEOUT;
-  }
-  int cap = cfg->regs_per_thread < 1 ? 1
-            : cfg->regs_per_thread > MAX_CAP ? MAX_CAP
-                                             : cfg->regs_per_thread;
-  occ_gpu_status s = occ_gpu_runtime_device(gpu, err, err_size);
-  if (s != OCC_GPU_OK) return s;
   kernel_handles k;
-  double t0 = occ_gpu_now_s();
-  s = occ_gpu_probe_kernel(gpu, cap, &k, &run->jit_cached, err, err_size);
-  run->jit_ms = occ_ms_since(t0);
+  occ_gpu_status s = occ_gpu_probe_load(gpu, cfg, &k, &run->jit_cached,
+                                        &run->jit_ms, err, err_size);
   if (s != OCC_GPU_OK) return s;
   if ((s = occ_gpu_probe_attrs(k.function, run, err, err_size)) != OCC_GPU_OK) return s;
   s = occ_gpu_set_smem_attrs(gpu, &k, cfg->smem_dynamic_bytes, run->smem_static_bytes,
