@@ -184,6 +184,8 @@ static void make_kernel(run *r, const occ_ptxas_kernel *k,
   if (reserve > 0 && kernel->smem_static_bytes >= reserve)
     kernel->smem_static_bytes -= reserve;
   if (k->barriers != OCC_PTXAS_UNKNOWN) kernel->barriers = k->barriers;
+  /* launch bounds bound the block the model chooses (--block best) */
+  if (k->max_threads_per_block > 0) kernel->max_threads_per_block = k->max_threads_per_block;
 }
 
 static void note_rejected(run *r, const char *name, occ_status status) {

@@ -343,6 +343,12 @@ static void kernel_record(occ_ptxas_kernel *k, uint32_t symbol, int attr,
                           const unsigned char *v, size_t len) {
   (void)symbol;
   if (attr == EIATTR_NUM_BARRIERS && len == 1) k->barriers = v[0];
+  if ((attr == EIATTR_MAX_THREADS || attr == EIATTR_REQNTID) && len == 12) {
+    uint64_t threads = (uint64_t)rd32(v) * rd32(v + 4) * rd32(v + 8);
+    if (threads > 0 && threads <= INT32_MAX &&
+        (k->max_threads_per_block == 0 || (int)threads < k->max_threads_per_block))
+      k->max_threads_per_block = (int)threads;
+  }
 }
 
 /* The next kernel of the current cubin: a .nv.info.NAME section whose

@@ -82,6 +82,10 @@ typedef struct occ_ptxas_kernel {
   int textures;                /* OCC_PTXAS_UNKNOWN if absent, also below */
   int samplers;
   int surfaces;
+  /* The largest block the kernel may be launched with: its
+   * __launch_bounds__ (or required block size) as a cubin records it; 0
+   * where none is known (compiler reports do not print it). */
+  int max_threads_per_block;
   long line;                   /* 1-based input line of the resource line */
 } occ_ptxas_kernel;
 
