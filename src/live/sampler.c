@@ -1,6 +1,7 @@
 /* sampler.c - the GPUs' PM sampling in a child process of occcalc (see
- * sampler.h). The call sequence is the one measured on the lent H100
- * (FACTS.md 4a): cuInit only (no context), then per device
+ * sampler.h). The call sequence is the one that worked on an H100 (CUDA
+ * 13.0), sampling from a process of its own while another ran kernels:
+ * cuInit only (no context), then per device
  * cuptiProfilerDeviceSupported, the chip's name and counter availability,
  * a host configuration of the two metrics (one pass), Enable, SetConfig
  * (GPU time interval, keep the oldest records), the counter data image,
@@ -33,7 +34,7 @@
 #include "live/dl.h"
 
 /* The hardware buffer each device's records wait in until decoded
- * (FACTS.md 4a: 3-8 KB a sample; 128 MB is about 0.5 s of backlog at
+ * (measured on an H100: 3-8 KB a sample; 128 MB is about 0.5 s of backlog at
  * 25 us; 512 MB cost 0.23 s more to set up than 64 MB on an H100).
  * Bounded: past it the buffer overflows, which is detected,
  * counted and reported. */
@@ -349,8 +350,8 @@ static void take_sample(device_run *d, uint64_t start, uint64_t end,
                         const double *v) {
   occ_sampler_device *st = d->st;
   st->sample_count++;
-  /* The first sample after Start begins seconds in the past (FACTS.md
-   * 4a): dropped. */
+  /* The first sample after Start begins seconds in the past (seen on an
+   * H100 with CUDA 13.0): dropped. */
   if (!d->first_dropped) {
     d->first_dropped = true;
     d->last_end = end;

@@ -7,7 +7,8 @@
  *
  * Why a child: the sampler is the one part of occcalc that holds a GPU's
  * counters, and a GPU whose sampler ended without Stop and Disable was
- * seen refusing every later profiler (FACTS.md 4a). The child dies with
+ * seen refusing every later profiler with CUPTI_ERROR_HARDWARE_BUSY, and
+ * new contexts, for the rest of that machine's life. The child dies with
  * occcalc (PR_SET_PDEATHSIG, and the end of its control pipe), so even a
  * SIGKILL of occcalc ends the sampling cleanly; it ignores the terminal's
  * SIGINT and SIGQUIT (the program's ^C), and stops cleanly on SIGTERM and

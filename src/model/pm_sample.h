@@ -14,7 +14,7 @@
 #define OCC_SAMPLE_MAGIC 0xa5u
 /* The metrics sampled: a launch's achieved occupancy is
  * sum(warps_active) / (sum(cycles_active) x max warps per SM) over the
- * samples inside its interval (FACTS: the same value ncu's
+ * samples inside its interval (on an H100, the same value ncu's
  * sm__warps_active.avg.pct_of_peak_sustained_active gives). */
 #define OCC_SAMPLE_WARPS_METRIC "sm__warps_active.sum"
 #define OCC_SAMPLE_CYCLES_METRIC "sm__cycles_active.sum"

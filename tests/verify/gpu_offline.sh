@@ -29,7 +29,7 @@ expect 5 1 "no device" -- $hide ./occcalc --regs 48 --smem 4096 --block 128 --de
 # Without a driver dlopen names libcuda.so.1; with one, the hidden GPU
 # makes cuInit (or the count) fail with CUDA_ERROR_NO_DEVICE; without the
 # CUDA runtime (opened first), dlopen says so.
-grep -Eq -- '--device 0: (dlopen \(src/live/gpu\.c:[0-9]+\): no NVIDIA driver: libcuda\.so\.1|cu(Init|DeviceGetCount) \(src/live/gpu\.c:[0-9]+\): CUDA_ERROR_NO_DEVICE: |dlopen \(src/live/cudart\.c:[0-9]+\): no CUDA runtime: )' "$tmp/err" ||
+grep -Eq -- '--device 0: (dlopen \(src/live/gpu[a-z_]*\.c:[0-9]+\): no NVIDIA driver: libcuda\.so\.1|cu(Init|DeviceGetCount) \(src/live/gpu[a-z_]*\.c:[0-9]+\): CUDA_ERROR_NO_DEVICE: |dlopen \(src/live/cudart\.c:[0-9]+\): no CUDA runtime: )' "$tmp/err" ||
   { echo "gpu-offline: the error does not name the CUDA call:"; cat "$tmp/err"; fail=1; }
 expect 5 1 "no device, all" -- $hide ./occcalc --regs 48 --block 128 --device all --json
 expect 5 1 "no device, sweep" -- $hide ./occcalc verify --sweep 10
