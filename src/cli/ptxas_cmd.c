@@ -1,8 +1,8 @@
 /* ptxas_cmd.c - occcalc --ptxas (see ptxas_cmd.h): a compiler report's
  * kernels as a source of the pipeline (pipeline.h). The input is read as
- * it arrives and split into lines here; the first line only one vendor
- * writes (ptxas/log_kind.h) chooses the reader, NVIDIA's (below) or AMD's
- * (remark_run.h), and each kernel is computed and written as soon as its
+ * it arrives and pulled line by line (ptxas/lines.h); the first line only
+ * one vendor writes (ptxas/log_kind.h) chooses the reader, NVIDIA's
+ * (below) or AMD's (remark_run.h), and each kernel is computed and written as soon as its
  * lines are read, so a build piped in shows its rows as it goes and memory
  * stays bounded whatever the size of the log. */
 #include "cli/ptxas_cmd.h"
@@ -426,9 +426,9 @@ static int decide(command *c, occ_log_kind kind) {
 
 /* Each line goes to the reader decided on, or to both while none is:
  * before its first line of its own neither hands a kernel over (AMD's
- * learns the target from an echoed command line). */
-static int on_line(void *ctx, const char *s, size_t len) {
-  command *c = ctx;
+ * learns the target from an echoed command line). Returns 0, or the status
+ * that stops the reading. */
+static int handle_line(command *c, const char *s, size_t len) {
   c->line++;
   occ_log_kind kind = s ? occ_log_line_kind(s, len) : OCC_LOG_UNDECIDED;
   if (kind != OCC_LOG_UNDECIDED && c->kind == OCC_LOG_UNDECIDED) {
@@ -449,33 +449,25 @@ static int on_line(void *ctx, const char *s, size_t len) {
   return rc ? (c->rc = rc) : 0;
 }
 
-/* Reads fd as it arrives (read(2) returns what a pipe holds, where stdio
- * would wait for a whole buffer), line by line. Returns 0 at the end, a
- * status that stopped the reading, or -1 with errno on a read error. */
+/* Reads fd line by line, each handled before the next is asked for, so a
+ * kernel's row is written as soon as its lines have arrived. Returns 0 at
+ * the end, a status that stopped the reading, or -1 with errno on a read
+ * error. */
 static int read_lines(command *c, int fd) {
-  enum { CHUNK_BYTES = 1 << 16 };
-  occ_lines lines;
-  char *chunk = malloc(CHUNK_BYTES);
-  if (!chunk || occ_lines_init(&lines, OCC_PTXAS_LINE_MAX, on_line, c) != 0) {
-    free(chunk);
-    occ_lines_free(&lines);
+  occ_line_reader lines;
+  if (occ_line_reader_init(&lines, fd, OCC_PTXAS_LINE_MAX) != 0) {
+    occ_line_reader_free(&lines);
     errno = ENOMEM;
     return -1;
   }
-  int rc = 0;
-  for (;;) {
-    ssize_t n = read(fd, chunk, CHUNK_BYTES);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      if (n < 0) rc = -1;
-      break;
-    }
-    if ((rc = occ_lines_feed(&lines, chunk, (size_t)n)) != 0) break;
-  }
-  if (rc == 0) rc = occ_lines_finish(&lines);
+  const char *s;
+  size_t len;
+  int got = 0, rc = 0;
+  while (rc == 0 && (got = occ_line_reader_next(&lines, &s, &len)) == 1)
+    rc = handle_line(c, s, len);
+  if (rc == 0 && got < 0) rc = -1;
   int saved = errno;
-  occ_lines_free(&lines);
-  free(chunk);
+  occ_line_reader_free(&lines);
   errno = saved;
   return rc;
 }

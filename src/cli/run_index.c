@@ -9,21 +9,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/hash.h"
+
 struct occ_index_entry {
   uint64_t key;
   size_t value;
   bool used;
 };
-
-/* A 64-bit mixer (splitmix64's finalizer): every key bit moves every
- * slot bit. */
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 void occ_index_init(occ_index *index) {
   memset(index, 0, sizeof *index);
@@ -38,7 +30,7 @@ void occ_index_init(occ_index *index) {
 }
 
 static size_t slot_of(const occ_index *index, uint64_t key) {
-  return (size_t)mix(key ^ index->seed) & (index->capacity - 1);
+  return (size_t)occ_hash_mix(key ^ index->seed) & (index->capacity - 1);
 }
 
 /* Puts without growing: there is a free slot. */
@@ -89,7 +81,7 @@ void occ_index_free(occ_index *index) {
 }
 
 static uint64_t fold(uint64_t h, uint64_t word) {
-  return mix(h ^ word) + 0x9e3779b97f4a7c15ull;
+  return occ_hash_mix(h ^ word) + 0x9e3779b97f4a7c15ull;
 }
 
 uint64_t occ_index_config_key(const occ_index *index,

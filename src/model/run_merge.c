@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "model/run_merge.h"
 
+#include "core/hash.h"
 #include "text/why.h"
 
 #include <math.h>
@@ -26,14 +27,6 @@ typedef struct occ_merge_table {
 typedef bool (*same_fn)(const occ_run_merge *m, uint32_t value,
                         const void *key);
 
-static uint64_t mix(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-
 /* bytes' hash under the merge's seed (drawn per run, so that a report
  * cannot be forged to make every row collide). */
 static uint64_t hash_bytes(uint64_t seed, const void *bytes, size_t n) {
@@ -49,7 +42,7 @@ static uint64_t hash_bytes(uint64_t seed, const void *bytes, size_t n) {
   }
   uint64_t tail = 0;
   memcpy(&tail, p, n);
-  return mix(h ^ mix(tail ^ seed));
+  return occ_hash_mix(h ^ occ_hash_mix(tail ^ seed));
 }
 
 static uint32_t table_find(const occ_run_merge *m, const occ_merge_table *t,
@@ -180,7 +173,7 @@ static bool same_metric(const occ_run_merge *m, uint32_t value,
 }
 
 static uint64_t metric_hash(const occ_run_merge *m, metric_key k) {
-  return mix(m->seed ^ ((uint64_t)k.row << 32 | k.name));
+  return occ_hash_mix(m->seed ^ ((uint64_t)k.row << 32 | k.name));
 }
 
 /* The name's index in m->metric_names, added when new; OCC_MERGE_NONE out

@@ -1,8 +1,11 @@
-/* lines.h - the line splitter of the compiler-report readers (ptxas.h,
- * amdgpu_remarks.h): bytes in chunks of any size, each complete line handed
- * to the reader's callback. Memory is fixed when the splitter is set up: a
- * line longer than its limit is never buffered, only reported as overlong,
- * so the reader counts it without holding it. */
+/* lines.h - the line splitters of the compiler-report readers (ptxas.h,
+ * amdgpu_remarks.h) and of occcalc --ptxas. Two shapes over one contract:
+ * occ_lines is pushed bytes in chunks of any size and hands each complete
+ * line to a callback of its own layer's reader; occ_line_reader is pulled
+ * by a caller in a higher layer, which asks for the next complete line and
+ * so never is called back. Memory is fixed when either is set up: a line
+ * longer than its limit is never buffered, only reported as overlong, so
+ * the reader counts it without holding it. */
 #ifndef OCC_PTXAS_LINES_H
 #define OCC_PTXAS_LINES_H
 
@@ -46,5 +49,34 @@ int occ_lines_finish(occ_lines *l);
  * end of in (the reader then finishes), *stopped, or -1 on a read error
  * or when out of memory. */
 int occ_lines_read_file(occ_lines *l, FILE *in, char **chunk, int *stopped);
+
+/* The pull splitter: reads a file descriptor with read(2), which returns
+ * what a pipe holds where stdio would wait for a whole buffer, and only
+ * when no complete line is buffered, so a caller that handles each line
+ * before it asks for the next sees every line as soon as it has arrived. */
+typedef struct occ_line_reader {
+  int fd;
+  size_t max;     /* the longest line handed over, in bytes */
+  char *buf;      /* cap bytes: the lines read and not yet handed over */
+  size_t cap;
+  size_t start;   /* buf[start, end) is unread; no '\n' in buf[start, scanned) */
+  size_t end;
+  size_t scanned;
+  bool overflow;  /* the line being read is over max: its bytes dropped */
+  bool at_eof;
+} occ_line_reader;
+
+/* Sets r up to read fd (left open) in lines of at most max bytes. Returns
+ * 0, or -1 when out of memory. occ_line_reader_free frees what it
+ * allocated (safe after a failed init or on a zeroed occ_line_reader). */
+int occ_line_reader_init(occ_line_reader *r, int fd, size_t max);
+void occ_line_reader_free(occ_line_reader *r);
+
+/* The next complete line, as occ_line_fn receives one: *s, *len set to
+ * bytes valid until the next call (without the '\n'; a '\r' before it is
+ * kept), or *s NULL and *len 0 for a line over the limit; an unfinished
+ * last line (no final '\n') is a line. Returns 1 with a line, 0 at the end
+ * of the input, or -1 with errno on a read error. */
+int occ_line_reader_next(occ_line_reader *r, const char **s, size_t *len);
 
 #endif

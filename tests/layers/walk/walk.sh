@@ -19,9 +19,9 @@
 # leaf helper every layer above the core may use, as it would use libc: it
 # is not counted as an entry. A function of a higher layer found running
 # under a lower one (a callback through a function pointer, which no
-# direct call shows) is listed with the case, and does not fail the walk:
-# the line splitter (ptxas/lines.c) still hands each line of a log to the
-# command line that way.
+# direct call shows) fails a compiler report's case, whose command line
+# pulls lines and kernels from the readers; elsewhere it is listed with
+# the case.
 # BINARY is built with every call kept as a call (tests/layers/layers.mk), so that no
 # call hides in a jump; run's cases need build/fake_launches and the
 # injection library beside BINARY.
@@ -73,6 +73,7 @@ while IFS=' ' read -r flow args; do
             if (entered["db"] != 1 || entered["model"] != 1 || entered["render"] != 1) { print "walk: \x27" args "\x27: expected one entry each into db, model and render, got " entered["db"]+0 ", " entered["model"]+0 ", " entered["render"]+0; bad = 1 }
           }
           if (flow == "ptxas" && (built < 1 || built != written)) { print "walk: \x27" args "\x27: " built+0 " items built, " written+0 " written: expected each kernel\x27s built once and written once"; bad = 1 }
+          if (flow == "ptxas") for (c in callback) { print "walk: \x27" args "\x27: a callback: " c ": the command line should pull, not be called back"; bad = 1 }
           if (!bad) {
             s = "db " entered["db"]+0 ", model " entered["model"]+0 ", render " entered["render"]+0
             for (c in callback) s = s "; callback: " c
