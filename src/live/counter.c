@@ -25,13 +25,7 @@ static const char *const metric = "sm__warps_active.avg.pct_of_peak_sustained_ac
   X(cuptiGetResultString)                                                    \
   X(cuptiProfilerInitialize)                                                 \
   X(cuptiDeviceGetChipName)                                                  \
-  X(cuptiProfilerHostInitialize)                                             \
-  X(cuptiProfilerHostDeinitialize)                                           \
-  X(cuptiProfilerHostConfigAddMetrics)                                       \
-  X(cuptiProfilerHostGetConfigImageSize)                                     \
-  X(cuptiProfilerHostGetConfigImage)                                         \
-  X(cuptiProfilerHostGetNumOfPasses)                                         \
-  X(cuptiProfilerHostEvaluateToGpuValues)                                    \
+  OCC_CUPTI_HOST_FUNCS(X)                                                    \
   X(cuptiRangeProfilerEnable)                                                \
   X(cuptiRangeProfilerDisable)                                               \
   X(cuptiRangeProfilerGetCounterDataSize)                                    \

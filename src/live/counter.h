@@ -21,6 +21,19 @@
  * never unloaded. */
 void *occ_cupti_open(int flags, char *why, size_t why_size);
 
+/* The Profiler Host functions that build a configuration image, which
+ * both the counters (counter.c) and the PM sampler (sampler.c) resolve
+ * from the library occ_cupti_open opens: an X-macro list, each file
+ * adding the functions of its own API. */
+#define OCC_CUPTI_HOST_FUNCS(X)                                              \
+  X(cuptiProfilerHostInitialize)                                             \
+  X(cuptiProfilerHostDeinitialize)                                           \
+  X(cuptiProfilerHostConfigAddMetrics)                                       \
+  X(cuptiProfilerHostGetConfigImageSize)                                     \
+  X(cuptiProfilerHostGetConfigImage)                                         \
+  X(cuptiProfilerHostGetNumOfPasses)                                         \
+  X(cuptiProfilerHostEvaluateToGpuValues)
+
 /* A Range Profiler session of any single-context metrics, shared by the
  * probe's counter below and by the injection library of `occcalc run`.
  * auto_ranges: every kernel launch is its own range, replayed by CUPTI as

@@ -56,13 +56,7 @@
   X(cuptiProfilerDeviceSupported)                                            \
   X(cuptiDeviceGetChipName)                                                  \
   X(cuptiPmSamplingGetCounterAvailability)                                   \
-  X(cuptiProfilerHostInitialize)                                             \
-  X(cuptiProfilerHostDeinitialize)                                           \
-  X(cuptiProfilerHostConfigAddMetrics)                                       \
-  X(cuptiProfilerHostGetConfigImageSize)                                     \
-  X(cuptiProfilerHostGetConfigImage)                                         \
-  X(cuptiProfilerHostGetNumOfPasses)                                         \
-  X(cuptiProfilerHostEvaluateToGpuValues)                                    \
+  OCC_CUPTI_HOST_FUNCS(X)                                                    \
   X(cuptiPmSamplingEnable)                                                   \
   X(cuptiPmSamplingDisable)                                                  \
   X(cuptiPmSamplingSetConfig)                                                \
