@@ -216,8 +216,8 @@ static const occ_option options[] = {
          OCC_VENDOR_NVIDIA,
          "charts are drawn for NVIDIA targets only", NULL},
     [OCC_OPT_SVG] =
-        {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG,
-         "write the charts as SVG to a file, '-' or a directory",
+        {"svg", "PATH", OCC_ARG_PATH, 0, 0, AT(svg_path), CONFIG | RUN,
+         "SVG charts to a file, '-' or a folder (run: a timeline)",
          OCC_OPTF_FILE,
          OCC_VENDOR_NVIDIA,
          "charts are drawn for NVIDIA targets only", NULL},
@@ -600,7 +600,11 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
   bool rows_csv = cli->mode == OCC_MODE_RUN || cli->mode == OCC_MODE_REPORT;
   if (cli->json + cli->jsonl + (rows_csv && cli->csv) > 1)
     return occ_cli_usage_error(err, "--json, --jsonl and --csv: give at most one of them");
-  if (cli->csv && cli->svg_path)
+  bool run_svg = cli->mode == OCC_MODE_RUN && cli->svg_path;
+  if (run_svg && strcmp(cli->svg_path, "-") == 0)
+    return occ_cli_usage_error(err, "--svg: run writes its timeline to a "
+                               "file, not '-' (accepted: a file name)");
+  if (cli->csv && cli->svg_path && !run_svg)
     return occ_cli_usage_error(err, "--csv and --svg: give one of them");
   int rc = check_exclusions(cli, err);
   if (rc != OCC_EXIT_OK) return rc;
@@ -642,7 +646,8 @@ static int check_refinements(occ_cli *cli, FILE *err) {
   /* --csv and --svg draw every chart unless --chart names some; --ptxas
    * --csv without --chart is the table instead. */
   bool ptxas_table = cli->csv && cli->mode == OCC_MODE_PTXAS;
-  if ((cli->csv || cli->svg_path) && !cli->charts && !ptxas_table)
+  if ((cli->csv || cli->svg_path) && !cli->charts && !ptxas_table &&
+      cli->mode != OCC_MODE_RUN)
     cli->charts = (1u << OCC_CHART_KIND_COUNT) - 1;
   if (cli->block_rule_count && cli->mode != OCC_MODE_PTXAS)
     return occ_cli_usage_error(err, "--block %s=...: a block per kernel name "

@@ -22,6 +22,7 @@
 #include "model/cluster.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
+#include "render/run_timeline.h"
 #include "render/run_trace.h"
 #include "text/text_safe.h"
 #include "ptxas/demangle.h"
@@ -81,6 +82,7 @@ typedef struct run_state {
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
   occ_outfile output;            /* --output, resolved before the run */
   occ_outfile trace_file;        /* --trace, likewise */
+  occ_outfile svg_file;          /* --svg, likewise */
   occ_outfile jsonl_file;        /* --jsonl --output, resolved likewise */
   char output_path[4096];        /* --output, its patterns expanded */
   bool jsonl_done;               /* the stream ended: EPIPE or an error */
@@ -246,6 +248,11 @@ static int check_options(run_state *s) {
   if (cli->trace_path &&
       occ_outfile_prepare(&s->trace_file, cli->trace_path, "--trace",
                           stderr) != 0) {
+    fputs("occcalc: try 'occcalc --help'\n", stderr);
+    return OCC_EXIT_USAGE;
+  }
+  if (cli->svg_path &&
+      occ_outfile_prepare(&s->svg_file, cli->svg_path, "--svg", stderr) != 0) {
     fputs("occcalc: try 'occcalc --help'\n", stderr);
     return OCC_EXIT_USAGE;
   }
@@ -736,6 +743,17 @@ static int write_trace(run_state *s, const occ_run_report *rep) {
   return occ_outfile_commit(o, stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
 }
 
+/* --svg FILE: the same timeline drawn, whole or not at all. */
+static int write_svg(run_state *s, const occ_run_report *rep) {
+  occ_outfile *o = &s->svg_file;
+  if (occ_outfile_start(o, stderr) != 0) return OCC_EXIT_FAILURE;
+  if (occ_run_print_svg(o->f, rep) != 0) {
+    occ_outfile_discard(o);
+    return OCC_EXIT_FAILURE;
+  }
+  return occ_outfile_commit(o, stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
+}
+
 static int report(run_state *s) {
   occ_run_report rep = report_of(s);
   if (build_rows(s, &rep) != 0) {
@@ -745,6 +763,7 @@ static int report(run_state *s) {
   }
   int rc = emit(s, &rep);
   if (rc == OCC_EXIT_OK && s->cli->trace_path) rc = write_trace(s, &rep);
+  if (rc == OCC_EXIT_OK && s->cli->svg_path) rc = write_svg(s, &rep);
   notes_aside(s, &rep);
   int gated = gate(s, &rep);
   free_rows(&rep);
@@ -1013,6 +1032,7 @@ static void finish(run_state *s) {
   occ_outfile_discard(&s->jsonl_file);
   occ_outfile_discard(&s->output);
   occ_outfile_discard(&s->trace_file);
+  occ_outfile_discard(&s->svg_file);
 }
 
 int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,

@@ -25,6 +25,8 @@
 #   records, and the samples' reader (attribute_unit.c).
 # - test-run-trace: --trace's Chrome trace read back (trace_test.sh,
 #   trace_check.py).
+# - test-run-timeline: --svg's timeline read back as XML (timeline_test.sh,
+#   timeline_forge.py).
 # GPU: the records of launches.cu against what it launched, and achieved
 # occupancy against Nsight Compute when ncu is present (test-gpu-run);
 # every launch's SM configuration and blocks per SM against ncu's
@@ -35,13 +37,13 @@ UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
                     build/merge_unit build/turns_unit build/attribute_unit
-TEST_TARGETS     += test-run-trace
+TEST_TARGETS     += test-run-trace test-run-timeline
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
 GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
                     test-gpu-run-graphs test-gpu-run-sample
 
-.PHONY: test-run-trace test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
+.PHONY: test-run-trace test-run-timeline test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
         test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
 
 build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
@@ -148,6 +150,9 @@ test-gpu-run-sample: occcalc $(INJECT_LIB)
 
 test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 	sh tests/run/trace_test.sh
+
+test-run-timeline: occcalc $(INJECT_LIB) build/forge
+	sh tests/run/timeline_test.sh
 
 # The sample reader and the attribution under any bytes (libFuzzer,
 # tests/fuzz/fuzz_samples.c); test-fuzz-samples runs it 20 s, skipped
