@@ -7,6 +7,7 @@
  * stays bounded whatever the size of the log. */
 #include "cli/ptxas_cmd.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -526,19 +527,52 @@ int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *
 
 /* --- occcalc --module FILE without --device: a binary's kernels --- */
 
+/* zstd's decompressor, from the system's libzstd.so.1 opened at run time:
+ * only --module on a compressed fatbin needs it (CUDA 12.x+ libraries
+ * compress their cubins with zstd), so occcalc neither links it nor needs
+ * its development headers; its two functions are declared here as
+ * zstd.h declares them (stable ABI since zstd 1.0). */
+typedef struct zstd_lib {
+  void *handle;
+  size_t (*decompress)(void *dst, size_t dst_size, const void *src, size_t src_size);
+  unsigned (*is_error)(size_t code);
+} zstd_lib;
+
+static size_t zstd_inflate(void *dst, size_t dst_size, const void *src, size_t src_size,
+                           void *ctx) {
+  const zstd_lib *z = ctx;
+  size_t n = z->decompress(dst, dst_size, src, src_size);
+  return z->is_error(n) ? SIZE_MAX : n;
+}
+
+static bool zstd_open(zstd_lib *z) {
+  z->handle = dlopen("libzstd.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!z->handle) return false;
+  *(void **)&z->decompress = dlsym(z->handle, "ZSTD_decompress");
+  *(void **)&z->is_error = dlsym(z->handle, "ZSTD_isError");
+  if (z->decompress && z->is_error) return true;
+  dlclose(z->handle);
+  z->handle = NULL;
+  return false;
+}
+
 /* What the binary reader could not read, said once the kernels are
  * written. */
-static void binary_notes(FILE *err, const char *path, const occ_binary_stats *s) {
+static void binary_notes(FILE *err, const char *path, const occ_binary_stats *s,
+                         bool have_zstd) {
   occ_msg(err, "note: %s: %ld kernel%s read from %ld cubin%s", path, s->kernels,
           s->kernels == 1 ? "" : "s", s->cubins, s->cubins == 1 ? "" : "s");
   if (s->ptx_entries)
     occ_msg(err, "note: %s: %ld PTX entr%s skipped (PTX is compiled when loaded; "
             "its resources are not known offline)", path, s->ptx_entries,
             s->ptx_entries == 1 ? "y" : "ies");
+  if (s->decompressed)
+    occ_msg(err, "note: %s: %ld of the cubins decompressed (zstd)", path, s->decompressed);
   if (s->compressed)
-    occ_msg(err, "note: %s: %ld cubin entr%s unread: compressed (the fatbin's "
-            "compression format is not publicly documented)", path, s->compressed,
-            s->compressed == 1 ? "y" : "ies");
+    occ_msg(err, "note: %s: %ld cubin entr%s unread: compressed (%s)", path,
+            s->compressed, s->compressed == 1 ? "y" : "ies",
+            have_zstd ? "not zstd: an LZ4 variant whose framing is not publicly documented"
+                      : "zstd, and libzstd.so.1 was not found");
   if (s->bad_entries)
     occ_msg(err, "note: %s: %ld entr%s unread: %s", path, s->bad_entries,
             s->bad_entries == 1 ? "y" : "ies", s->first_bad);
@@ -578,6 +612,9 @@ int occ_module_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE 
     munmap(image, size);
     return OCC_EXIT_USAGE;
   }
+  zstd_lib zstd = {0};
+  bool have_zstd = open_rc == OCC_BINARY_OK && zstd_open(&zstd);
+  if (have_zstd) occ_binary_set_zstd(binary, zstd_inflate, &zstd);
   run *r = open_rc == OCC_BINARY_OK ? run_new(cli, db, out, err, &rc) : NULL;
   if (open_rc == OCC_BINARY_NO_MEMORY) {
     occ_msg(err, "out of memory");
@@ -601,11 +638,12 @@ int occ_module_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE 
       /* conclude counts kernels from the log reader's statistics. */
       occ_ptxas_stats stats = {.kernels = bs->kernels};
       rc = conclude(r, &stats);
-      if (r->pipeline.render.written) binary_notes(err, cli->module, bs);
+      if (r->pipeline.render.written) binary_notes(err, cli->module, bs, have_zstd);
     }
     run_free(r);
   }
   occ_binary_free(binary);
+  if (zstd.handle) dlclose(zstd.handle);
   munmap(image, size);
   return rc;
 }

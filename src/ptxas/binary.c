@@ -27,10 +27,17 @@
 #define FATBIN_MAGIC 0xBA55ED50u
 #define FATBIN_KIND_PTX 1
 #define FATBIN_KIND_ELF 2
-/* Entry flags that mark a compressed payload: 0x2000 in older toolkits,
- * 0x8000 from CUDA 12.x (nvcc 13.0 sets it on PTX). The compression's
- * framing is not publicly documented, so such entries are not read. */
-#define FATBIN_COMPRESSED 0xA000u
+/* Entry flags that mark a compressed payload. 0x8000 (CUDA 12.x and newer,
+ * e.g. all of CUDA 13.0's libcublas): a standard zstd frame (RFC 8878),
+ * whose length is the entry's u32 at 16 and whose decompressed size is
+ * its u64 at 56; read with the caller's decompressor. 0x2000 (older
+ * toolkits): an LZ4 variant whose framing is not publicly documented,
+ * never read. */
+#define FATBIN_ZSTD 0x8000u
+#define FATBIN_COMPRESSED_OTHER 0x2000u
+/* A cubin larger than this once decompressed is refused (the largest of
+ * CUDA 13.0's libraries are under 2 MB). */
+#define CUBIN_MAX_BYTES ((size_t)256 << 20)
 
 /* Attribute codes of the .nv.info records read here. */
 enum {
@@ -47,6 +54,7 @@ enum {
 typedef struct span {
   const unsigned char *p;
   size_t n;
+  size_t inflated; /* a zstd frame's declared decompressed size; 0: plain */
 } span;
 
 typedef struct elf_section {
@@ -62,6 +70,10 @@ struct occ_binary {
   elf_section *sections;
   size_t section_count, next_section;
   span shstrtab, global_info;
+  occ_binary_zstd_fn zstd;
+  void *zstd_ctx;
+  unsigned char *inflated; /* the current cubin, decompressed */
+  size_t inflated_cap;
   char arch[OCC_PTXAS_ARCH_MAX];
   bool new_layout;
   occ_ptxas_kernel kernel;
@@ -116,8 +128,8 @@ static const char *str_at(span table, uint32_t off) {
 /* The section's bytes; .n 0 for a NOBITS section or one out of bounds. */
 static span section_bytes(span image, const elf_section *sec) {
   if (sec->type == 8 /* SHT_NOBITS */ || !fits(sec->offset, sec->size, image.n))
-    return (span){NULL, 0};
-  return (span){image.p + sec->offset, (size_t)sec->size};
+    return (span){NULL, 0, 0};
+  return (span){image.p + sec->offset, (size_t)sec->size, 0};
 }
 
 static bool add_cubin(occ_binary *b, span s) {
@@ -128,7 +140,7 @@ static bool add_cubin(occ_binary *b, span s) {
     b->cubins = p;
     b->cubin_cap = cap;
   }
-  b->cubins[b->cubin_count++] = s;
+  b->cubins[b->cubin_count++] = s; /* s.inflated set: a zstd frame */
   return true;
 }
 
@@ -157,11 +169,20 @@ static size_t read_fatbin(occ_binary *b, span s) {
       bad(b, "a fatbin entry whose size runs past its fatbin");
       break;
     }
-    span data = {e + entry_header, (size_t)payload};
+    span data = {e + entry_header, (size_t)payload, 0};
     if (kind == FATBIN_KIND_PTX) {
       b->stats.ptx_entries++;
-    } else if (kind == FATBIN_KIND_ELF && (flags & FATBIN_COMPRESSED)) {
+    } else if (kind == FATBIN_KIND_ELF && (flags & FATBIN_COMPRESSED_OTHER)) {
       b->stats.compressed++;
+    } else if (kind == FATBIN_KIND_ELF && (flags & FATBIN_ZSTD)) {
+      uint32_t frame = rd32(e + 16);
+      uint64_t inflated = rd64(e + 56);
+      if (frame == 0 || frame > payload || inflated == 0 || inflated > CUBIN_MAX_BYTES) {
+        bad(b, "a compressed fatbin entry with impossible sizes");
+      } else {
+        span z = {data.p, frame, (size_t)inflated};
+        if (!add_cubin(b, z)) return SIZE_MAX;
+      }
     } else if (kind == FATBIN_KIND_ELF) {
       if (!add_cubin(b, data)) return SIZE_MAX;
     } else {
@@ -178,7 +199,7 @@ static long read_fatbins(occ_binary *b, span s) {
   long count = 0;
   size_t at = 0;
   while (at < s.n) {
-    size_t len = read_fatbin(b, (span){s.p + at, s.n - at});
+    size_t len = read_fatbin(b, (span){s.p + at, s.n - at, 0});
     if (len == SIZE_MAX) return -1;
     if (len == 0) break;
     count++;
@@ -222,7 +243,7 @@ int occ_binary_open(const unsigned char *image, size_t size, occ_binary **out,
   *out = NULL;
   occ_binary *b = calloc(1, sizeof *b);
   if (!b) return OCC_BINARY_NO_MEMORY;
-  span s = {image, size};
+  span s = {image, size, 0};
   int rc = OCC_BINARY_OK;
   if (size >= 4 && rd32(image) == FATBIN_MAGIC) {
     long n = read_fatbins(b, s);
@@ -274,7 +295,7 @@ static bool start_cubin(occ_binary *b, span s) {
   b->section_count = shnum;
   b->next_section = 0;
   b->shstrtab = section_bytes(s, &shstr);
-  b->global_info = (span){NULL, 0};
+  b->global_info = (span){NULL, 0, 0};
   for (uint16_t i = 0; i < shnum; i++) {
     const char *name = str_at(b->shstrtab, secs[i].name);
     if (name && strcmp(name, ".nv.info") == 0) b->global_info = section_bytes(s, &secs[i]);
@@ -397,6 +418,37 @@ static const occ_ptxas_kernel *next_in_cubin(occ_binary *b) {
   return NULL;
 }
 
+/* A zstd-compressed cubin, decompressed into the reader's buffer; false
+ * when there is no decompressor (counted as compressed) or it fails. */
+static bool inflate(occ_binary *b, span *s) {
+  if (!b->zstd) {
+    b->stats.compressed++;
+    return false;
+  }
+  if (s->inflated > b->inflated_cap) {
+    unsigned char *p = realloc(b->inflated, s->inflated);
+    if (!p) {
+      bad(b, "out of memory decompressing a cubin");
+      return false;
+    }
+    b->inflated = p;
+    b->inflated_cap = s->inflated;
+  }
+  size_t n = b->zstd(b->inflated, s->inflated, s->p, s->n, b->zstd_ctx);
+  if (n != s->inflated) {
+    bad(b, "a compressed cubin that does not decompress to its declared size");
+    return false;
+  }
+  *s = (span){b->inflated, n, 0};
+  b->stats.decompressed++;
+  return true;
+}
+
+void occ_binary_set_zstd(occ_binary *b, occ_binary_zstd_fn fn, void *ctx) {
+  b->zstd = fn;
+  b->zstd_ctx = ctx;
+}
+
 const occ_ptxas_kernel *occ_binary_next(occ_binary *b) {
   for (;;) {
     if (b->sections) {
@@ -408,6 +460,7 @@ const occ_ptxas_kernel *occ_binary_next(occ_binary *b) {
     b->section_count = 0;
     if (b->next_cubin >= b->cubin_count) return NULL;
     span s = b->cubins[b->next_cubin++];
+    if (s.inflated && !inflate(b, &s)) continue;
     if (!start_cubin(b, s)) continue;
   }
 }
@@ -418,5 +471,6 @@ void occ_binary_free(occ_binary *b) {
   if (!b) return;
   free(b->cubins);
   free(b->sections);
+  free(b->inflated);
   free(b);
 }

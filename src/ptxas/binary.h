@@ -21,7 +21,8 @@ typedef struct occ_binary_stats {
   long cubins;        /* cubin images read */
   long kernels;       /* kernels handed back so far */
   long ptx_entries;   /* fatbin PTX entries, not compiled here: skipped */
-  long compressed;    /* compressed cubin entries: unread */
+  long compressed;    /* compressed cubin entries left unread */
+  long decompressed;  /* zstd-compressed cubin entries read */
   long bad_entries;   /* fatbin entries or cubins refused (out of bounds,
                          not an ELF of EM_CUDA): unread */
   char first_bad[96]; /* why the first one was refused */
@@ -39,6 +40,16 @@ enum {
  * with its reason in why. */
 int occ_binary_open(const unsigned char *image, size_t size, occ_binary **out,
                     char *why, size_t why_size);
+
+/* Decompresses a zstd frame src[0, src_size) into dst[0, dst_size):
+ * returns the bytes written, or SIZE_MAX when it fails. The caller
+ * provides it (the reader links no compression library). */
+typedef size_t (*occ_binary_zstd_fn)(void *dst, size_t dst_size, const void *src,
+                                     size_t src_size, void *ctx);
+
+/* Reads zstd-compressed cubin entries (fatbin flag 0x8000, CUDA 12.x and
+ * newer) with fn; without it they are counted as compressed, unread. */
+void occ_binary_set_zstd(occ_binary *binary, occ_binary_zstd_fn fn, void *ctx);
 
 /* The next kernel, valid until the next call; NULL at the end. */
 const occ_ptxas_kernel *occ_binary_next(occ_binary *binary);

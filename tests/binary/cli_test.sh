@@ -36,5 +36,21 @@ rc=$?
 if [ $rc != 2 ] || [ -s "$tmp/out" ] || ! grep -q "give one of them" "$tmp/err"; then
   echo "binary-cli: with --ptxas: status $rc, stderr:"; cat "$tmp/err"; failed=1
 fi
-[ $failed = 0 ] && echo "binary-cli: 6 refusals as documented"
+# nvcc -Xfatbin -compress-all of the same kernels: zstd frames, read
+# through the system's libzstd.so.1 where it is installed.
+data=$(dirname "$0")/data
+if ldconfig -p 2>/dev/null | grep -q 'libzstd\.so\.1 '; then
+  "$occcalc" --module "$data/bounds.fatbin" --block 256 --csv > "$tmp/plain" 2>/dev/null
+  "$occcalc" --module "$data/bounds.zstd.fatbin" --block 256 --csv > "$tmp/zstd" 2>"$tmp/err"
+  if ! [ -s "$tmp/plain" ] || ! cmp -s "$tmp/plain" "$tmp/zstd" ||
+     ! grep -q "2 of the cubins decompressed (zstd)" "$tmp/err"; then
+    echo "binary-cli: the zstd fatbin does not read as the plain one:"
+    diff "$tmp/plain" "$tmp/zstd"; cat "$tmp/err"; failed=1
+  fi
+else
+  "$occcalc" --module "$data/bounds.zstd.fatbin" --block 256 >/dev/null 2>"$tmp/err"
+  grep -q "libzstd.so.1 was not found" "$tmp/err" ||
+    { echo "binary-cli: no libzstd, and no reason given:"; cat "$tmp/err"; failed=1; }
+fi
+[ $failed = 0 ] && echo "binary-cli: 6 refusals as documented, zstd fatbin read"
 exit $failed

@@ -1,7 +1,8 @@
 #!/bin/sh
 # nvcc_test.sh OCCCALC OUTDIR CU...: compiles each file with nvcc -Xptxas -v
 # for sm_80 and sm_90 three ways (a cubin per target, one fatbin of both,
-# a shared library embedding both) and checks that occcalc --module reads
+# a shared library embedding both, a fatbin compressed with zstd, read
+# where libzstd.so.1 is found) and checks that occcalc --module reads
 # every kernel ptxas reported, with the same registers, static shared
 # memory, barriers and stack as occcalc --ptxas reads from the log;
 # spills are not in a cubin and must read null, never 0. Skips (77)
@@ -26,12 +27,15 @@ for cu in "$@"; do
       >>"$log" 2>&1 || { echo "binary: nvcc failed on $cu"; cat "$log"; exit 1; }
   done
   "$NVCC" -fatbin $codes "$cu" -o "$out/$base.fatbin" >/dev/null 2>&1 &&
+  "$NVCC" -fatbin -Xfatbin -compress-all $codes "$cu" -o "$out/$base.zstd.fatbin" \
+    >/dev/null 2>&1 &&
   "$NVCC" -shared -Xcompiler -fPIC $codes "$cu" -o "$out/lib$base.so" >/dev/null 2>&1 ||
     { echo "binary: nvcc -fatbin/-shared failed on $cu"; exit 1; }
   "$occcalc" --ptxas "$log" --block 128 --jsonl 2>/dev/null | jq -r "$fields" |
     sort > "$out/$base.want"
   [ -s "$out/$base.want" ] || { echo "binary: no kernel in the log of $cu"; exit 1; }
-  for form in "$base.sm_80.cubin $base.sm_90.cubin" "$base.fatbin" "lib$base.so"; do
+  for form in "$base.sm_80.cubin $base.sm_90.cubin" "$base.fatbin" "lib$base.so" \
+              "$base.zstd.fatbin"; do
     : > "$out/$base.got"
     for f in $form; do
       "$occcalc" --module "$out/$f" --block 128 --jsonl 2>"$out/$base.err" >"$out/$base.jsonl" ||
