@@ -158,9 +158,9 @@ static const occ_option options[] = {
          OCC_VENDOR_NVIDIA,
          "occcalc checks NVIDIA GPUs through CUDA", NULL},
     [OCC_OPT_MODULE] =
-        {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE,
-         "with --device: a kernel's cubin, fatbin or PTX file",
-         OCC_OPTF_LIVE | OCC_OPTF_FILE,
+        {"module", "FILE", OCC_ARG_PATH, 0, 0, AT(module), MODULE | PTXAS,
+         "a cubin, fatbin or program's kernels (one: --device)",
+         OCC_OPTF_FILE,
          OCC_VENDOR_NVIDIA,
          "occcalc checks NVIDIA GPUs through CUDA", NULL},
     [OCC_OPT_KERNEL] =
@@ -472,8 +472,10 @@ static occ_mode choose_mode(const occ_cli *cli) {
   if (cli->run_argv) return OCC_MODE_RUN;
   if (cli->verify_command) return OCC_MODE_SWEEP;
   if (cli->list_gpus) return OCC_MODE_LIST;
-  if (cli->module) return OCC_MODE_MODULE;
-  if (cli->ptxas_path) return OCC_MODE_PTXAS;
+  /* --module without --device reads the binary offline, as --ptxas reads
+   * a log: every kernel through the same pipeline. */
+  if (cli->module && occ_cli_given(cli, OCC_OPT_DEVICE)) return OCC_MODE_MODULE;
+  if (cli->module || cli->ptxas_path) return OCC_MODE_PTXAS;
   if (occ_cli_given(cli, OCC_OPT_DEVICE)) return OCC_MODE_DEVICE;
   return OCC_MODE_CALC;
 }
@@ -606,6 +608,9 @@ static int check_pairs(const occ_cli *cli, FILE *err) {
     return occ_cli_usage_error(err, "--csv and --svg: give one of them");
   int rc = check_exclusions(cli, err);
   if (rc != OCC_EXIT_OK) return rc;
+  if (cli->mode == OCC_MODE_PTXAS && cli->module && cli->ptxas_path)
+    return occ_cli_usage_error(err, "--module and --ptxas: give one of them (a "
+                               "binary or a compiler report)");
   bool svg_stdout = cli->svg_path && strcmp(cli->svg_path, "-") == 0;
   bool many = cli->mode == OCC_MODE_PTXAS ||
               (occ_cli_given(cli, OCC_OPT_DEVICE) && cli->device.all);

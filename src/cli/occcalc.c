@@ -82,7 +82,9 @@ static int calculate(const occ_cli *cli) {
 /* The modes that read the loaded database. */
 static int run_on_database(const occ_cli *cli, const occ_gpudb *db) {
   switch (cli->mode) {
-  case OCC_MODE_PTXAS: return occ_ptxas_command(cli, db, stdout, stderr);
+  case OCC_MODE_PTXAS:
+    return cli->module ? occ_module_command(cli, db, stdout, stderr)
+                       : occ_ptxas_command(cli, db, stdout, stderr);
   case OCC_MODE_DEVICE:
   case OCC_MODE_MODULE: return occ_device_command(cli, db);
   case OCC_MODE_SWEEP: return occ_sweep_command(cli, db);

@@ -9,6 +9,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +20,7 @@
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
 #include "cli/remark_run.h"
+#include "ptxas/binary.h"
 #include "ptxas/demangle.h"
 #include "ptxas/lines.h"
 #include "ptxas/log_kind.h"
@@ -146,7 +149,7 @@ static const occ_device *pick_device(run *r, const occ_ptxas_kernel *k) {
  * default device, which says nothing of it). */
 static int64_t reported_reserve(run *r, const occ_ptxas_kernel *k,
                                 const occ_device *device) {
-  if (k->source != OCC_PTXAS_FROM_CUOBJDUMP) return 0;
+  if (k->source == OCC_PTXAS_FROM_PTXAS) return 0;
   if (!k->arch[0])
     return r->fixed && device->cc_major >= 9 ? device->reserved_smem_per_block_bytes : 0;
   if (!k->smem_includes_reserve) return 0;
@@ -181,6 +184,8 @@ static void make_kernel(run *r, const occ_ptxas_kernel *k,
   if (reserve > 0 && kernel->smem_static_bytes >= reserve)
     kernel->smem_static_bytes -= reserve;
   if (k->barriers != OCC_PTXAS_UNKNOWN) kernel->barriers = k->barriers;
+  /* launch bounds bound the block the model chooses (--block best) */
+  if (k->max_threads_per_block > 0) kernel->max_threads_per_block = k->max_threads_per_block;
 }
 
 static void note_rejected(run *r, const char *name, occ_status status) {
@@ -232,6 +237,7 @@ static int on_kernel(run *r, const occ_ptxas_kernel *k) {
 }
 
 static const char *input_name(const occ_cli *cli) {
+  if (!cli->ptxas_path) return cli->module;
   return strcmp(cli->ptxas_path, "-") == 0 ? "standard input" : cli->ptxas_path;
 }
 
@@ -515,5 +521,91 @@ int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *
   run_free(c.nvidia);
   occ_remark_run_free(c.amd);
   if (!is_stdin) close(fd);
+  return rc;
+}
+
+/* --- occcalc --module FILE without --device: a binary's kernels --- */
+
+/* What the binary reader could not read, said once the kernels are
+ * written. */
+static void binary_notes(FILE *err, const char *path, const occ_binary_stats *s) {
+  occ_msg(err, "note: %s: %ld kernel%s read from %ld cubin%s", path, s->kernels,
+          s->kernels == 1 ? "" : "s", s->cubins, s->cubins == 1 ? "" : "s");
+  if (s->ptx_entries)
+    occ_msg(err, "note: %s: %ld PTX entr%s skipped (PTX is compiled when loaded; "
+            "its resources are not known offline)", path, s->ptx_entries,
+            s->ptx_entries == 1 ? "y" : "ies");
+  if (s->compressed)
+    occ_msg(err, "note: %s: %ld cubin entr%s unread: compressed (the fatbin's "
+            "compression format is not publicly documented)", path, s->compressed,
+            s->compressed == 1 ? "y" : "ies");
+  if (s->bad_entries)
+    occ_msg(err, "note: %s: %ld entr%s unread: %s", path, s->bad_entries,
+            s->bad_entries == 1 ? "y" : "ies", s->first_bad);
+}
+
+int occ_module_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err) {
+  int rc = occ_cli_refuse_vendor(cli, OCC_VENDOR_NVIDIA, "a CUDA binary", err);
+  if (rc != OCC_EXIT_OK) return rc;
+  int fd = open(cli->module, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  if (fd < 0 || fstat(fd, &st) != 0) {
+    int e = errno;
+    occ_msg(err, "%s: %s", cli->module, occ_input_strerror(e));
+    if (fd >= 0) close(fd);
+    return occ_exit_of_input_error(e);
+  }
+  if (!S_ISREG(st.st_mode) || st.st_size <= 0) {
+    close(fd);
+    occ_msg(err, "%s: not a CUDA binary: %s (accepted: a cubin, a fatbin, or a "
+            "program or library with embedded fatbins)", cli->module,
+            S_ISREG(st.st_mode) ? "an empty file" : "not a regular file");
+    return OCC_EXIT_USAGE;
+  }
+  size_t size = (size_t)st.st_size;
+  void *image = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  close(fd);
+  if (image == MAP_FAILED) {
+    int e = errno;
+    occ_msg(err, "%s: %s", cli->module, occ_input_strerror(e));
+    return occ_exit_of_input_error(e);
+  }
+  char why[256] = "";
+  occ_binary *binary = NULL;
+  int open_rc = occ_binary_open(image, size, &binary, why, sizeof why);
+  if (open_rc == OCC_BINARY_NOT_CUDA) {
+    occ_msg(err, "%s: not a CUDA binary: %s", cli->module, why);
+    munmap(image, size);
+    return OCC_EXIT_USAGE;
+  }
+  run *r = open_rc == OCC_BINARY_OK ? run_new(cli, db, out, err, &rc) : NULL;
+  if (open_rc == OCC_BINARY_NO_MEMORY) {
+    occ_msg(err, "out of memory");
+    rc = OCC_EXIT_FAILURE;
+  }
+  if (r) {
+    const occ_ptxas_kernel *k;
+    while (!r->rc && (k = occ_binary_next(binary))) r->rc = on_kernel(r, k);
+    const occ_binary_stats *bs = occ_binary_get_stats(binary);
+    if (r->rc) {
+      rc = r->rc;
+    } else if (bs->kernels == 0) {
+      occ_pipeline_end(&r->pipeline);
+      occ_msg(err, "%s: not a CUDA binary: no kernel found (%ld cubin%s, %ld PTX, "
+              "%ld compressed, %ld unread entr%s%s%s)", cli->module, bs->cubins,
+              bs->cubins == 1 ? "" : "s", bs->ptx_entries, bs->compressed,
+              bs->bad_entries, bs->bad_entries == 1 ? "y" : "ies",
+              bs->bad_entries ? ": " : "", bs->bad_entries ? bs->first_bad : "");
+      rc = OCC_EXIT_USAGE;
+    } else {
+      /* conclude counts kernels from the log reader's statistics. */
+      occ_ptxas_stats stats = {.kernels = bs->kernels};
+      rc = conclude(r, &stats);
+      if (r->pipeline.render.written) binary_notes(err, cli->module, bs);
+    }
+    run_free(r);
+  }
+  occ_binary_free(binary);
+  munmap(image, size);
   return rc;
 }

@@ -21,4 +21,12 @@
  * vendor's than the target; OCC_EXIT_FAILURE when out of memory. */
 int occ_ptxas_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err);
 
+/* occcalc --module FILE without --device: every kernel of a cubin, a
+ * fatbin, or a program or library with embedded fatbins, read offline
+ * (ptxas/binary.h) and computed as occ_ptxas_command computes a log's,
+ * each on its cubin's architecture. Returns as occ_ptxas_command; a file
+ * that is not a CUDA binary, or holds no readable kernel, is
+ * OCC_EXIT_USAGE with one line. */
+int occ_module_command(const occ_cli *cli, const occ_gpudb *db, FILE *out, FILE *err);
+
 #endif

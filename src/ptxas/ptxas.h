@@ -30,7 +30,11 @@
 
 typedef enum occ_ptxas_source {
   OCC_PTXAS_FROM_PTXAS,     /* a `ptxas info : Used ...` line */
-  OCC_PTXAS_FROM_CUOBJDUMP  /* a cuobjdump `REG:... SHARED:...` line */
+  OCC_PTXAS_FROM_CUOBJDUMP, /* a cuobjdump `REG:... SHARED:...` line */
+  OCC_PTXAS_FROM_BINARY     /* a cubin's sections, read by binary.h: its
+                               shared memory is the .nv.shared section's
+                               size, which for sm_90 and newer includes the
+                               per-block reserve (smem_includes_reserve) */
 } occ_ptxas_source;
 
 /* One kernel compiled for one target, as the compiler reported it. Sizes
@@ -78,6 +82,10 @@ typedef struct occ_ptxas_kernel {
   int textures;                /* OCC_PTXAS_UNKNOWN if absent, also below */
   int samplers;
   int surfaces;
+  /* The largest block the kernel may be launched with: its
+   * __launch_bounds__ (or required block size) as a cubin records it; 0
+   * where none is known (compiler reports do not print it). */
+  int max_threads_per_block;
   long line;                   /* 1-based input line of the resource line */
 } occ_ptxas_kernel;
 

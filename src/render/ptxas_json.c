@@ -15,9 +15,12 @@ static void compiler(occ_jw *w, const occ_ptxas_row *row) {
   occ_jw_object(w, "compiler");
   occ_jw_string(w, "demangled", row->demangled);
   occ_jw_string_or_null(w, "arch", k->arch[0] ? k->arch : NULL);
-  occ_jw_string(w, "source",
-                k->source == OCC_PTXAS_FROM_PTXAS ? "ptxas" : "cuobjdump");
-  occ_jw_int(w, "line", k->line);
+  occ_jw_string(w, "source", k->source == OCC_PTXAS_FROM_PTXAS      ? "ptxas"
+                             : k->source == OCC_PTXAS_FROM_BINARY ? "binary"
+                                                                  : "cuobjdump");
+  /* a binary has no lines */
+  if (k->source == OCC_PTXAS_FROM_BINARY) occ_jw_null(w, "line");
+  else occ_jw_int(w, "line", k->line);
   bytes_or_null(w, "stack_bytes", k->stack_bytes);
   bytes_or_null(w, "local_bytes", k->local_bytes);
   bytes_or_null(w, "spill_stores_bytes", k->spill_stores_bytes);

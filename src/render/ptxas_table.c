@@ -274,8 +274,10 @@ void occ_ptxas_csv_row(FILE *out, const occ_ptxas_row *row) {
   occ_csv_field(out, row->demangled ? row->demangled : k->name);
   csv_text(out, k->name);
   csv_text(out, k->arch[0] ? k->arch : NULL);
-  csv_text(out, k->source == OCC_PTXAS_FROM_CUOBJDUMP ? "cuobjdump" : "ptxas");
-  csv_int(out, k->line, true);
+  csv_text(out, k->source == OCC_PTXAS_FROM_CUOBJDUMP ? "cuobjdump"
+                : k->source == OCC_PTXAS_FROM_BINARY  ? "binary"
+                                                      : "ptxas");
+  csv_int(out, k->line, k->source != OCC_PTXAS_FROM_BINARY);
   csv_text(out, rep->device->name);
   snprintf(cc, sizeof cc, "%d.%d", rep->device->cc_major, rep->device->cc_minor);
   csv_text(out, cc);
