@@ -14,7 +14,7 @@
 #define LANE_HEIGHT 22.0
 #define LANE_GAP 4.0
 #define GPU_HEIGHT 70.0    /* a GPU's occupancy panel */
-#define GPU_GAP 18.0
+#define GPU_GAP 28.0
 #define AXIS_HEIGHT 48.0
 #define CHAR_WIDTH 6.6     /* an 11 px sans-serif character, about */
 #define NAME_MAX_SHOWN 200 /* bytes of a name kept for labels and tooltips */
@@ -284,12 +284,12 @@ static void write_legend(FILE *out) {
   fprintf(out,
           "<rect class=\"unmeasured\" x=\"%.0f\" y=\"%.0f\" width=\"24\" "
           "height=\"12\"/>\n<text x=\"%.0f\" y=\"%.0f\">not measured "
-          "(why: hover)</text>\n"
+          "(reason in its tooltip)</text>\n"
           "<rect class=\"marked\" x=\"%.0f\" y=\"%.0f\" width=\"24\" "
           "height=\"12\" fill=\"#21918c\"/>\n<text x=\"%.0f\" y=\"%.0f\">"
           "value marked: short, shared or beside another kernel</text>\n"
           "</g>\n",
-          x + 380, y, x + 410, y + 10, x + 590, y, x + 620, y + 10);
+          x + 380, y, x + 410, y + 10, x + 660, y, x + 690, y + 10);
 }
 
 static double lane_y(size_t lane) {
@@ -368,16 +368,17 @@ static double gpu_top(const timeline *t, size_t g) {
   return lane_y(t->lane_count) + GPU_GAP + (double)g * (GPU_HEIGHT + GPU_GAP);
 }
 
-/* The value of the launch that started last among those running, at
- * each launch's start and end; unmeasured launches leave it as it was,
- * so no unknown reads as 0. */
+/* The value of the launch that started last among the measured ones
+ * running, at each launch's start and end: 0 when none runs, and a gap
+ * where only unmeasured ones run, so that no unknown reads as 0. */
 static void write_gpu_line(FILE *out, const timeline *t, int32_t device,
                            double top, const tl_launch **running) {
   size_t active = 0;
   double y_of_zero = top + GPU_HEIGHT, last_y = y_of_zero;
+  bool gap = false;
   typedef struct { uint64_t ns; bool end; const tl_launch *l; } ev;
-  fputs("<polyline class=\"gpu-line\" points=\"", out);
-  fprintf(out, "%.2f,%.1f", PLOT_LEFT, last_y);
+  fputs("<path class=\"gpu-line\" d=\"", out);
+  fprintf(out, "M%.2f,%.1f", PLOT_LEFT, last_y);
   size_t next = 0;
   for (;;) {
     /* The next event: the earliest end among those running, or the next
@@ -413,10 +414,15 @@ static void write_gpu_line(FILE *out, const timeline *t, int32_t device,
     }
     double y = shown ? top + GPU_HEIGHT * (1 - v) : y_of_zero;
     double x = px(t, e.ns);
-    if (y != last_y) fprintf(out, " %.2f,%.1f %.2f,%.1f", x, last_y, x, y);
+    bool unknown = !shown && active > 0;
+    if (gap && !unknown) fprintf(out, " M%.2f,%.1f", x, y);
+    else if (!gap && unknown) fprintf(out, " L%.2f,%.1f", x, last_y);
+    else if (!gap && y != last_y) fprintf(out, " L%.2f,%.1f L%.2f,%.1f", x, last_y, x, y);
+    gap = unknown;
     last_y = y;
   }
-  fprintf(out, " %.2f,%.1f\"/>\n", PLOT_RIGHT, last_y);
+  if (!gap) fprintf(out, " L%.2f,%.1f", PLOT_RIGHT, last_y);
+  fputs("\"/>\n", out);
 }
 
 static void write_gpus(FILE *out, const timeline *t, const tl_launch **running) {
@@ -434,9 +440,9 @@ static void write_gpus(FILE *out, const timeline *t, const tl_launch **running) 
                 "</text>\n", PLOT_LEFT - 6, y + 4, 25 * q);
     }
     fprintf(out,
-            "<text class=\"lane-label\" x=\"%.1f\" y=\"%.1f\" "
-            "text-anchor=\"end\">GPU %d achieved</text>\n",
-            PLOT_LEFT - 40, top + GPU_HEIGHT / 2 + 4, t->devices[g]);
+            "<text class=\"lane-label\" x=\"20\" y=\"%.1f\">GPU %d "
+            "achieved</text>\n",
+            top + GPU_HEIGHT / 2 + 4, t->devices[g]);
     write_gpu_line(out, t, t->devices[g], top, running);
     fputs("</g>\n", out);
   }

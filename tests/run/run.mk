@@ -151,7 +151,7 @@ test-gpu-run-sample: occcalc $(INJECT_LIB)
 test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 	sh tests/run/trace_test.sh
 
-test-run-timeline: occcalc $(INJECT_LIB) build/forge
+test-run-timeline: occcalc $(INJECT_LIB) build/forge build/timeline_unit
 	sh tests/run/timeline_test.sh
 
 # The sample reader and the attribution under any bytes (libFuzzer,
@@ -182,3 +182,7 @@ GPU_BENCH_TARGETS += bench-gpu-run-sample
 bench-gpu-run-sample: occcalc $(INJECT_LIB) build/run_graphs
 	@command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
 	python3 tests/run/sample_bench.py ./occcalc build/run_graphs 3
+
+build/timeline_unit: tests/run/timeline_unit.c $(LIB_OBJS)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/timeline_unit.c \
+	  $(LIB_OBJS) $(LDFLAGS) $(LIBS)

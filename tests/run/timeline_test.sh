@@ -50,10 +50,39 @@ if lanes != ['process 100, stream 7', 'process 100, stream 13',
 ticks = [t.text for t in root.find('.//%sg[@class="time-axis"]' % ns).iter(ns + 'text')]
 if len(ticks) < 4 or not all(t.endswith(' ms') for t in ticks[:-1]):
     bad.append('time ticks %r' % ticks)
-if not root.findall('.//%spolyline[@class="gpu-line"]' % ns):
+if not root.findall('.//%spath[@class="gpu-line"]' % ns):
     bad.append('no GPU occupancy line')
 for b in bad:
     print('timeline: ' + b)
+sys.exit(1 if bad else 0)
+PY
+# As --measure sample leaves a report (timeline_unit.c builds it): two
+# GPUs, marked values outlined, missing ones hatched with their reason.
+./build/timeline_unit "$tmp/u.svg" || no "timeline_unit failed"
+python3 - "$tmp/u.svg" <<'PY' || fail=1
+import sys, xml.etree.ElementTree as ET
+ns = '{http://www.w3.org/2000/svg}'
+root = ET.parse(sys.argv[1]).getroot()
+bad = []
+rects = [g.find(ns + 'rect') for g in root.findall('.//%sg[@class="launch"]' % ns)]
+tips = [r.find(ns + 'title').text for r in rects]
+by = lambda c: [t for r, t in zip(rects, tips) if r.get('class') == c]
+# timeline_unit.c: i % 5 == 4 missing (2 of 12); else i % 4 == 3 short or
+# i % 3 == 0 beside another kernel: i = 0, 3, 6, 7, 11 (5).
+if len(rects) != 12 or len(by('unmeasured')) != 2 or len(by('marked')) != 5:
+    bad.append('%d launches, %d hatched, %d marked' % (len(rects),
+               len(by('unmeasured')), len(by('marked'))))
+if not all('its samples were lost' in t for t in by('unmeasured')):
+    bad.append('a hatched launch without its reason: %r' % by('unmeasured'))
+if not all('shorter than' in t or 'beside another kernel' in t for t in by('marked')):
+    bad.append('a marked launch without its basis: %r' % by('marked'))
+title = ''.join(root.find(ns + 'text').itertext())
+if title != 'Timeline of ./train <fast> & "x" on GPU 0, GPU 1':
+    bad.append('title %r' % title)
+if len(root.findall('.//%spath[@class="gpu-line"]' % ns)) != 2:
+    bad.append('not one occupancy line per GPU')
+for b in bad:
+    print('timeline: unit: ' + b)
 sys.exit(1 if bad else 0)
 PY
 for path in "$tmp/no/such/dir/t.svg" -; do
