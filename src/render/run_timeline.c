@@ -197,11 +197,6 @@ static const char *device_name(const timeline *t, int32_t device) {
   return NULL;
 }
 
-static const char *measure_words(occ_run_measure m) {
-  return m == OCC_MEASURE_SAMPLE   ? "PM samples"
-         : m == OCC_MEASURE_REPLAY ? "kernel replay"
-                                   : "not measured (--measure none)";
-}
 
 static void write_head(FILE *out, const timeline *t, double height) {
   fprintf(out,
@@ -263,14 +258,21 @@ static void write_title(FILE *out, const timeline *t) {
   }
   fprintf(out,
           "</text>\n<text class=\"subtitle\" x=\"20\" y=\"44\">%zu launch%s "
-          "in %zu lane%s (process, stream); achieved occupancy of %zu by %s"
-          "</text>\n",
+          "in %zu lane%s (process, stream); ",
           t->count, t->count == 1 ? "" : "es", t->lane_count,
-          t->lane_count == 1 ? "" : "s", measured,
-          measure_words(t->rep->measure));
+          t->lane_count == 1 ? "" : "s");
+  if (t->rep->measure == OCC_MEASURE_NONE)
+    fputs("achieved occupancy not measured (--measure none)", out);
+  else
+    fprintf(out, "achieved occupancy of %zu by %s", measured,
+            t->rep->measure == OCC_MEASURE_SAMPLE ? "PM samples"
+                                                  : "kernel replay");
+  fputs("</text>\n", out);
 }
 
-static void write_legend(FILE *out) {
+/* The marked outline only where samples measured: replay's values are
+ * never marked. */
+static void write_legend(FILE *out, bool sampled) {
   double x = 20, y = 62;
   fprintf(out,
           "<g class=\"legend\">\n"
@@ -284,12 +286,15 @@ static void write_legend(FILE *out) {
   fprintf(out,
           "<rect class=\"unmeasured\" x=\"%.0f\" y=\"%.0f\" width=\"24\" "
           "height=\"12\"/>\n<text x=\"%.0f\" y=\"%.0f\">not measured "
-          "(reason in its tooltip)</text>\n"
-          "<rect class=\"marked\" x=\"%.0f\" y=\"%.0f\" width=\"24\" "
-          "height=\"12\" fill=\"#21918c\"/>\n<text x=\"%.0f\" y=\"%.0f\">"
-          "value marked: short, shared or beside another kernel</text>\n"
-          "</g>\n",
-          x + 380, y, x + 410, y + 10, x + 660, y, x + 690, y + 10);
+          "(reason in its tooltip)</text>\n",
+          x + 380, y, x + 410, y + 10);
+  if (sampled)
+    fprintf(out,
+            "<rect class=\"marked\" x=\"%.0f\" y=\"%.0f\" width=\"24\" "
+            "height=\"12\" fill=\"#21918c\"/>\n<text x=\"%.0f\" y=\"%.0f\">"
+            "value marked: short, shared or beside another kernel</text>\n",
+            x + 660, y, x + 690, y + 10);
+  fputs("</g>\n", out);
 }
 
 static double lane_y(size_t lane) {
@@ -489,7 +494,7 @@ int occ_run_print_svg(FILE *out, const occ_run_report *rep) {
     double axis_y = gpu_top(&t, t.device_count);
     write_head(out, &t, axis_y + AXIS_HEIGHT);
     write_title(out, &t);
-    write_legend(out);
+    write_legend(out, rep->measure == OCC_MEASURE_SAMPLE);
     /* The grid first, under the lanes. */
     write_axis(out, &t, axis_y);
     write_lanes(out, &t);

@@ -92,5 +92,5 @@ for path in "$tmp/no/such/dir/t.svg" -; do
   [ $rc -eq 2 ] && [ ! -e "$tmp/ran" ] ||
     no "--svg '$path': status $rc, program ran: $([ -e "$tmp/ran" ] && echo yes || echo no)"
 done
-[ $fail -eq 0 ] && echo "timeline: --svg drew 300 launches in 3 lanes as well-formed SVG; bad paths refused"
+[ $fail -eq 0 ] && echo "timeline: --svg drew 300 forged launches in 3 lanes and a sampled report on 2 GPUs as well-formed SVG; bad paths refused"
 exit $fail
