@@ -69,13 +69,14 @@ struct occ_binary {
   span cubin;
   elf_section *sections;
   size_t section_count, next_section;
-  span shstrtab, global_info;
+  span shstrtab, global_info, symtab;
   occ_binary_zstd_fn zstd;
   void *zstd_ctx;
   unsigned char *inflated; /* the current cubin, decompressed */
   size_t inflated_cap;
   char arch[OCC_PTXAS_ARCH_MAX];
   bool new_layout;
+  bool linked;             /* ET_EXEC, not a relocatable object */
   occ_ptxas_kernel kernel;
   occ_binary_stats stats;
 };
@@ -209,7 +210,9 @@ static long read_fatbins(occ_binary *b, span s) {
   return count;
 }
 
-/* A host ELF: its .nv_fatbin section. */
+/* A host ELF: its .nv_fatbin section (a program, a library, an object),
+ * or __nv_relfatbin (an object built with -rdc: relocatable cubins, whose
+ * resources ptxas reported as they are). */
 static int read_host(occ_binary *b, span s, char *why, size_t why_size) {
   elf_section shstr_sec, sec;
   uint16_t shnum = rd16(s.p + 60), shstrndx = rd16(s.p + 62);
@@ -218,23 +221,25 @@ static int read_host(occ_binary *b, span s, char *why, size_t why_size) {
     return OCC_BINARY_NOT_CUDA;
   }
   span names = section_bytes(s, &shstr_sec);
+  long sections = 0, fatbins = 0;
   for (uint16_t i = 0; i < shnum; i++) {
     if (!elf_section_at(s, i, &sec)) break;
     const char *name = str_at(names, sec.name);
-    if (!name || strcmp(name, ".nv_fatbin") != 0) continue;
-    span body = section_bytes(s, &sec);
-    long n = read_fatbins(b, body);
+    if (!name || (strcmp(name, ".nv_fatbin") != 0 && strcmp(name, "__nv_relfatbin") != 0))
+      continue;
+    sections++;
+    long n = read_fatbins(b, section_bytes(s, &sec));
     if (n < 0) return OCC_BINARY_NO_MEMORY;
-    if (n == 0) {
-      snprintf(why, why_size, "its .nv_fatbin section holds no fatbin header (magic 0x%08X)",
-               FATBIN_MAGIC);
-      return OCC_BINARY_NOT_CUDA;
-    }
-    return OCC_BINARY_OK;
+    fatbins += n;
   }
-  snprintf(why, why_size, "an ELF for machine %u with no .nv_fatbin section "
-           "(accepted: a cubin, a fatbin, or a program or library with embedded fatbins)",
-           (unsigned)rd16(s.p + 18));
+  if (fatbins > 0) return OCC_BINARY_OK;
+  if (sections > 0)
+    snprintf(why, why_size, "its .nv_fatbin section holds no fatbin header (magic 0x%08X)",
+             FATBIN_MAGIC);
+  else
+    snprintf(why, why_size, "an ELF for machine %u with no .nv_fatbin section "
+             "(accepted: a cubin, a fatbin, or a program or library with embedded "
+             "fatbins)", (unsigned)rd16(s.p + 18));
   return OCC_BINARY_NOT_CUDA;
 }
 
@@ -295,13 +300,15 @@ static bool start_cubin(occ_binary *b, span s) {
   b->section_count = shnum;
   b->next_section = 0;
   b->shstrtab = section_bytes(s, &shstr);
-  b->global_info = (span){NULL, 0, 0};
+  b->global_info = b->symtab = (span){NULL, 0, 0};
   for (uint16_t i = 0; i < shnum; i++) {
     const char *name = str_at(b->shstrtab, secs[i].name);
     if (name && strcmp(name, ".nv.info") == 0) b->global_info = section_bytes(s, &secs[i]);
+    if (secs[i].type == 2 /* SHT_SYMTAB */) b->symtab = section_bytes(s, &secs[i]);
   }
   uint32_t flags = rd32(s.p + 48);
   b->new_layout = s.p[8] >= 8; /* EI_ABIVERSION */
+  b->linked = rd16(s.p + 16) == 2; /* e_type ET_EXEC */
   unsigned sm = b->new_layout ? (flags >> 8) & 0xff : flags & 0xff;
   snprintf(b->arch, sizeof b->arch, "sm_%u", sm);
   b->stats.cubins++;
@@ -384,6 +391,13 @@ static const occ_ptxas_kernel *next_in_cubin(occ_binary *b) {
     const elf_section *text = &b->sections[text_index];
     const char *text_name = str_at(b->shstrtab, text->name);
     if (!text_name || strncmp(text_name, ".text.", 6) != 0 || !text_name[6]) continue;
+    /* A relocatable cubin (-rdc) gives device functions attributes of
+     * their own too: a kernel's symbol is marked an entry (st_other 0x10,
+     * STO_CUDA_ENTRY). A symbol out of the table's bounds is not judged. */
+    uint32_t symbol = text->info & 0xffffff;
+    if (fits((uint64_t)symbol * 24, 24, b->symtab.n) &&
+        !(b->symtab.p[(size_t)symbol * 24 + 5] & 0x10))
+      continue;
     occ_ptxas_kernel *k = &b->kernel;
     *k = (occ_ptxas_kernel){
         .name = text_name + 6, .source = OCC_PTXAS_FROM_BINARY,
@@ -398,7 +412,6 @@ static const occ_ptxas_kernel *next_in_cubin(occ_binary *b) {
         .textures = OCC_PTXAS_UNKNOWN, .samplers = OCC_PTXAS_UNKNOWN,
         .surfaces = OCC_PTXAS_UNKNOWN};
     snprintf(k->arch, sizeof k->arch, "%s", b->arch);
-    uint32_t symbol = text->info & 0xffffff;
     each_record(b->global_info, k, symbol, global_record);
     each_record(section_bytes(b->cubin, info), k, symbol, kernel_record);
     for (size_t i = 0; i < b->section_count; i++) {
@@ -407,11 +420,13 @@ static const occ_ptxas_kernel *next_in_cubin(occ_binary *b) {
       if (sh->info == text_index && sh_name && strncmp(sh_name, ".nv.shared.", 11) == 0)
         k->smem_static_bytes = (int64_t)(sh->size > INT32_MAX ? INT32_MAX : sh->size);
     }
-    /* measured with nvcc 13.0: an sm_90 kernel's .nv.shared holds its
-     * static shared memory plus the 1 KB the system reserves per block
-     * (5248 = 4224 + 1024, 1024 where ptxas reports none), sm_80's not. */
+    /* measured with nvcc 13.0: a linked (ET_EXEC) sm_90 cubin's
+     * .nv.shared holds the kernel's static shared memory plus the 1 KB the
+     * system reserves per block (5248 = 4224 + 1024, 1024 where ptxas
+     * reports none); sm_80's does not, nor does a relocatable (-rdc,
+     * ET_REL) cubin's, where the linker adds it (1200 bytes read 1200). */
     int major = atoi(b->arch + 3) / 10;
-    k->smem_includes_reserve = major >= 9 && k->smem_static_bytes > 0;
+    k->smem_includes_reserve = major >= 9 && b->linked && k->smem_static_bytes > 0;
     b->stats.kernels++;
     return k;
   }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # nvcc_test.sh OCCCALC OUTDIR CU...: compiles each file with nvcc -Xptxas -v
-# for sm_80 and sm_90 three ways (a cubin per target, one fatbin of both,
-# a shared library embedding both, a fatbin compressed with zstd, read
-# where libzstd.so.1 is found) and checks that occcalc --module reads
+# for sm_80 and sm_90 (a cubin per target, one fatbin of both, a shared
+# library embedding both, a fatbin compressed with zstd, read where
+# libzstd.so.1 is found; and with -rdc for sm_90, a relocatable cubin and
+# an object: device functions are not kernels) and checks that occcalc --module reads
 # every kernel ptxas reported, with the same registers, static shared
 # memory, barriers and stack as occcalc --ptxas reads from the log;
 # spills are not in a cubin and must read null, never 0. Skips (77)
@@ -48,6 +49,25 @@ for cu in "$@"; do
     sort -o "$out/$base.got" "$out/$base.got"
     if ! cmp -s "$out/$base.want" "$out/$base.got"; then
       echo "binary: $cu as $form differs from ptxas -v (< ptxas, > --module):"
+      diff "$out/$base.want" "$out/$base.got" | head -20
+      failed=1
+    fi
+    checked=$((checked + $(wc -l < "$out/$base.got")))
+  done
+  # Relocatable code (-rdc): a relocatable cubin, and an object whose
+  # __nv_relfatbin holds it, against their own ptxas -v (the linker, not
+  # ptxas, adds sm_90's shared-memory reserve there).
+  "$NVCC" -cubin -rdc=true -arch=sm_90 -Xptxas -v "$cu" -o "$out/$base.rdc.cubin" \
+    >"$out/$base.rdc.log" 2>&1 &&
+  "$NVCC" -c -rdc=true -arch=sm_90 "$cu" -o "$out/$base.rdc.o" >/dev/null 2>&1 ||
+    { echo "binary: nvcc -rdc failed on $cu"; exit 1; }
+  "$occcalc" --ptxas "$out/$base.rdc.log" --block 128 --jsonl 2>/dev/null | jq -r "$fields" |
+    sort > "$out/$base.want"
+  for f in "$base.rdc.cubin" "$base.rdc.o"; do
+    "$occcalc" --module "$out/$f" --block 128 --jsonl 2>/dev/null | jq -r "$fields" |
+      sort > "$out/$base.got"
+    if ! [ -s "$out/$base.got" ] || ! cmp -s "$out/$base.want" "$out/$base.got"; then
+      echo "binary: $cu as $f differs from ptxas -v -rdc (< ptxas, > --module):"
       diff "$out/$base.want" "$out/$base.got" | head -20
       failed=1
     fi
