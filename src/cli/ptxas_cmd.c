@@ -73,6 +73,8 @@ typedef struct run {
   int reserve_count;
 
   long selected, unknown_arch, rejected;
+  long over_bounds;        /* kernels given a block past their launch bounds */
+  char first_over_bounds[96];
   char first_unknown_arch[OCC_PTXAS_ARCH_MAX];
   char rejected_why[96];
   int rc;                  /* a fatal status that stopped the reading */
@@ -224,6 +226,13 @@ static int on_kernel(run *r, const occ_ptxas_kernel *k) {
   if (!item.choose_block &&
       occ_block_check(block, device, item.kernel.block, why, sizeof why) != 0)
     return r->rc = occ_cli_usage_error(r->err, "--block: %s", why);
+  /* The calculator computes the block as given; a launch past the
+   * kernel's bounds fails (cudaErrorInvalidConfiguration), said once. */
+  if (!item.choose_block && k->max_threads_per_block > 0 &&
+      occ_block_threads(&item.kernel) > k->max_threads_per_block &&
+      r->over_bounds++ == 0)
+    snprintf(r->first_over_bounds, sizeof r->first_over_bounds, "%.60s: %d threads",
+             readable, k->max_threads_per_block);
   occ_model_section failed = OCC_SECTION_NONE;
   occ_status status = occ_pipeline_build(&r->pipeline, &item, &failed);
   if (status != OCC_OK && failed != OCC_SECTION_NONE)
@@ -258,6 +267,11 @@ static void print_notes(run *r, const occ_ptxas_stats *s) {
   if (r->rejected)
     occ_msg(r->err, "note: skipped %ld kernel%s the calculator rejects (%s)",
             r->rejected, r->rejected == 1 ? "" : "s", r->rejected_why);
+  if (r->over_bounds)
+    occ_msg(r->err, "warning: %ld kernel%s given a block larger than %s launch bounds "
+            "(%s), which %s launch", r->over_bounds, r->over_bounds == 1 ? "" : "s",
+            r->over_bounds == 1 ? "its" : "their", r->first_over_bounds,
+            r->over_bounds == 1 ? "does not" : "do not");
   if (r->demangler.over_budget)
     occ_msg(r->err, "note: %zu kernel name%s shown mangled: longer than %d "
             "bytes demangled", r->demangler.over_budget,

@@ -243,6 +243,14 @@ static int read_host(occ_binary *b, span s, char *why, size_t why_size) {
   return OCC_BINARY_NOT_CUDA;
 }
 
+/* True when s[0, n) holds ".version" (PTX's first directive). */
+static bool names_ptx_version(const unsigned char *s, size_t n) {
+  static const char word[] = ".version";
+  for (size_t i = 0; i + sizeof word - 1 <= n; i++)
+    if (memcmp(s + i, word, sizeof word - 1) == 0) return true;
+  return false;
+}
+
 int occ_binary_open(const unsigned char *image, size_t size, occ_binary **out,
                     char *why, size_t why_size) {
   *out = NULL;
@@ -259,7 +267,13 @@ int occ_binary_open(const unsigned char *image, size_t size, occ_binary **out,
     }
   } else {
     const char *no = elf_check(s);
-    if (no) {
+    /* PTX is text that names its version early: it is compiled only when
+     * loaded, so only --device reads it. */
+    if (no && names_ptx_version(image, size < 4096 ? size : 4096)) {
+      snprintf(why, why_size, "PTX text, compiled only when loaded: give --device N "
+               "and --kernel NAME to check a kernel of it on the GPU");
+      rc = OCC_BINARY_NOT_CUDA;
+    } else if (no) {
       snprintf(why, why_size, "%s and no fatbin magic (accepted: a cubin, a fatbin, "
                "or a program or library with embedded fatbins)", no);
       rc = OCC_BINARY_NOT_CUDA;
