@@ -22,7 +22,7 @@ for c in none all; do
 done
 python3 - "$tmp" <<'PY'
 import collections, json, sys
-sys.path.insert(0, 'tests')
+sys.path.insert(0, 'tests/harness')
 from ncu_csv import ncu_launches
 tmp = sys.argv[1]
 # ncu writes "void " and shortens at::native:: and anonymous namespaces.

@@ -26,7 +26,7 @@ for row in run['rows']:
         key = (g[0]*g[1]*g[2], b, k['regs_per_thread'], k['smem_static_bytes'], k['smem_dynamic_bytes'], l['smem_executed_bytes'], cl)
         ours[key] += 1
         occ_ours[key + (round(row['theoretical_occupancy'] * 100, 2) if cl == 0 else None,)] += 1
-sys.path.insert(0, 'tests')
+sys.path.insert(0, 'tests/harness')
 from ncu_csv import ncu_launches
 theirs = collections.Counter(); occ_theirs = collections.Counter()
 for v in ncu_launches(sys.argv[2]):

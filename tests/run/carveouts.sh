@@ -19,7 +19,7 @@ ncu --clock-control none --csv --metrics \
   "$prog" >"$tmp/ncu.csv" 2>"$tmp/ncu.err" || { echo "carveouts: ncu failed"; exit 1; }
 python3 - "$tmp/ncu.csv" "$tmp/counters.json" "$tmp/plain.json" <<'PY'
 import json, sys
-sys.path.insert(0, 'tests')
+sys.path.insert(0, 'tests/harness')
 from ncu_csv import ncu_launches
 theirs = []
 for m in ncu_launches(sys.argv[1]):

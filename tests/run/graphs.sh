@@ -43,7 +43,7 @@ python3 - "$tmp" <<'PY'
 import json, sys
 tmp = sys.argv[1]
 fail = 0
-sys.path.insert(0, 'tests')
+sys.path.insert(0, 'tests/harness')
 from ncu_csv import ncu_launches
 def ncu(cache):
     launches = ncu_launches('%s/ncu-%s.csv' % (tmp, cache))

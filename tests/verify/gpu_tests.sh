@@ -211,7 +211,7 @@ ncu)
     ./occcalc verify --sweep 230 --seed 11 --json >"$tmp/sweep.json" 2>"$tmp/err"
   python3 - "$tmp/sweep.json" "$tmp/ncu.csv" <<'PY' || exit 1
 import json, subprocess, sys
-sys.path.insert(0, 'tests')
+sys.path.insert(0, 'tests/harness')
 from ncu_csv import ncu_launches
 sweep = json.load(open(sys.argv[1]))
 launches = dict(enumerate(ncu_launches(sys.argv[2])))
