@@ -34,3 +34,10 @@ fuzz-binary: build/fuzz_binary
 test-fuzz-binary:
 	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
 	$(MAKE) --no-print-directory fuzz-binary FUZZ_SECONDS=20
+
+# On a GPU machine: offline --module against the driver's own attributes
+# of the same cubin (cuFuncGetAttribute, through --module --device).
+GPU_TEST_TARGETS += test-gpu-binary
+.PHONY: test-gpu-binary
+test-gpu-binary: occcalc
+	sh tests/binary/gpu_attrs.sh ./occcalc build/binary_gpu $(BINARY_KERNELS)
