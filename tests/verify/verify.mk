@@ -8,15 +8,18 @@
 # - test-gpu-CASE (GPU, gpu_tests.sh CASE): each prints "skipped: no GPU"
 #   and exits 77 without one. test-gpu-example also runs in make test, so
 #   that the suite shows the GPU tests exist (skipped, and counted so).
+# - test-gpu-best-block (GPU, gpu_best_block.sh): --block best offline
+#   against the runtime's cudaOccupancyMaxPotentialBlockSize[VariableSMem]
+#   for the kernels of best_block.cu, built with nvcc into build/.
 UNIT_TARGETS     += test-verify-unit
 CHECK_TARGETS    += test-verify-unit
 CHECK_BINS       += build/unit_verify
 TEST_TARGETS     += test-verify-unit test-gpu-offline test-gpu-example
 GPU_CASES         = example sweep carveout module cooperative achieved charts ncu all \
                     cluster-cli
-GPU_TEST_TARGETS += $(GPU_CASES:%=test-gpu-%)
+GPU_TEST_TARGETS += $(GPU_CASES:%=test-gpu-%) test-gpu-best-block
 
-.PHONY: test-verify-unit test-gpu-offline $(GPU_CASES:%=test-gpu-%)
+.PHONY: test-verify-unit test-gpu-offline $(GPU_CASES:%=test-gpu-%) test-gpu-best-block
 
 VERIFY_UNIT_SRCS = tests/verify/test_verify.c tests/verify/test_dl.c
 
@@ -41,3 +44,6 @@ $(CUDART_SHIM): tests/verify/cudart_shim.c
 
 $(GPU_CASES:%=test-gpu-%): occcalc $(CUDART_SHIM)
 	sh tests/verify/gpu_tests.sh $(@:test-gpu-%=%)
+
+test-gpu-best-block: occcalc
+	sh tests/verify/gpu_best_block.sh ./occcalc build/gpu_best_block
