@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/run_launches.h"
 #include "text/text_safe.h"
 
 #define WIDTH 1200.0
@@ -19,61 +20,17 @@
 #define CHAR_WIDTH 6.6     /* an 11 px sans-serif character, about */
 #define NAME_MAX_SHOWN 200 /* bytes of a name kept for labels and tooltips */
 
-typedef struct tl_launch {
-  const occ_run_row *row;
-  size_t i;                /* in row->launches */
-  size_t lane;
-} tl_launch;
-
-typedef struct tl_lane {
-  int32_t pid;
-  uint32_t stream;
-} tl_lane;
-
 typedef struct timeline {
   const occ_run_report *rep;
-  tl_launch *launches;     /* with times, by start */
-  size_t count;
-  tl_lane *lanes;
-  size_t lane_count;
+  occ_run_launches ls;     /* with times, by start, and their lanes */
   int32_t *devices;        /* ordinals, ascending */
   size_t device_count;
-  uint64_t origin_ns, span_ns;
+  uint64_t span_ns;
 } timeline;
-
-static const occ_launch_record *record(const tl_launch *l) {
-  return l->row->launches[l->i];
-}
-
-static int by_start(const void *a, const void *b) {
-  uint64_t x = record(a)->start_ns, y = record(b)->start_ns;
-  return x < y ? -1 : x > y;
-}
-
-static int by_lane(const void *a, const void *b) {
-  const tl_lane *x = a, *y = b;
-  if (x->pid != y->pid) return x->pid < y->pid ? -1 : 1;
-  return x->stream < y->stream ? -1 : x->stream > y->stream;
-}
 
 static int by_ordinal(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return x < y ? -1 : x > y;
-}
-
-/* A launch's achieved occupancy, as the trace has it, or false. */
-static bool achieved(const tl_launch *l, double *v) {
-  const occ_run_row *row = l->row;
-  if (row->sampled && row->sampled[l->i] && row->sampled[l->i]->known) {
-    *v = row->sampled[l->i]->achieved;
-    return true;
-  }
-  const occ_launch_record *c = row->counters ? row->counters[l->i] : NULL;
-  if (c && c->value_count > 0) {
-    *v = c->values[0] / 100;
-    return true;
-  }
-  return false;
 }
 
 /* Text from the program (names), made harmless (text_safe.h: no control
@@ -115,13 +72,13 @@ static void put_label(FILE *out, const char *name, size_t max_chars) {
   put_text(out, buf);
 }
 
-static const char *name_of(const tl_launch *l) {
-  return l->row->item.readable ? l->row->item.readable : record(l)->name;
+static const char *name_of(const occ_run_launch *l) {
+  return l->row->item.readable ? l->row->item.readable : l->rec->name;
 }
 
 static double px(const timeline *t, uint64_t ns) {
   double span = t->span_ns ? (double)t->span_ns : 1.0;
-  return PLOT_LEFT + (double)(ns - t->origin_ns) / span * (PLOT_RIGHT - PLOT_LEFT);
+  return PLOT_LEFT + (double)(ns - t->ls.origin_ns) / span * (PLOT_RIGHT - PLOT_LEFT);
 }
 
 /* Viridis at five stops, interpolated: dark is low occupancy, yellow
@@ -138,12 +95,6 @@ static void colour(double v, char *buf, size_t size) {
   snprintf(buf, size, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-static size_t lane_of(const timeline *t, int32_t pid, uint32_t stream) {
-  tl_lane key = {pid, stream};
-  const tl_lane *l = bsearch(&key, t->lanes, t->lane_count, sizeof key, by_lane);
-  return l ? (size_t)(l - t->lanes) : 0;
-}
-
 static int add_device(timeline *t, int32_t device) {
   for (size_t i = 0; i < t->device_count; i++)
     if (t->devices[i] == device) return 0;
@@ -155,45 +106,19 @@ static int add_device(timeline *t, int32_t device) {
 }
 
 static int collect(timeline *t) {
-  const occ_run_report *rep = t->rep;
-  size_t n = 0;
-  for (size_t r = 0; r < rep->row_count; r++) n += rep->rows[r].measure.launch_count;
-  t->launches = malloc((n + 1) * sizeof *t->launches);
-  t->lanes = malloc((n + 1) * sizeof *t->lanes);
-  if (!t->launches || !t->lanes) return -1;
-  for (size_t r = 0; r < rep->row_count; r++)
-    for (size_t i = 0; i < rep->rows[r].measure.launch_count; i++) {
-      const occ_launch_record *l = rep->rows[r].launches[i];
-      if (l->end_ns <= l->start_ns || !l->start_ns) continue;
-      t->launches[t->count++] = (tl_launch){&rep->rows[r], i, 0};
-    }
-  qsort(t->launches, t->count, sizeof *t->launches, by_start);
-  uint64_t last = 0;
-  for (size_t i = 0; i < t->count; i++) {
-    const occ_launch_record *l = record(&t->launches[i]);
-    t->lanes[i] = (tl_lane){l->pid, l->stream};
-    if (l->end_ns > last) last = l->end_ns;
-    if (add_device(t, l->device)) return -1;
-  }
+  if (occ_run_launches_collect(&t->ls, t->rep)) return -1;
+  for (size_t i = 0; i < t->ls.count; i++)
+    if (add_device(t, t->ls.launches[i].rec->device)) return -1;
   qsort(t->devices, t->device_count, sizeof *t->devices, by_ordinal);
-  qsort(t->lanes, t->count, sizeof *t->lanes, by_lane);
-  for (size_t i = 0; i < t->count; i++)
-    if (t->lane_count == 0 || by_lane(&t->lanes[t->lane_count - 1], &t->lanes[i]))
-      t->lanes[t->lane_count++] = t->lanes[i];
-  for (size_t i = 0; i < t->count; i++) {
-    const occ_launch_record *l = record(&t->launches[i]);
-    t->launches[i].lane = lane_of(t, l->pid, l->stream);
-  }
-  t->origin_ns = t->count ? record(&t->launches[0])->start_ns : 0;
-  t->span_ns = t->count ? last - t->origin_ns : 0;
+  t->span_ns = t->ls.count ? t->ls.last_end_ns - t->ls.origin_ns : 0;
   return 0;
 }
 
 /* A GPU's name from the first row on it that has one. */
 static const char *device_name(const timeline *t, int32_t device) {
-  for (size_t i = 0; i < t->count; i++)
-    if (record(&t->launches[i])->device == device && t->launches[i].row->item.device)
-      return t->launches[i].row->item.device->name;
+  for (size_t i = 0; i < t->ls.count; i++)
+    if (t->ls.launches[i].rec->device == device && t->ls.launches[i].row->item.device)
+      return t->ls.launches[i].row->item.device->name;
   return NULL;
 }
 
@@ -252,15 +177,15 @@ static void write_title(FILE *out, const timeline *t) {
   }
   if (t->device_count == 0) fputs("no GPU", out);
   size_t measured = 0;
-  for (size_t i = 0; i < t->count; i++) {
+  for (size_t i = 0; i < t->ls.count; i++) {
     double v;
-    measured += achieved(&t->launches[i], &v);
+    measured += occ_run_launch_achieved(&t->ls.launches[i], &v);
   }
   fprintf(out,
           "</text>\n<text class=\"subtitle\" x=\"20\" y=\"44\">%zu launch%s "
           "in %zu lane%s (process, stream); ",
-          t->count, t->count == 1 ? "" : "es", t->lane_count,
-          t->lane_count == 1 ? "" : "s");
+          t->ls.count, t->ls.count == 1 ? "" : "es", t->ls.lane_count,
+          t->ls.lane_count == 1 ? "" : "s");
   if (t->rep->measure == OCC_MEASURE_NONE)
     fputs("achieved occupancy not measured (--measure none)", out);
   else
@@ -303,25 +228,25 @@ static double lane_y(size_t lane) {
 
 static void write_lanes(FILE *out, const timeline *t) {
   fputs("<g class=\"lanes\">\n", out);
-  for (size_t i = 0; i < t->lane_count; i++) {
+  for (size_t i = 0; i < t->ls.lane_count; i++) {
     double y = lane_y(i);
     fprintf(out,
             "<rect class=\"lane-bg\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
             "height=\"%.1f\"/>\n<text class=\"lane-label\" x=\"%.1f\" "
             "y=\"%.1f\" text-anchor=\"end\">process %d, stream %u</text>\n",
             PLOT_LEFT, y, PLOT_RIGHT - PLOT_LEFT, LANE_HEIGHT, PLOT_LEFT - 8,
-            y + LANE_HEIGHT / 2 + 4, t->lanes[i].pid, t->lanes[i].stream);
+            y + LANE_HEIGHT / 2 + 4, t->ls.lanes[i].pid, t->ls.lanes[i].stream);
   }
   fputs("</g>\n", out);
 }
 
 /* Why a launch has no value, or what its value is worth, for its
  * tooltip. */
-static const char *basis_words(const tl_launch *l, bool known) {
+static const char *basis_words(const occ_run_launch *l, bool known) {
   const occ_sampled_launch *s = l->row->sampled ? l->row->sampled[l->i] : NULL;
   if (s) return s->reason;
   if (known) return "kernel replay";
-  if (record(l)->graph_id && l->row->counters) return OCC_RUN_GRAPH_WHY;
+  if (l->rec->graph_id && l->row->counters) return OCC_RUN_GRAPH_WHY;
   return "not measured";
 }
 
@@ -332,12 +257,12 @@ static void write_duration(FILE *out, uint64_t ns) {
   else fprintf(out, "%llu ns", (unsigned long long)ns);
 }
 
-static void write_launch(FILE *out, const timeline *t, const tl_launch *l) {
-  const occ_launch_record *r = record(l);
+static void write_launch(FILE *out, const timeline *t, const occ_run_launch *l) {
+  const occ_launch_record *r = l->rec;
   double x0 = px(t, r->start_ns), x1 = px(t, r->end_ns);
   double w = x1 - x0 < 1 ? 1 : x1 - x0, y = lane_y(l->lane) + 2;
   double v = 0;
-  bool known = achieved(l, &v);
+  bool known = occ_run_launch_achieved(l, &v);
   const occ_sampled_launch *s = l->row->sampled ? l->row->sampled[l->i] : NULL;
   bool marked = known && s && s->known && s->basis != OCC_BASIS_CLEAN;
   char fill[8];
@@ -350,7 +275,7 @@ static void write_launch(FILE *out, const timeline *t, const tl_launch *l) {
   put_text(out, name_of(l));
   fprintf(out, "\nprocess %d, stream %u, GPU %d\nstart ", r->pid, r->stream,
           r->device);
-  write_duration(out, r->start_ns - t->origin_ns);
+  write_duration(out, r->start_ns - t->ls.origin_ns);
   fputs(", duration ", out);
   write_duration(out, r->end_ns - r->start_ns);
   if (known) fprintf(out, "\nachieved occupancy %.1f %%", 100 * v);
@@ -370,49 +295,49 @@ static void write_launch(FILE *out, const timeline *t, const tl_launch *l) {
 }
 
 static double gpu_top(const timeline *t, size_t g) {
-  return lane_y(t->lane_count) + GPU_GAP + (double)g * (GPU_HEIGHT + GPU_GAP);
+  return lane_y(t->ls.lane_count) + GPU_GAP + (double)g * (GPU_HEIGHT + GPU_GAP);
 }
 
 /* The value of the launch that started last among the measured ones
  * running, at each launch's start and end: 0 when none runs, and a gap
  * where only unmeasured ones run, so that no unknown reads as 0. */
 static void write_gpu_line(FILE *out, const timeline *t, int32_t device,
-                           double top, const tl_launch **running) {
+                           double top, const occ_run_launch **running) {
   size_t active = 0;
   double y_of_zero = top + GPU_HEIGHT, last_y = y_of_zero;
   bool gap = false;
-  typedef struct { uint64_t ns; bool end; const tl_launch *l; } ev;
+  typedef struct { uint64_t ns; bool end; const occ_run_launch *l; } ev;
   fputs("<path class=\"gpu-line\" d=\"", out);
   fprintf(out, "M%.2f,%.1f", PLOT_LEFT, last_y);
   size_t next = 0;
   for (;;) {
     /* The next event: the earliest end among those running, or the next
      * start, whichever comes first (ends first on a tie). */
-    const tl_launch *start = NULL;
-    while (next < t->count && record(&t->launches[next])->device != device) next++;
-    if (next < t->count) start = &t->launches[next];
+    const occ_run_launch *start = NULL;
+    while (next < t->ls.count && t->ls.launches[next].rec->device != device) next++;
+    if (next < t->ls.count) start = &t->ls.launches[next];
     size_t end_at = active;
     for (size_t k = 0; k < active; k++)
-      if (end_at == active || record(running[k])->end_ns < record(running[end_at])->end_ns)
+      if (end_at == active || running[k]->rec->end_ns < running[end_at]->rec->end_ns)
         end_at = k;
     if (!start && end_at == active) break;
     ev e;
     if (end_at < active &&
-        (!start || record(running[end_at])->end_ns <= record(start)->start_ns)) {
-      e = (ev){record(running[end_at])->end_ns, true, running[end_at]};
+        (!start || running[end_at]->rec->end_ns <= start->rec->start_ns)) {
+      e = (ev){running[end_at]->rec->end_ns, true, running[end_at]};
       running[end_at] = running[--active];
     } else {
-      e = (ev){record(start)->start_ns, false, start};
+      e = (ev){start->rec->start_ns, false, start};
       running[active++] = start;
       next++;
     }
     /* The latest-started measured launch still running. */
-    const tl_launch *shown = NULL;
+    const occ_run_launch *shown = NULL;
     double v = 0;
     for (size_t k = 0; k < active; k++) {
       double kv;
-      if (achieved(running[k], &kv) &&
-          (!shown || record(running[k])->start_ns >= record(shown)->start_ns)) {
+      if (occ_run_launch_achieved(running[k], &kv) &&
+          (!shown || running[k]->rec->start_ns >= shown->rec->start_ns)) {
         shown = running[k];
         v = kv;
       }
@@ -430,7 +355,7 @@ static void write_gpu_line(FILE *out, const timeline *t, int32_t device,
   fputs("\"/>\n", out);
 }
 
-static void write_gpus(FILE *out, const timeline *t, const tl_launch **running) {
+static void write_gpus(FILE *out, const timeline *t, const occ_run_launch **running) {
   for (size_t g = 0; g < t->device_count; g++) {
     double top = gpu_top(t, g);
     fprintf(out, "<g class=\"gpu\" id=\"gpu-%d\">\n", t->devices[g]);
@@ -486,9 +411,9 @@ static void write_axis(FILE *out, const timeline *t, double y) {
 
 int occ_run_print_svg(FILE *out, const occ_run_report *rep) {
   timeline t = {.rep = rep};
-  const tl_launch **running = NULL;
+  const occ_run_launch **running = NULL;
   bool ok = collect(&t) == 0;
-  if (ok) running = malloc((t.count + 1) * sizeof *running);
+  if (ok) running = malloc((t.ls.count + 1) * sizeof *running);
   ok = ok && running;
   if (ok) {
     double axis_y = gpu_top(&t, t.device_count);
@@ -499,14 +424,13 @@ int occ_run_print_svg(FILE *out, const occ_run_report *rep) {
     write_axis(out, &t, axis_y);
     write_lanes(out, &t);
     fputs("<g class=\"launches\">\n", out);
-    for (size_t i = 0; i < t.count; i++) write_launch(out, &t, &t.launches[i]);
+    for (size_t i = 0; i < t.ls.count; i++) write_launch(out, &t, &t.ls.launches[i]);
     fputs("</g>\n", out);
     write_gpus(out, &t, running);
     fputs("</svg>\n", out);
   }
   free(running);
-  free(t.launches);
-  free(t.lanes);
+  occ_run_launches_free(&t.ls);
   free(t.devices);
   if (!ok) occ_msg(stderr, "out of memory writing the timeline");
   return ok ? 0 : -1;

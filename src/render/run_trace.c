@@ -6,16 +6,12 @@
 
 #include "model/cluster.h"
 #include "render/json_write.h"
+#include "render/run_launches.h"
 #include "text/text_safe.h"
 
 /* A counter track's process id: GPU d's is GPU_PID_BASE + d, far above
  * Linux's pids (at most 2^22). */
 #define GPU_PID_BASE 1000000000
-
-typedef struct trace_launch {
-  const occ_run_row *row;
-  size_t i;                  /* in row->launches */
-} trace_launch;
 
 /* A counter point: time, device, value. */
 typedef struct trace_point {
@@ -27,22 +23,11 @@ typedef struct trace_point {
 
 typedef struct trace {
   const occ_run_report *rep;
-  trace_launch *launches;    /* with times, by start */
-  size_t count;
+  occ_run_launches ls;       /* with times, by start */
   trace_point *points;       /* 2 per launch, by time */
   size_t meta_count;         /* the "M" events: processes, streams, GPUs */
   struct { int32_t pid; uint32_t stream; int32_t device; int kind; } *meta;
-  uint64_t origin_ns;
 } trace;
-
-static const occ_launch_record *record(const trace_launch *t) {
-  return t->row->launches[t->i];
-}
-
-static int by_start(const void *a, const void *b) {
-  uint64_t x = record(a)->start_ns, y = record(b)->start_ns;
-  return x < y ? -1 : x > y;
-}
 
 static int by_time(const void *a, const void *b) {
   const trace_point *x = a, *y = b;
@@ -51,26 +36,11 @@ static int by_time(const void *a, const void *b) {
 }
 
 static double us(const trace *t, uint64_t ns) {
-  return (double)(ns - t->origin_ns) / 1000.0;
+  return (double)(ns - t->ls.origin_ns) / 1000.0;
 }
 
-/* A launch's achieved occupancy, or false. */
-static bool achieved(const trace_launch *l, double *v) {
-  const occ_run_row *row = l->row;
-  if (row->sampled && row->sampled[l->i] && row->sampled[l->i]->known) {
-    *v = row->sampled[l->i]->achieved;
-    return true;
-  }
-  const occ_launch_record *c = row->counters ? row->counters[l->i] : NULL;
-  if (c && c->value_count > 0) {
-    *v = c->values[0] / 100;
-    return true;
-  }
-  return false;
-}
-
-static cJSON *launch_event(const trace *t, const trace_launch *l) {
-  const occ_launch_record *r = record(l);
+static cJSON *launch_event(const trace *t, const occ_run_launch *l) {
+  const occ_launch_record *r = l->rec;
   const occ_run_row *row = l->row;
   cJSON *e = cJSON_CreateObject();
   if (!e) return NULL;
@@ -97,7 +67,7 @@ static cJSON *launch_event(const trace *t, const trace_launch *l) {
   occ_json_add_number_or_null(args, "launch_occupancy",
                               row->measure.launch_occupancy, dev);
   double v = 0;
-  bool known = achieved(l, &v);
+  bool known = occ_run_launch_achieved(l, &v);
   occ_json_add_number_or_null(args, "achieved_occupancy", v, known);
   const occ_sampled_launch *s = row->sampled ? row->sampled[l->i] : NULL;
   const char *basis = s ? s->basis_key : NULL;
@@ -148,8 +118,8 @@ static cJSON *event(void *context, size_t i) {
   const trace *t = context;
   if (i < t->meta_count) return meta_event(t, i);
   i -= t->meta_count;
-  if (i < t->count) return launch_event(t, &t->launches[i]);
-  return counter_event(t, &t->points[i - t->count]);
+  if (i < t->ls.count) return launch_event(t, &t->ls.launches[i]);
+  return counter_event(t, &t->points[i - t->ls.count]);
 }
 
 /* The processes, their streams and the GPUs, each named once. */
@@ -171,30 +141,19 @@ static int add_meta(trace *t, int kind, int32_t pid, uint32_t stream,
 }
 
 static int collect(trace *t) {
-  const occ_run_report *rep = t->rep;
-  size_t n = 0;
-  for (size_t r = 0; r < rep->row_count; r++) n += rep->rows[r].measure.launch_count;
-  t->launches = malloc((n + 1) * sizeof *t->launches);
-  t->points = malloc((2 * n + 1) * sizeof *t->points);
-  if (!t->launches || !t->points) return -1;
-  for (size_t r = 0; r < rep->row_count; r++)
-    for (size_t i = 0; i < rep->rows[r].measure.launch_count; i++) {
-      const occ_launch_record *l = rep->rows[r].launches[i];
-      if (l->end_ns <= l->start_ns || !l->start_ns) continue;
-      t->launches[t->count++] = (trace_launch){&rep->rows[r], i};
-    }
-  qsort(t->launches, t->count, sizeof *t->launches, by_start);
-  t->origin_ns = t->count ? record(&t->launches[0])->start_ns : 0;
+  if (occ_run_launches_collect(&t->ls, t->rep)) return -1;
+  t->points = malloc((2 * t->ls.count + 1) * sizeof *t->points);
+  if (!t->points) return -1;
   size_t m = 0;
-  for (size_t i = 0; i < t->count; i++) {
-    const occ_launch_record *l = record(&t->launches[i]);
+  for (size_t i = 0; i < t->ls.count; i++) {
+    const occ_launch_record *l = t->ls.launches[i].rec;
     /* Processes and streams rarely number more than a few dozen: the
      * linear look-up in add_meta stays cheap. */
     if (add_meta(t, 0, l->pid, 0, 0) || add_meta(t, 1, l->pid, l->stream, 0) ||
         add_meta(t, 2, 0, 0, l->device))
       return -1;
     double v = 0;
-    achieved(&t->launches[i], &v);
+    occ_run_launch_achieved(&t->ls.launches[i], &v);
     t->points[m] = (trace_point){l->start_ns, l->device, v, m};
     m++;
     t->points[m] = (trace_point){l->end_ns, l->device, 0, m};
@@ -215,13 +174,13 @@ int occ_run_print_trace(FILE *out, const occ_run_report *rep) {
     cJSON_AddStringToObject(other, "program", rep->program);
     cJSON_AddStringToObject(other, "producer", "occcalc run");
     /* ts 0 is this GPU timestamp (ns), the run's first launch. */
-    occ_json_add_int(other, "origin_ns", (int64_t)t.origin_ns);
+    occ_json_add_int(other, "origin_ns", (int64_t)t.ls.origin_ns);
     ok = occ_json_write_streamed(out, root, "traceEvents", event, &t,
-                                 t.meta_count + 3 * t.count);
+                                 t.meta_count + 3 * t.ls.count);
     if (ok) fputc('\n', out);
   }
   cJSON_Delete(root);
-  free(t.launches);
+  occ_run_launches_free(&t.ls);
   free(t.points);
   free(t.meta);
   if (!ok) occ_msg(stderr, "out of memory writing the trace");
