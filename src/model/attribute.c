@@ -218,7 +218,14 @@ void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
         l->device >= 0 && l->device < device_count ? &devices[l->device]
                                                    : NULL;
     finish_one(l, d);
+    occ_attr_word(l);
   }
+}
+
+void occ_attr_word(occ_sampled_launch *l) {
+  l->basis_key = l->known ? occ_basis_key(l->basis) : NULL;
+  l->reason = l->known ? occ_basis_words(l->basis)
+                       : occ_sample_miss_words(l->miss);
 }
 
 void occ_attr_free(occ_attribution *a) {

@@ -66,6 +66,10 @@ typedef struct occ_sampled_launch {
   double achieved;          /* 0..1 when known */
   occ_basis basis;
   occ_sample_miss miss;
+  /* The same in words, decided here so that the writers only copy them:
+   * the basis as JSON names it (NULL unless known), and the basis, or
+   * why there is no value, in words (NULL when neither is known). */
+  const char *basis_key, *reason;
 } occ_sampled_launch;
 
 /* A device as sampled. */
@@ -100,6 +104,10 @@ void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
                      int device_count);
 
 void occ_attr_free(occ_attribution *a);
+
+/* Sets the launch's basis_key and reason from its known, basis and miss
+ * (occ_attr_finish does it for each launch). */
+void occ_attr_word(occ_sampled_launch *l);
 
 /* The basis as JSON names it ("clean", "short", ...); NULL for unknown. */
 const char *occ_basis_key(occ_basis basis);

@@ -358,12 +358,10 @@ static cJSON *launch_json(cJSON *o, const occ_launch_record *l,
   if (sampled) {
     occ_json_add_number_or_null(o, "achieved_occupancy", sampled->achieved,
                                 sampled->known);
-    const char *key = sampled->known ? occ_basis_key(sampled->basis) : NULL;
-    if (key) cJSON_AddStringToObject(o, "achieved_basis", key);
+    if (sampled->basis_key)
+      cJSON_AddStringToObject(o, "achieved_basis", sampled->basis_key);
     else cJSON_AddNullToObject(o, "achieved_basis");
-    cJSON_AddStringToObject(o, "achieved_reason",
-                            sampled->known ? occ_basis_words(sampled->basis)
-                                           : occ_sample_miss_words(sampled->miss));
+    cJSON_AddStringToObject(o, "achieved_reason", sampled->reason);
     cJSON_AddNumberToObject(o, "sample_count", sampled->sample_count);
   } else {
     occ_json_add_number_or_null(o, "achieved_occupancy",

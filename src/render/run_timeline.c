@@ -318,7 +318,7 @@ static void write_lanes(FILE *out, const timeline *t) {
  * tooltip. */
 static const char *basis_words(const tl_launch *l, bool known) {
   const occ_sampled_launch *s = l->row->sampled ? l->row->sampled[l->i] : NULL;
-  if (s) return s->known ? occ_basis_words(s->basis) : occ_sample_miss_words(s->miss);
+  if (s) return s->reason;
   if (known) return "kernel replay";
   if (record(l)->graph_id && l->row->counters) return OCC_RUN_GRAPH_WHY;
   return "not measured";

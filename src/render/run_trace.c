@@ -100,7 +100,7 @@ static cJSON *launch_event(const trace *t, const trace_launch *l) {
   bool known = achieved(l, &v);
   occ_json_add_number_or_null(args, "achieved_occupancy", v, known);
   const occ_sampled_launch *s = row->sampled ? row->sampled[l->i] : NULL;
-  const char *basis = s && s->known ? occ_basis_key(s->basis) : NULL;
+  const char *basis = s ? s->basis_key : NULL;
   if (basis) cJSON_AddStringToObject(args, "achieved_basis", basis);
   else cJSON_AddNullToObject(args, "achieved_basis");
   occ_json_add_number_or_null(args, "graph_id", r->graph_id, r->graph_id != 0);

@@ -51,5 +51,6 @@ build/walk/occcalc: $(WALK_OBJS) build/walk/gen/gpus_table.o build/walk/gen/prob
 build/walk/libocc_inject.so: $(INJECT_LIB)
 	cp $(INJECT_LIB) $@
 
+# WALK_FLOWS=run (or typed, ptxas) walks those flows' cases alone.
 test-walk: build/walk/occcalc build/walk/libocc_inject.so build/fake_launches
-	sh tests/layers/walk/walk.sh build/walk/occcalc
+	sh tests/layers/walk/walk.sh build/walk/occcalc $(WALK_FLOWS)

@@ -43,6 +43,7 @@ int main(int argc, char **argv) {
       s->basis = OCC_BASIS_UNKNOWN;
       s->miss = OCC_MISS_LOST;
     }
+    occ_attr_word(s); /* its words, as occ_attr_finish leaves them */
     size_t k = rows[row].measure.launch_count++;
     launches[row][k] = r;
     sampled[row][k] = s;
