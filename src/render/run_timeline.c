@@ -1,7 +1,6 @@
 /* run_timeline.c - the run's timeline as SVG (see run_timeline.h). */
 #include "render/run_timeline.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,7 +90,7 @@ static void colour(double v, char *buf, size_t size) {
   double f = v * 4 - k;
   int c[3];
   for (int j = 0; j < 3; j++)
-    c[j] = (int)lround(stops[k][j] + f * (stops[k + 1][j] - stops[k][j]));
+    c[j] = (int)(stops[k][j] + f * (stops[k + 1][j] - stops[k][j]) + 0.5);
   snprintf(buf, size, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
@@ -382,7 +381,11 @@ static void write_gpus(FILE *out, const timeline *t, const occ_run_launch **runn
  * span, labelled in the unit of the span. */
 static void write_axis(FILE *out, const timeline *t, double y) {
   double span = t->span_ns ? (double)t->span_ns : 1.0;
-  double base = pow(10, floor(log10(span / 10))), step = base;
+  /* The power of ten by a loop, not log10 and pow: libm would be loaded
+   * by every run of occcalc for this one writer (make bench-process). */
+  double base = 1;
+  while (base * 10 <= span / 10) base *= 10;
+  double step = base;
   for (int m = 1; m <= 10 && span / step > 10; m = m == 1 ? 2 : m == 2 ? 5 : 10)
     step = base * m;
   if (step < 1) step = 1;
