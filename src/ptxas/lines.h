@@ -56,13 +56,13 @@ int occ_lines_read_file(occ_lines *l, FILE *in, char **chunk, int *stopped);
  * before it asks for the next sees every line as soon as it has arrived. */
 typedef struct occ_line_reader {
   int fd;
-  size_t max;     /* the longest line handed over, in bytes */
-  char *buf;      /* cap bytes: the lines read and not yet handed over */
+  size_t max; /* the longest line handed over, in bytes */
+  char *buf;  /* cap bytes: the lines read and not yet handed over */
   size_t cap;
-  size_t start;   /* buf[start, end) is unread; no '\n' in buf[start, scanned) */
+  size_t start; /* buf[start, end) is unread; no '\n' in buf[start, scanned) */
   size_t end;
   size_t scanned;
-  bool overflow;  /* the line being read is over max: its bytes dropped */
+  bool overflow; /* the line being read is over max: its bytes dropped */
   bool at_eof;
 } occ_line_reader;
 

@@ -5,6 +5,7 @@
  * configuration marked (in red, or labelled "cannot launch"). */
 #include <string.h>
 
+#include "render/svg_text.h"
 #include "render/chart_out.h"
 #include "render/report_text.h"
 
@@ -16,19 +17,6 @@
 #define PLOT_BOTTOM 250.0
 #define MARK_COLOUR "#d62728"
 #define SERIES_COLOUR "#1f77b4"
-
-/* Writes text with XML's special characters escaped. */
-static void put_escaped(FILE *out, const char *text) {
-  for (; *text; text++) {
-    switch (*text) {
-    case '&': fputs("&amp;", out); break;
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '"': fputs("&quot;", out); break;
-    default: fputc(*text, out);
-    }
-  }
-}
 
 typedef struct scale {
   double x_min, x_max, y_max;
@@ -52,14 +40,14 @@ static void put_name_cut(FILE *out, const char *name) {
   char cut[TITLE_NAME_MAX + 4];
   size_t n = strlen(name);
   if (n <= TITLE_NAME_MAX) {
-    put_escaped(out, name);
+    occ_svg_put_escaped(out, name);
     return;
   }
   n = TITLE_NAME_MAX - 3;
   while (n > 0 && ((unsigned char)name[n] & 0xC0) == 0x80) n--;
   memcpy(cut, name, n);
   memcpy(cut + n, "...", 4);
-  put_escaped(out, cut);
+  occ_svg_put_escaped(out, cut);
 }
 
 static void write_title(FILE *out, const char *kernel_name, const occ_chart *c) {
@@ -70,7 +58,7 @@ static void write_title(FILE *out, const char *kernel_name, const occ_chart *c) 
     put_name_cut(out, kernel_name);
     fputs(" on ", out);
   }
-  put_escaped(out, c->device_name);
+  occ_svg_put_escaped(out, c->device_name);
   fprintf(out, " (CC %d.%d)</text>\n", c->cc_major, c->cc_minor);
   fputs("<text class=\"subtitle\" x=\"70\" y=\"40\">", out);
   switch (c->kind) {
@@ -227,11 +215,11 @@ void occ_chart_write_svg(FILE *out, const char *kernel_name,
   fputs("<title>occupancy", out);
   if (kernel_name) {
     fputs(" of ", out);
-    put_escaped(out, kernel_name);
+    occ_svg_put_escaped(out, kernel_name);
   }
   if (count > 0) {
     fputs(" on ", out);
-    put_escaped(out, charts[0]->device_name);
+    occ_svg_put_escaped(out, charts[0]->device_name);
     fprintf(out, " (CC %d.%d)", charts[0]->cc_major, charts[0]->cc_minor);
   }
   fputs("</title>\n", out);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "render/run_launches.h"
+#include "render/svg_text.h"
 #include "text/text_safe.h"
 
 #define WIDTH 1200.0
@@ -37,15 +38,7 @@ static int by_ordinal(const void *a, const void *b) {
 static void put_text(FILE *out, const char *text) {
   char safe[NAME_MAX_SHOWN * 4 + 8];
   occ_text_safe(text, safe, sizeof safe);
-  for (const char *p = safe; *p; p++) {
-    switch (*p) {
-    case '&': fputs("&amp;", out); break;
-    case '<': fputs("&lt;", out); break;
-    case '>': fputs("&gt;", out); break;
-    case '"': fputs("&quot;", out); break;
-    default: fputc(*p, out);
-    }
-  }
+  occ_svg_put_escaped(out, safe);
 }
 
 /* At most max_chars characters of name (whole code points), "..."
