@@ -160,6 +160,19 @@ check cluster "$cluster" "(.cluster | keys) == ($cluster_keys) and .cluster.dims
   .cluster.limited_by == [\"cluster\"] and .cluster.unknown_reason == null and
   (.cluster.waves | keys) == ([\"grid_clusters\", \"clusters_per_wave\", \"full_waves\",
   \"tail_clusters\", \"waves\"] | sort)"
+# A cluster launch's at_launch is the cluster launch's, as the top level
+# is; the kernel's without clusters is under without_clusters.at_launch,
+# and each differs_from_api compares with its own level.
+check cluster-at-launch "$cluster" '.at_launch.active_blocks_per_sm == .active_blocks_per_sm and
+  .at_launch.occupancy == .occupancy and (.at_launch.differs_from_api | not) and
+  (.without_clusters.at_launch | keys) == (["active_blocks_per_sm", "active_warps_per_sm",
+  "occupancy", "differs_from_api"] | sort) and .without_clusters.at_launch.active_blocks_per_sm == 16'
+carve_cluster=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 12288 --carveout 28 --cluster 4 --json)
+check cluster-at-launch-carveout "$carve_cluster" '.active_blocks_per_sm * 132 == 496 and
+  .at_launch.active_blocks_per_sm * 132 == 864 and .at_launch.differs_from_api and
+  .at_launch.occupancy < .without_clusters.at_launch.occupancy and
+  .without_clusters.at_launch.active_blocks_per_sm == 7 and .without_clusters.at_launch.differs_from_api'
+check not-cluster-at-launch "$carve" '.without_clusters == null'
 no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
 check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
   .cluster.max_active_clusters == null and .cluster.occupancy == null and
