@@ -12,7 +12,6 @@
 
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
-#include "cli/run_index.h"
 #include "live/gpu.h"
 #include "live/out_pattern.h"
 #include "live/run.h"
@@ -20,6 +19,7 @@
 #include "live/sampler.h"
 #include "model/attribute.h"
 #include "model/cluster.h"
+#include "model/run_index.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
 #include "render/run_timeline.h"

@@ -50,10 +50,10 @@ build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inje
 	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
 	  -o $@ $^ -lcriterion -lpthread
 
-build/records_unit: tests/run/records_unit.c build/live/records.o build/cli/run_index.o \
+build/records_unit: tests/run/records_unit.c build/live/records.o build/model/run_index.o \
                     $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/records_unit.c \
-	  build/live/records.o build/cli/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
+	  build/live/records.o build/model/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
 
 build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
