@@ -39,6 +39,8 @@ void occ_jw_device(occ_jw *w, const char *key, const occ_device *d) {
   occ_jw_object(w, key);
   occ_jw_string(w, "name", d->name);
   occ_jw_string(w, "source", d->source ? d->source : "database");
+  occ_jw_string_or_null(w, "limits_from",
+                        d->limits_from[0] ? d->limits_from : NULL);
   occ_jw_string(w, "cc", cc);
   size_t count;
   const occ_device_field *fields = occ_device_fields(&count);

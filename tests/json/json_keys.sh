@@ -283,6 +283,23 @@ check run-cluster "$run_cluster" ".rows[0].cluster_launch | (keys - [\"launch__c
   and .launch__cluster_max_active == .max_active_clusters and .dims == [2, 1, 1]
   and (.max_active_clusters != null or (.unknown_reason | type) == \"string\")"
 check run-no-cluster "$run" '.rows[0].cluster_launch == null'
+# The driver's board name from the records: the device is named as the
+# driver names it; limits_from names the database entry whose limits the
+# row uses (the board, with its cluster domains, where its capability and
+# SM count match; else the architecture's), and the cluster launch's
+# figures at launch follow the board's domains.
+board=$(./occcalc run --json -- $forge launch "device_name=NVIDIA H100 80GB HBM3" \
+  cluster=2 grid=1056 block=128 2>/dev/null)
+check run-board "$board" '.rows[0] | .device.name == "NVIDIA H100 80GB HBM3" and
+  .device.limits_from == "H100 SXM" and .device.source == "database" and
+  .cluster_launch.max_active_clusters == 528 and .theoretical_occupancy == 0.5 and
+  .launch_occupancy == 0.5'
+other=$(./occcalc run --json -- $forge launch "device_name=NVIDIA H100 80GB HBM3" sm_count=114 \
+  launch device=1 "device_name=NVIDIA Foo 9000" 2>/dev/null)
+check run-board-generic "$other" '[.rows[].device | [.name, .limits_from]] ==
+  [["NVIDIA H100 80GB HBM3", "generic sm_90 Hopper"], ["NVIDIA Foo 9000", "generic sm_90 Hopper"]]'
+check run-no-board "$run" '.rows[0].device | .name == "generic sm_90 Hopper" and .limits_from == .name'
+check limits-from "$carve" '.device.limits_from == "H100 SXM"'
 # run's CSV and JSON walk one table of the row's numbers: the same names,
 # the same values, empty in CSV exactly where null in JSON.
 ./occcalc run --csv -- $forge launch smem_executed=102400 launch \
