@@ -279,11 +279,30 @@ static int index_records(run_state *s) {
   return rc;
 }
 
-/* The device a launch ran on: the database's architecture of the compute
- * capability the program's driver gave, with its SM count (no GPU to
- * open); else the device itself, opened once after the program (so
- * occcalc holds no context while it runs). NULL, with a note, when it
- * cannot be. */
+/* The board the program's driver named, where the database has it with
+ * the same capability and SM count: its entry (limits and cluster
+ * domains) in place of the architecture's. The device keeps the driver's
+ * name either way; limits_from names the entry. */
+static void board_of(const run_state *s, const occ_launch_record *l,
+                     occ_device *d) {
+  if (!l->device_name[0]) return;
+  occ_device board;
+  char near[256];
+  if (occ_gpudb_find_gpu(s->db, l->device_name, &board, near, sizeof near) ==
+          0 &&
+      board.cc_major == d->cc_major && board.cc_minor == d->cc_minor &&
+      board.sm_count == d->sm_count) {
+    board.sm_count_source = d->sm_count_source;
+    *d = board;
+  }
+  snprintf(d->name, sizeof d->name, "%.*s", OCC_NAME_MAX - 1, l->device_name);
+}
+
+/* The device a launch ran on: the database's board of the name, or its
+ * architecture of the compute capability, the program's driver gave, with
+ * its SM count (no GPU to open); else the device itself, opened once after
+ * the program (so occcalc holds no context while it runs). NULL, with a
+ * note, when it cannot be. */
 static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
   int ordinal = l->device;
   if (ordinal < 0 || ordinal >= MAX_DEVICES) return NULL;
@@ -293,6 +312,7 @@ static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
                         sizeof err) == 0) {
     s->devices[ordinal].sm_count = l->sm_count;
     s->devices[ordinal].sm_count_source = "driver";
+    board_of(s, l, &s->devices[ordinal]);
     s->device_known[ordinal] = true;
   }
   if (s->device_known[ordinal]) return &s->devices[ordinal];
