@@ -79,7 +79,6 @@ void occ_occupancy_rows(const occ_report *rep,
   }
 }
 
-
 occ_at_launch occ_report_at_launch(const occ_report *rep, bool clusters) {
   const occ_result *r = rep->result;
   const occ_cluster_result *c = clusters ? occ_report_cluster_launch(rep) : NULL;

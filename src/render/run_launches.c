@@ -84,7 +84,8 @@ void occ_run_launches_free(occ_run_launches *ls) {
 const char *occ_run_launches_device_name(const occ_run_launches *ls,
                                          int32_t device) {
   for (size_t i = 0; i < ls->count; i++)
-    if (ls->launches[i].rec->device == device && ls->launches[i].row->item.device)
+    if (ls->launches[i].rec->device == device &&
+        ls->launches[i].row->item.device)
       return ls->launches[i].row->item.device->name;
   return NULL;
 }
