@@ -173,6 +173,9 @@ check cluster-at-launch-carveout "$carve_cluster" '.active_blocks_per_sm * 132 =
   .at_launch.occupancy < .without_clusters.at_launch.occupancy and
   .without_clusters.at_launch.active_blocks_per_sm == 7 and .without_clusters.at_launch.differs_from_api'
 check not-cluster-at-launch "$carve" '.without_clusters == null'
+carve_explain=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 12288 --carveout 28 --cluster 4 --explain --json)
+check cluster-at-launch-explained "$carve_explain" '[.explain[] | select(.result.name ==
+  "cluster.at_launch.occupancy") | .result.value] == [.at_launch.occupancy]'
 no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
 check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
   .cluster.max_active_clusters == null and .cluster.occupancy == null and
