@@ -1,6 +1,7 @@
 /* run_trace.h - `occcalc run --trace FILE`: the run's launches in the
- * Chrome trace event format (JSON, written through cJSON), which Perfetto
- * UI and chrome://tracing open as they open PyTorch profiler traces. */
+ * Chrome trace event format (JSON, written through cJSON), the format of
+ * chrome://tracing, Perfetto UI and Chrome DevTools' Performance panel
+ * (tests/run/trace_view.py opens it in the last). */
 #ifndef OCC_RUN_TRACE_H
 #define OCC_RUN_TRACE_H
 

@@ -4,7 +4,7 @@ DevTools that Chromium carries (its own chrome://tracing is not built
 into Debian's Chromium, and Perfetto UI needs the network). Chromium runs
 headless and is driven over the DevTools protocol through a pipe
 (--remote-debugging-pipe: no port, no package beyond Python's standard
-library). The trace goes through the panel's own "Load profile" file
+library). The trace goes through the panel's own "Load trace..." file
 input, as a user loads one; then what the panel parsed is read back from
 its models and the page is photographed with every track expanded
 (OUT.png) and, with SLICE.png, with the first slice selected so the
