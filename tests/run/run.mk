@@ -175,13 +175,18 @@ test-fuzz-samples:
 	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
 	$(MAKE) --no-print-directory fuzz-samples FUZZ_SECONDS=20
 
-# Overhead beside Nsight Compute (sample_bench.py): the graph program
-# alone, under occcalc run (PM sampling) and under ncu, alternating.
-GPU_BENCH_TARGETS += bench-gpu-run-sample
-.PHONY: bench-gpu-run-sample
+# Overhead beside Nsight Compute (sample_bench.py, judged by
+# tests/bench/run_sample.sh): the graph program, and a PyTorch training
+# loop (skipped without PyTorch), alone, under occcalc run (PM sampling)
+# and under ncu, alternating.
+GPU_BENCH_TARGETS += bench-gpu-run-sample bench-gpu-run-sample-torch
+.PHONY: bench-gpu-run-sample bench-gpu-run-sample-torch
 bench-gpu-run-sample: occcalc $(INJECT_LIB) build/run_graphs
-	@command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
-	python3 tests/run/sample_bench.py ./occcalc build/run_graphs 3
+	REPS=$${REPS:-5} sh tests/bench/run_sample.sh ./occcalc build/run_graphs 3
+
+bench-gpu-run-sample-torch: occcalc $(INJECT_LIB)
+	@python3 -c 'import torch' 2>/dev/null || { echo "skipped: no PyTorch"; exit 77; }
+	REPS=$${REPS:-3} sh tests/bench/run_sample.sh ./occcalc python3 tests/run/torch_graph.py 20
 
 build/timeline_unit: tests/run/timeline_unit.c $(LIB_OBJS)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/timeline_unit.c \
