@@ -1,6 +1,7 @@
-/* run_cmd.c - occcalc run (see run_cmd.h): the launch records become rows
- * of one kernel and launch configuration, computed by the core on the
- * devices the program used, then written by render/run_out.c. */
+/* run_cmd.c - occcalc run (see run_cmd.h): the program run, its launch
+ * records joined into rows of one kernel and launch configuration by the
+ * model (model/run_rows.h), each row computed by the core on the device
+ * the program used, then written by render/run_out.c. */
 #include "cli/run_cmd.h"
 
 #include <errno.h>
@@ -12,7 +13,6 @@
 
 #include "cli/kernel_name.h"
 #include "cli/pipeline.h"
-#include "cli/run_index.h"
 #include "live/gpu.h"
 #include "live/out_pattern.h"
 #include "live/run.h"
@@ -20,6 +20,7 @@
 #include "live/sampler.h"
 #include "model/attribute.h"
 #include "model/cluster.h"
+#include "model/run_rows.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
 #include "render/run_timeline.h"
@@ -66,20 +67,14 @@ typedef struct run_state {
   occ_demangler names;
   FILE *jsonl;                   /* --jsonl's stream while running */
   occ_run_result run;
-  /* The launches shown and, in the same order, each one's counters and
-   * its process' first refusal (why it has none), or NULL. */
-  const occ_launch_record **launches;
-  const occ_launch_record **counters;
-  const occ_launch_record **refusals;
+  const occ_launch_record **launches; /* shown, in record order */
   size_t launch_count;
-  /* The counters records by (pid, the driver call's correlation id) and
-   * by (pid, the runtime call's): positions in run.records. */
-  occ_index by_correlation, by_runtime;
+  occ_run_join join;             /* the launches joined to the records */
+  occ_run_counters streamed;     /* --jsonl: the counters read so far */
   occ_gpu *gpus[MAX_DEVICES];
   bool gpu_tried[MAX_DEVICES];
   occ_device devices[MAX_DEVICES]; /* from the records' compute capability */
   bool device_known[MAX_DEVICES];
-  char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
   occ_outfile output;            /* --output, resolved before the run */
   occ_outfile trace_file;        /* --trace, likewise */
   occ_outfile svg_file;          /* --svg, likewise */
@@ -89,7 +84,6 @@ typedef struct run_state {
   int jsonl_errno;               /* why it ended, 0 for EPIPE */
   size_t skipped_count;          /* records refused, an incomplete one too */
   char skipped_why[200];         /* the first: where and why; "" for none */
-  occ_run_cost cost;             /* the counters, the library's cost */
 } run_state;
 
 static bool wanted(const run_state *s, const occ_launch_record *l) {
@@ -102,45 +96,19 @@ static bool wanted(const run_state *s, const occ_launch_record *l) {
   return match;
 }
 
-/* Indexes the counters record at position i of the records: by its
- * driver call's correlation id and its runtime call's, each the first
- * record of its key. Returns 0, or -1 out of memory. */
-static int index_counters(run_state *s, size_t i) {
-  const occ_launch_record *c = &s->run.records.at[i];
-  uint64_t key = occ_index_pair(c->pid, c->correlation);
-  if (occ_index_find(&s->by_correlation, key, NULL, NULL) == OCC_INDEX_NONE &&
-      occ_index_put(&s->by_correlation, key, i) != 0)
-    return -1;
-  if (!c->runtime_correlation) return 0;
-  key = occ_index_pair(c->pid, c->runtime_correlation);
-  if (occ_index_find(&s->by_runtime, key, NULL, NULL) == OCC_INDEX_NONE &&
-      occ_index_put(&s->by_runtime, key, i) != 0)
-    return -1;
-  return 0;
-}
-
-/* The launch's counters: the library names the driver call's correlation
- * id and the runtime call's around it; the activity record carries one of
- * them. */
-static const occ_launch_record *counters_of(const run_state *s,
-                                            const occ_launch_record *l) {
-  uint64_t key = occ_index_pair(l->pid, l->correlation);
-  size_t i = occ_index_find(&s->by_correlation, key, NULL, NULL);
-  if (i == OCC_INDEX_NONE) i = occ_index_find(&s->by_runtime, key, NULL, NULL);
-  return i == OCC_INDEX_NONE ? NULL : &s->run.records.at[i];
-}
-
 /* --jsonl: a launch as soon as it is read; its counters join it when
  * they came first (the library writes them at the next launch, before
  * the activity buffer that holds the launch is flushed). Out of memory
  * for the index, a launch goes out without its counters. */
 static void stream_record(const occ_launch_record *r, void *context) {
   run_state *s = context;
+  const occ_launch_record *records = s->run.records.at;
   if (r->kind == OCC_RECORD_COUNTERS)
-    (void)index_counters(s, (size_t)(r - s->run.records.at));
+    (void)occ_run_counters_add(&s->streamed, records, (size_t)(r - records));
   if (r->kind != OCC_RECORD_LAUNCH || !wanted(s, r)) return;
   occ_run_print_jsonl(s->jsonl, r, occ_demangle(&s->names, r->name),
-                      counters_of(s, r), s->metric_names, s->metric_count);
+                      occ_run_counters_of(&s->streamed, records, r),
+                      s->metric_names, s->metric_count);
   fflush(s->jsonl);
 }
 
@@ -290,98 +258,51 @@ static void count_skipped(run_state *s) {
              (unsigned long long)log->partial_offset, log->partial_bytes);
 }
 
-/* A process' summary added to the run's cost (every process' summed). */
-static void add_cost(run_state *s, const occ_launch_record *r) {
-  occ_run_cost *c = &s->cost;
-  c->process_count++;
-  c->seconds += r->values[OCC_SUMMARY_SECONDS];
-  c->profiler_seconds += r->values[OCC_SUMMARY_PROFILER_SECONDS];
-  c->profiled += r->values[OCC_SUMMARY_PROFILED];
-  c->flushed += r->values[OCC_SUMMARY_FLUSHED];
-  if (r->why[0] && !c->flush_failed_why) c->flush_failed_why = r->why;
-}
-
-/* The launches shown and, for each, its counters and its process' first
- * refusal, as pointers into the records; the report's notes. One pass
- * over the records, then one over the launches: no record is looked for
- * among the others. Returns 0, or -1 out of memory (the records not all
+/* The launches shown, in record order, joined to the other records
+ * (model/run_rows.h). Returns 0, or -1 out of memory (the records not all
  * kept, too). */
 static int index_records(run_state *s) {
   const occ_records *log = &s->run.records;
-  occ_index refusals = {0}; /* pid -> its first refusal's position */
-  const occ_launch_record *first_refusal = NULL;
   size_t capacity = 0;
-  bool several_processes = false;
   int rc = log->out_of_memory ? -1 : 0;
-  /* Rebuilt from the start: --jsonl's index saw the same records. */
-  occ_index_free(&s->by_correlation);
-  occ_index_free(&s->by_runtime);
-  s->cost = (occ_run_cost){
-      .counters = s->measure == OCC_MEASURE_REPLAY,
-      .sampled = s->measure == OCC_MEASURE_SAMPLE,
-      .launches_per_configuration = s->counter_launches,
-      .flush = s->flush_caches};
+  /* The join indexes the counters anew: --jsonl's index is done with. */
+  occ_run_counters_free(&s->streamed);
   for (size_t i = 0; rc == 0 && i < log->count; i++) {
     const occ_launch_record *r = &log->at[i];
-    uint64_t pid = (uint32_t)r->pid;
-    if (r->kind == OCC_RECORD_COUNTERS) {
-      rc = index_counters(s, i);
-    } else if (r->kind == OCC_RECORD_SUMMARY) {
-      add_cost(s, r);
-    } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
-      if (!first_refusal) first_refusal = r;
-      if (occ_index_find(&refusals, pid, NULL, NULL) == OCC_INDEX_NONE)
-        rc = occ_index_put(&refusals, pid, i);
-    } else if (wanted(s, r)) {
-      several_processes |=
-          s->launch_count > 0 && r->pid != s->launches[0]->pid;
+    if (r->kind == OCC_RECORD_LAUNCH && wanted(s, r))
       rc = push_launch(&s->launches, &s->launch_count, &capacity, r);
-    }
   }
-  if (rc == 0) {
-    s->counters = calloc(s->launch_count + 1, sizeof *s->counters);
-    s->refusals = calloc(s->launch_count + 1, sizeof *s->refusals);
-    rc = s->counters && s->refusals ? 0 : -1;
-  }
-  for (size_t i = 0; rc == 0 && i < s->launch_count; i++) {
-    const occ_launch_record *l = s->launches[i];
-    size_t refusal = occ_index_find(&refusals, (uint32_t)l->pid, NULL, NULL);
-    s->counters[i] = counters_of(s, l);
-    s->refusals[i] = refusal == OCC_INDEX_NONE ? NULL : &log->at[refusal];
-  }
-  /* The first refusal; which process it is, when the program was several. */
-  if (first_refusal && several_processes)
-    snprintf(s->note, sizeof s->note, "no counters in process %d: %s",
-             first_refusal->pid, first_refusal->why);
-  else if (first_refusal)
-    snprintf(s->note, sizeof s->note, "%s", first_refusal->why);
+  if (rc == 0)
+    rc = occ_run_join_records(&s->join, log->at, log->count, s->launches,
+                              s->launch_count);
   count_skipped(s);
-  occ_index_free(&refusals);
-  occ_index_free(&s->by_correlation);
-  occ_index_free(&s->by_runtime);
   return rc;
 }
 
-/* Whether launches a and b are of one configuration, the shared memory
- * the driver configured aside (see row_of). */
-static bool same_config(const occ_launch_record *a,
-                        const occ_launch_record *b) {
-  return a->device == b->device && strcmp(a->name, b->name) == 0 &&
-         memcmp(a->grid, b->grid, sizeof a->grid) == 0 &&
-         memcmp(a->block, b->block, sizeof a->block) == 0 &&
-         memcmp(a->cluster, b->cluster, sizeof a->cluster) == 0 &&
-         a->regs_per_thread == b->regs_per_thread &&
-         a->smem_static_bytes == b->smem_static_bytes &&
-         a->smem_dynamic_bytes == b->smem_dynamic_bytes &&
-         a->carveout_requested_pct == b->carveout_requested_pct &&
-         a->launch_type == b->launch_type;
+/* The board the program's driver named, where the database has it with
+ * the same capability and SM count: its entry (limits and cluster
+ * domains) in place of the architecture's. The device keeps the driver's
+ * name either way; limits_from names the entry. */
+static void board_of(const run_state *s, const occ_launch_record *l,
+                     occ_device *d) {
+  if (!l->device_name[0]) return;
+  occ_device board;
+  char near[256];
+  if (occ_gpudb_find_gpu(s->db, l->device_name, &board, near, sizeof near) ==
+          0 &&
+      board.cc_major == d->cc_major && board.cc_minor == d->cc_minor &&
+      board.sm_count == d->sm_count) {
+    board.sm_count_source = d->sm_count_source;
+    *d = board;
+  }
+  snprintf(d->name, sizeof d->name, "%.*s", OCC_NAME_MAX - 1, l->device_name);
 }
 
-/* The device a launch ran on: the database's architecture of the compute
- * capability the program's driver gave, with its SM count (no GPU to
- * open); else the device itself, opened once after the program (so
- * occcalc holds no context while it runs). NULL, with a note, when it
- * cannot be. */
+/* The device a launch ran on: the database's board of the name, or its
+ * architecture of the compute capability, the program's driver gave, with
+ * its SM count (no GPU to open); else the device itself, opened once after
+ * the program (so occcalc holds no context while it runs). NULL, with a
+ * note, when it cannot be. */
 static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
   int ordinal = l->device;
   if (ordinal < 0 || ordinal >= MAX_DEVICES) return NULL;
@@ -391,6 +312,7 @@ static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
                         sizeof err) == 0) {
     s->devices[ordinal].sm_count = l->sm_count;
     s->devices[ordinal].sm_count_source = "driver";
+    board_of(s, l, &s->devices[ordinal]);
     s->device_known[ordinal] = true;
   }
   if (s->device_known[ordinal]) return &s->devices[ordinal];
@@ -444,72 +366,9 @@ static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
   k->carveout_pct = l->carveout_requested_pct;
 }
 
-/* Why the row's achieved occupancy is unknown; refusal: why its first
- * launch's process has no counters, or NULL. */
-static const char *achieved_why(const run_state *s,
-                                const occ_launch_record *l,
-                                const occ_launch_record *refusal) {
-  if (s->measure == OCC_MEASURE_NONE) return "not measured (--measure none)";
-  if (l->graph_id) return OCC_RUN_GRAPH_WHY;
-  if (refusal) return refusal->why;
-  if (s->counter_launches == 0)
-    return "no counters were recorded for this launch";
-  return "no counters recorded: only the first launches of each kernel, "
-         "grid, block, cluster and dynamic shared memory are profiled "
-         "(--counter-launches)";
-}
-
-/* Times, achieved occupancy and metrics over the row's launches: each
- * metric the mean over the launches whose counters hold it. */
-static void measure_row(const run_state *s, occ_run_row *row,
-                        const occ_launch_record *refusal) {
-  size_t measured = 0, metric_launches[OCC_RECORD_METRICS_MAX] = {0};
-  if (s->measure == OCC_MEASURE_SAMPLE) {
-    for (size_t i = 0; i < row->measure.launch_count; i++) {
-      row->measure.total_us += occ_launch_duration_us(row->launches[i], NULL);
-      row->measure.graph_launch_count += row->launches[i]->graph_id != 0;
-    }
-    row->measure.mean_us =
-        row->measure.total_us / (double)row->measure.launch_count;
-    occ_measure_from_samples(&row->measure, row->sampled,
-                             row->measure.launch_count);
-    if (!row->measure.achieved_known && !row->measure.achieved_why)
-      row->measure.achieved_why = s->sample_why[0] ? s->sample_why
-                                                   : "not sampled";
-    return;
-  }
-  for (size_t i = 0; i < row->measure.launch_count; i++) {
-    const occ_launch_record *c = row->counters[i];
-    row->measure.total_us += occ_launch_duration_us(row->launches[i], c);
-    row->measure.graph_launch_count += row->launches[i]->graph_id != 0;
-    if (!c) continue;
-    measured++;
-    row->measure.achieved += c->values[0] / 100;
-    for (int m = 0; m < s->metric_count &&
-                    m + OCC_RECORD_FIRST_METRIC < c->value_count;
-         m++) {
-      row->metric_values[m] += c->values[m + OCC_RECORD_FIRST_METRIC];
-      metric_launches[m]++;
-    }
-  }
-  row->measure.mean_us = row->measure.total_us / (double)row->measure.launch_count;
-  row->measure.counter_launch_count = measured;
-  row->measure.achieved_known = measured > 0;
-  if (!measured) {
-    row->measure.achieved_why = achieved_why(s, row->first, refusal);
-    return;
-  }
-  row->measure.achieved /= (double)measured;
-  for (int m = 0; m < s->metric_count; m++) {
-    row->metric_known[m] = metric_launches[m] > 0;
-    if (row->metric_known[m])
-      row->metric_values[m] /= (double)metric_launches[m];
-  }
-}
-
-/* Returns 0, or -1 out of memory. */
-static int compute_row(run_state *s, occ_run_row *row,
-                       const occ_launch_record *refusal) {
+/* The row's item on its device (the row measured already). Returns 0,
+ * or -1 out of memory. */
+static int compute_row(run_state *s, occ_run_row *row) {
   const occ_launch_record *l = row->first;
   occ_item *item = &row->item;
   kernel_of(l, &item->kernel);
@@ -534,142 +393,22 @@ static int compute_row(run_state *s, occ_run_row *row,
   if (item->device && item->has_cluster &&
       !item->cluster_result.layout_known && why)
     item->cluster_result.unknown_reason = why;
-  measure_row(s, row, refusal);
   occ_measure_derive(item, &row->measure);
   return 0;
 }
 
-/* The rows while the launches are grouped: each row's slot in the index
- * (FIRST_ROW, or the shared memory the driver configured) and its first
- * launch's position. */
-#define FIRST_ROW (-1)
-typedef struct grouping {
-  occ_run_report *rep;
-  struct { int64_t slot; size_t first; } *rows;
-  size_t capacity;
-  occ_index index;
-} grouping;
-
-typedef struct row_query {
-  const grouping *g;
-  const occ_launch_record *launch;
-  int64_t slot;
-} row_query;
-
-static bool is_row(size_t r, const void *context) {
-  const row_query *q = context;
-  return q->g->rows[r].slot == q->slot &&
-         same_config(q->g->rep->rows[r].first, q->launch);
-}
-
-static size_t find_row(const grouping *g, const occ_launch_record *l,
-                       int64_t slot) {
-  row_query q = {g, l, slot};
-  return occ_index_find(&g->index, occ_index_config_key(&g->index, l, slot),
-                        is_row, &q);
-}
-
-/* A new row of launch l at position first; OCC_INDEX_NONE out of memory. */
-static size_t add_row(grouping *g, const occ_launch_record *l, int64_t slot,
-                      size_t first) {
-  occ_run_report *rep = g->rep;
-  if (rep->row_count == g->capacity) {
-    size_t capacity = g->capacity ? 2 * g->capacity : 16;
-    occ_run_row *rows = realloc(rep->rows, capacity * sizeof *rows);
-    if (!rows) return OCC_INDEX_NONE;
-    rep->rows = rows;
-    void *build = realloc(g->rows, capacity * sizeof *g->rows);
-    if (!build) return OCC_INDEX_NONE;
-    g->rows = build;
-    g->capacity = capacity;
-  }
-  size_t r = rep->row_count;
-  if (occ_index_put(&g->index, occ_index_config_key(&g->index, l, slot), r))
-    return OCC_INDEX_NONE;
-  rep->rows[r] = (occ_run_row){.first = l};
-  g->rows[r].slot = slot;
-  g->rows[r].first = first;
-  rep->row_count++;
-  return r;
-}
-
-/* The row of the launch at position i, made when it is the first of its
- * configuration. The shared memory the driver configured is compared
- * only where both know it: a profiled launch's record carries none (0),
- * and --counter-launches profiles only the first launches of a
- * configuration, which then join the others' row. So a configuration's
- * first row takes every launch whose value it has or does not know
- * (taking the first value it meets), and each other value has a row of
- * its own. */
-static size_t row_of(grouping *g, const occ_launch_record *l, size_t i) {
-  size_t r = find_row(g, l, FIRST_ROW);
-  if (r == OCC_INDEX_NONE) return add_row(g, l, FIRST_ROW, i);
-  int32_t known = g->rep->rows[r].measure.smem_executed_bytes;
-  if (l->smem_executed_bytes == 0 || known == 0 ||
-      known == l->smem_executed_bytes)
-    return r;
-  r = find_row(g, l, l->smem_executed_bytes);
-  return r != OCC_INDEX_NONE ? r : add_row(g, l, l->smem_executed_bytes, i);
-}
-
-/* Each row's launches and their counters, in launch order. */
-static int fill_rows(const run_state *s, occ_run_report *rep,
-                     const size_t *row_at) {
-  for (size_t r = 0; r < rep->row_count; r++) {
-    occ_run_row *row = &rep->rows[r];
-    row->launches = calloc(row->measure.launch_count, sizeof *row->launches);
-    row->counters = calloc(row->measure.launch_count, sizeof *row->counters);
-    if (s->sampled)
-      row->sampled = calloc(row->measure.launch_count, sizeof *row->sampled);
-    if (!row->launches || !row->counters || (s->sampled && !row->sampled))
-      return -1;
-    row->measure.launch_count = 0;
-  }
-  for (size_t i = 0; i < s->launch_count; i++) {
-    occ_run_row *row = &rep->rows[row_at[i]];
-    row->counters[row->measure.launch_count] = s->counters[i];
-    if (s->sampled) row->sampled[row->measure.launch_count] = &s->sampled[i];
-    row->launches[row->measure.launch_count++] = s->launches[i];
-  }
-  return 0;
-}
-
-/* Groups the launches into rows in the order each configuration first
- * ran, each launch's row found by hash. Returns 0, or -1 out of memory. */
+/* The launches grouped into measured rows by the model, then each row's
+ * item computed on its device. Returns 0, or -1 out of memory. */
 static int build_rows(run_state *s, occ_run_report *rep) {
-  grouping g = {.rep = rep};
-  occ_index_init(&g.index);
-  size_t *row_at = malloc((s->launch_count + 1) * sizeof *row_at);
-  int rc = row_at ? 0 : -1;
-  for (size_t i = 0; rc == 0 && i < s->launch_count; i++) {
-    const occ_launch_record *l = s->launches[i];
-    size_t r = row_at[i] = row_of(&g, l, i);
-    if (r == OCC_INDEX_NONE) {
-      rc = -1;
-      break;
-    }
-    occ_run_row *row = &rep->rows[r];
-    row->measure.launch_count++;
-    if (row->measure.smem_executed_bytes == 0)
-      row->measure.smem_executed_bytes = l->smem_executed_bytes;
-  }
-  if (rc == 0) rc = fill_rows(s, rep, row_at);
+  occ_run_measure_spec spec = {.measure = s->measure,
+                               .counter_launches = s->counter_launches,
+                               .metric_count = s->metric_count,
+                               .sample_why = s->sample_why};
+  int rc = occ_run_rows_group(&s->join, s->sampled, &spec, &rep->rows,
+                              &rep->row_count);
   for (size_t r = 0; rc == 0 && r < rep->row_count; r++)
-    rc = compute_row(s, &rep->rows[r], s->refusals[g.rows[r].first]);
-  free(row_at);
-  free(g.rows);
-  occ_index_free(&g.index);
+    rc = compute_row(s, &rep->rows[r]);
   return rc;
-}
-
-static void free_rows(occ_run_report *rep) {
-  for (size_t r = 0; rep->rows && r < rep->row_count; r++) {
-    free(rep->rows[r].launches);
-    free(rep->rows[r].counters);
-    free(rep->rows[r].sampled);
-    free((char *)rep->rows[r].item.readable);
-  }
-  free(rep->rows);
 }
 
 /* --min-occupancy gates on theoretical occupancy at the launched
@@ -706,6 +445,16 @@ static int emit(const run_state *s, const occ_run_report *rep) {
   return OCC_EXIT_OK;
 }
 
+/* The run's cost: what the options chose, and the processes' summaries. */
+static occ_run_cost cost_of(const run_state *s) {
+  occ_run_cost cost = s->join.cost;
+  cost.counters = s->measure == OCC_MEASURE_REPLAY;
+  cost.sampled = s->measure == OCC_MEASURE_SAMPLE;
+  cost.launches_per_configuration = s->counter_launches;
+  cost.flush = s->flush_caches;
+  return cost;
+}
+
 /* The report without its rows: the program, the records' notes. */
 static occ_run_report report_of(const run_state *s) {
   const occ_records *log = &s->run.records;
@@ -715,11 +464,11 @@ static occ_run_report report_of(const run_state *s) {
       .launch_count = s->launch_count,
       .metric_names = s->metric_names,
       .metric_count = s->metric_count,
-      .note = s->note[0] ? s->note : NULL,
+      .note = s->join.note[0] ? s->join.note : NULL,
       .skipped_record_count = s->skipped_count,
       .skipped_record_reason = s->skipped_why[0] ? s->skipped_why : NULL,
       .records_unread_reason = log->unread_why[0] ? log->unread_why : NULL,
-      .cost = s->cost,
+      .cost = cost_of(s),
       .measure = s->measure,
       .measure_why = s->measure_why[0] ? s->measure_why : NULL,
       .sampler = s->sampling ? &s->sampler.status : NULL,
@@ -757,7 +506,7 @@ static int write_svg(run_state *s, const occ_run_report *rep) {
 static int report(run_state *s) {
   occ_run_report rep = report_of(s);
   if (build_rows(s, &rep) != 0) {
-    free_rows(&rep);
+    occ_run_rows_free(rep.rows, rep.row_count);
     occ_msg(stderr, "out of memory");
     return OCC_EXIT_FAILURE;
   }
@@ -766,7 +515,7 @@ static int report(run_state *s) {
   if (rc == OCC_EXIT_OK && s->cli->svg_path) rc = write_svg(s, &rep);
   notes_aside(s, &rep);
   int gated = gate(s, &rep);
-  free_rows(&rep);
+  occ_run_rows_free(rep.rows, rep.row_count);
   /* occcalc's own failure first, then the program's (a crash, whose
    * report may lack its later launches), then the gate's verdict. */
   return rc != OCC_EXIT_OK ? rc : s->run.status != 0 ? s->run.status : gated;
@@ -1025,8 +774,8 @@ static int launch(run_state *s, const char *inject) {
 static void finish(run_state *s) {
   occ_run_result_free(&s->run);
   free(s->launches);
-  free(s->counters);
-  free(s->refusals);
+  occ_run_join_free(&s->join);
+  occ_run_counters_free(&s->streamed);
   for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
   occ_demangler_free(&s->names);
   if (s->sampling) occ_sampler_close(&s->sampler);
@@ -1041,6 +790,7 @@ static void finish(run_state *s) {
 int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
                            occ_run_result *result) {
   run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  occ_run_counters_init(&s.streamed);
   int rc = check_options(&s);
   /* Records written before: their counters are replay's. */
   if (s.measure == OCC_MEASURE_SAMPLE) s.measure = OCC_MEASURE_REPLAY;
@@ -1064,6 +814,7 @@ int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
 
 int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {
   run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  occ_run_counters_init(&s.streamed);
   int rc = check_options(&s);
   if (rc != OCC_EXIT_OK) return rc;
   char inject[4096], why[4400];

@@ -15,18 +15,40 @@ static const char *const group_keys[] = {
     "cluster_domains_1", "cluster_domains_2", "cluster_domains_3",
     "cluster_domains_4", "cluster_domains_5", "cluster_domains_6",
     "cluster_domains_7", "cluster_domains_8"};
+/* The same at launch, where the SM holds another count (occ.h). */
+static const char *const launch_group_keys[] = {
+    "cluster_launch_domains_1", "cluster_launch_domains_2",
+    "cluster_launch_domains_3", "cluster_launch_domains_4",
+    "cluster_launch_domains_5", "cluster_launch_domains_6",
+    "cluster_launch_domains_7", "cluster_launch_domains_8"};
 enum { GROUP_KEYS = sizeof group_keys / sizeof group_keys[0] };
+
+/* The names one derivation of the domains' clusters uses: the API's
+ * count's, or the count the SM holds at launch. */
+typedef struct domain_names {
+  const char *const *keys;
+  const char *more;          /* the key past GROUP_KEYS groups */
+  const char *blocks_per_sm; /* the operand: blocks per SM under clusters */
+  const char *clusters;      /* the result: a group's clusters */
+} domain_names;
+
+static const domain_names api_names = {group_keys, "cluster_domains_more",
+                                       "cluster.blocks_per_sm",
+                                       "domain_clusters"};
+static const domain_names launch_names = {
+    launch_group_keys, "cluster_launch_domains_more",
+    "cluster.at_launch.blocks_per_sm", "launch_domain_clusters"};
 
 /* One step per run of equal domains (the layout is stored largest
  * first), each domain's share as occ_cluster_max_active computed it. */
-static void domains(builder *b, const occ_cluster_result *r) {
+static void domains(builder *b, const occ_cluster_result *r,
+                    const domain_names *names) {
   int group = 0;
   for (int i = 0; i < r->domain_count;) {
     int j = i;
     while (j < r->domain_count && r->domain_sms[j] == r->domain_sms[i])
       j++;
-    const char *key =
-        group < GROUP_KEYS ? group_keys[group] : "cluster_domains_more";
+    const char *key = group < GROUP_KEYS ? names->keys[group] : names->more;
     bool fits = r->domain_sms[i] >= r->cluster_size;
     occ_step *s = step(
         b, key, "clusters of domains", fits ? OCC_OP_MUL : OCC_OP_EXCEEDS,
@@ -37,9 +59,9 @@ static void domains(builder *b, const occ_cluster_result *r) {
         NULL);
     occ_step_operand(s, "domains", j - i, "domains");
     occ_step_operand(s, "cluster.domains_sms", r->domain_sms[i], "sms");
-    occ_step_operand(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");
+    occ_step_operand(s, names->blocks_per_sm, r->cluster_blocks_per_sm, "blocks");
     occ_step_operand(s, "cluster.size", r->cluster_size, "blocks");
-    occ_step_result(s, "domain_clusters", (double)r->domain_clusters[i] * (j - i),
+    occ_step_result(s, names->clusters, (double)r->domain_clusters[i] * (j - i),
            "clusters");
     group++;
     i = j;
@@ -84,6 +106,41 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
   occ_step_result(s, "cluster.occupancy", r->occupancy, "fraction");
 }
 
+/* The cluster launch where the SM holds what the driver's configuration
+ * gives (res->launch_active_blocks_per_sm): l, the cluster rule over that
+ * count, from the cap on. Only where it differs from the API's count. */
+static void at_launch(builder *b, const occ_device *d, const occ_result *res,
+                      const occ_cluster_result *l) {
+  occ_step *s = step(b, "cluster_launch_blocks_per_sm",
+                     "blocks per SM under clusters at launch", OCC_OP_MIN,
+                     "at launch, blocks per SM: the smaller of {0} and the "
+                     "cap of {1} = {r}",
+                     NULL);
+  occ_step_operand(s, "at_launch.active_blocks_per_sm",
+                   res->launch_active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "device.cluster_max_blocks_per_sm",
+                   d->cluster_max_blocks_per_sm, "blocks");
+  occ_step_result(s, "cluster.at_launch.blocks_per_sm", l->cluster_blocks_per_sm,
+                  "blocks");
+  domains(b, l, &launch_names);
+  s = step(b, "cluster_launch_max_active", "clusters active at once at launch",
+           OCC_OP_SUM, "clusters active at once at launch: {r}", NULL);
+  occ_step_result(s, "cluster.at_launch.max_active_clusters",
+                  (double)l->max_active_clusters, "clusters");
+  s = step(b, "cluster_launch_occupancy", "occupancy at launch under clusters",
+           OCC_OP_DIV,
+           "{0} {0:cluster} x {1} {1:block} x {2} {2:warp} / ({3} SMs x {4} "
+           "{4:warp}) = {r} % at launch",
+           NULL);
+  occ_step_operand(s, "cluster.at_launch.max_active_clusters",
+                   (double)l->max_active_clusters, "clusters");
+  occ_step_operand(s, "cluster.size", l->cluster_size, "blocks");
+  occ_step_operand(s, "warps_per_block", res->warps_per_block, "warps");
+  occ_step_operand(s, "device.sm_count", d->sm_count, "sms");
+  occ_step_operand(s, "max_warps_per_sm", res->max_warps_per_sm, "warps");
+  occ_step_result(s, "cluster.at_launch.occupancy", l->occupancy, "fraction");
+}
+
 static void cluster_waves(builder *b, const occ_cluster_waves *w) {
   if (!w || w->clusters_per_wave <= 0)
     return;
@@ -100,6 +157,7 @@ static void cluster_waves(builder *b, const occ_cluster_waves *w) {
 size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
                            const occ_cluster *cluster,
                            const occ_cluster_result *r,
+                           const occ_cluster_result *launch,
                            const occ_cluster_waves *waves, occ_step *steps,
                            size_t max) {
   builder b = {steps, max, 0, OCC_EXPLAIN_SECTION_CLUSTER, {0}};
@@ -123,8 +181,11 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
   occ_step_operand(s, "device.cluster_max_blocks_per_sm", d->cluster_max_blocks_per_sm,
           "blocks");
   occ_step_result(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");
-  domains(&b, r);
+  domains(&b, r, &api_names);
   occupancy(&b, d, res, r);
+  if (launch && launch->layout_known &&
+      launch->cluster_blocks_per_sm != r->cluster_blocks_per_sm)
+    at_launch(&b, d, res, launch);
   cluster_waves(&b, waves);
   return b.count;
 }

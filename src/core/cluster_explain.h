@@ -15,11 +15,14 @@
 #define OCC_EXPLAIN_SECTION_CLUSTER 10
 
 /* Appends the steps of r (occ_cluster_compute's for cluster on device,
- * from result) to steps[0..max-1]; waves NULL without a grid. Returns the
- * number of steps the derivation has (more than max: cut). */
+ * from result) to steps[0..max-1], then, where launch (the same rule over
+ * result's launch_active_blocks_per_sm; NULL: none) holds another count
+ * per SM, its steps; waves NULL without a grid. Returns the number of
+ * steps the derivation has (more than max: cut). */
 size_t occ_explain_cluster(const occ_device *device, const occ_result *result,
                            const occ_cluster *cluster,
                            const occ_cluster_result *r,
+                           const occ_cluster_result *launch,
                            const occ_cluster_waves *waves, occ_step *steps,
                            size_t max);
 

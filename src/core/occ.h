@@ -41,6 +41,11 @@ const char *occ_strerror(occ_status status);
 typedef struct occ_device {
   char name[OCC_NAME_MAX];
   const char *source; /* "database" or "driver" */
+  /* The database entry whose limits these are: a board's name, or an
+   * architecture's ("generic sm_90 Hopper") where the device is known
+   * only by its capability; name may then be the driver's board name.
+   * Empty where the device was not looked up in the database. */
+  char limits_from[OCC_NAME_MAX];
   int cc_major, cc_minor;
   int sm_count;
   /* Where sm_count came from when not from source: "--sms", "driver" (a

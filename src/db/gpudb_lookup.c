@@ -47,10 +47,13 @@ const char *occ_gpudb_default_gpu(const occ_gpudb *db) {
   return occ_gpudb_string(&db->t, db->t.default_gpu);
 }
 
-/* The device of e as handed out: the tables leave its source unset. */
+/* The device of e as handed out: the tables leave its source and the
+ * entry it comes from unset. */
 static void copy_device(const entry *e, occ_device *device) {
   *device = e->device;
   device->source = "database";
+  snprintf(device->limits_from, sizeof device->limits_from, "%s",
+           e->device.name);
 }
 
 static size_t edit_distance(const char *a, const char *b) {

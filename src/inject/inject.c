@@ -157,13 +157,31 @@ bool occ_inject_device_attributes(int ordinal, const CUdevice_attribute *which,
   return true;
 }
 
-/* The device's compute capability and SM count, read once per device
+/* The board's name from the driver already loaded in the program; left
+ * empty when it cannot say. */
+static void device_name(int ordinal, char *name, int size) {
+  CUresult (*get)(CUdevice *, int);
+  CUresult (*get_name)(char *, int, CUdevice);
+  *(void **)&get = occ_inject_driver_symbol("cuDeviceGet");
+  *(void **)&get_name = occ_inject_driver_symbol("cuDeviceGetName");
+  CUdevice dev;
+  if (!get || !get_name || get(&dev, ordinal) != CUDA_SUCCESS ||
+      get_name(name, size, dev) != CUDA_SUCCESS)
+    name[0] = '\0';
+  name[size - 1] = '\0';
+}
+
+/* The device's compute capability, SM count and name, read once per device
  * from the driver already loaded in the program, so that occcalc need not
  * open the GPU after the program to compute theoretical occupancy; left 0
  * when the driver cannot say. */
 static void device_properties(int ordinal, occ_launch_record *r) {
   enum { DEVICES = 64 };
-  static struct { bool read; int32_t major, minor, sms; } cache[DEVICES];
+  static struct {
+    bool read;
+    int32_t major, minor, sms;
+    char name[OCC_RECORD_DEVICE_NAME_MAX];
+  } cache[DEVICES];
   static const CUdevice_attribute which[] = {
       CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
       CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
@@ -177,10 +195,12 @@ static void device_properties(int ordinal, occ_launch_record *r) {
       cache[ordinal].minor = v[1];
       cache[ordinal].sms = v[2];
     }
+    device_name(ordinal, cache[ordinal].name, (int)sizeof cache[ordinal].name);
   }
   r->cc_major = cache[ordinal].major;
   r->cc_minor = cache[ordinal].minor;
   r->sm_count = cache[ordinal].sms;
+  memcpy(r->device_name, cache[ordinal].name, sizeof r->device_name);
 }
 
 static void write_kernel(const CUpti_ActivityKernel10 *k) {

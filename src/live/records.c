@@ -183,6 +183,9 @@ occ_record_verdict occ_record_check(const unsigned char *block,
   if (!terminated(out->why, sizeof out->why))
     return bad(why, why_size, "a reason without its NUL in %d bytes",
                OCC_RECORD_WHY_MAX);
+  if (!terminated(out->device_name, sizeof out->device_name))
+    return bad(why, why_size, "a device name without its NUL in %d bytes",
+               OCC_RECORD_DEVICE_NAME_MAX);
   if (out->pid <= 0)
     return bad(why, why_size, "process id %d is not positive", out->pid);
   if (!in(out->device, 0, OCC_RECORD_DEVICES - 1))

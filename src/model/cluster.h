@@ -42,6 +42,12 @@ static inline double occ_model_active_blocks_per_sm(const occ_item *item) {
   return item->result.active_blocks_per_sm;
 }
 
+/* The occupancy of item's launch where the SM holds blocks_per_sm of
+ * its blocks (as the driver configured it, say): for a cluster launch of
+ * a known layout, the cluster rule's at that count (capped, shared over
+ * the domains), else that count's warps over the SM's. */
+double occ_model_occupancy_at(const occ_item *item, int blocks_per_sm);
+
 /* True when item is a cluster launch whose clusters lower the GPU's
  * resident blocks (the limiter "cluster"). */
 static inline bool occ_model_limited_by_cluster(const occ_item *item) {

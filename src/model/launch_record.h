@@ -19,6 +19,7 @@
 #define OCC_RECORD_BYTES 1024
 #define OCC_RECORD_NAME_MAX 480
 #define OCC_RECORD_WHY_MAX 160
+#define OCC_RECORD_DEVICE_NAME_MAX 96
 /* The achieved occupancy metric and up to this many --metrics. */
 #define OCC_RECORD_METRICS_MAX 8
 
@@ -113,6 +114,9 @@ typedef struct occ_launch_record {
   int32_t max_dynamic_smem_bytes; /* the function's opt-in maximum */
   int32_t cluster_non_portable;   /* 1: sizes past 8 allowed */
   int32_t cluster_policy;         /* occ_cluster_policy */
+  /* LAUNCH: the board's name as the program's driver gives it
+   * (cuDeviceGetName, "NVIDIA H100 80GB HBM3"); empty when not read. */
+  char device_name[OCC_RECORD_DEVICE_NAME_MAX];
 } occ_launch_record;
 
 enum {

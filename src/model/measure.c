@@ -17,11 +17,11 @@
 /* Occupancy with the SM's shared memory as the driver configured it for
  * the launch (sharedMemoryExecuted): the device with that one
  * configuration. A kernel without shared memory of its own is not limited
- * by it, nor is a record without the value. */
+ * by it, nor is a record without the value. A cluster launch's is the
+ * cluster rule's over what the SM then holds (model/cluster.h). */
 static double launch_occupancy(const occ_item *item, int64_t executed) {
   const occ_kernel *k = &item->kernel;
-  if (executed <= 0 || k->smem_static_bytes + k->smem_dynamic_bytes == 0)
-    return occ_launch_occupancy(&item->result);
+  int blocks = item->result.launch_active_blocks_per_sm;
   occ_device configured = *item->device;
   configured.smem_config_count = 1;
   configured.smem_configs_bytes[0] = executed;
@@ -29,9 +29,10 @@ static double launch_occupancy(const occ_item *item, int64_t executed) {
   occ_kernel fixed = *k;
   fixed.carveout_pct = OCC_CARVEOUT_DEFAULT;
   occ_result r;
-  if (occ_compute(&configured, &fixed, &r) != OCC_OK)
-    return occ_launch_occupancy(&item->result);
-  return r.occupancy;
+  if (executed > 0 && k->smem_static_bytes + k->smem_dynamic_bytes > 0 &&
+      occ_compute(&configured, &fixed, &r) == OCC_OK)
+    blocks = r.active_blocks_per_sm;
+  return occ_model_occupancy_at(item, blocks);
 }
 
 static void add_cause(char *buf, size_t size, const char *fmt, ...)

@@ -75,6 +75,7 @@ static void build_explanation(occ_item *item, occ_explanation *e) {
   if (item->has_cluster) {
     n = occ_explain_cluster(item->device, &item->result, &item->cluster,
                             &item->cluster_result,
+                            &item->launch_cluster_result,
                             item->has_cluster_waves ? &item->cluster_waves
                                                     : NULL,
                             e->steps + e->count,

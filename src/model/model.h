@@ -101,6 +101,10 @@ typedef struct occ_item {
   bool has_cluster;
   occ_cluster cluster;
   occ_cluster_result cluster_result;
+  /* The same cluster launch at what the SM holds at launch under the
+   * driver's configuration (result.launch_active_blocks_per_sm): equal to
+   * cluster_result except under a carveout preference (core/occ.h). */
+  occ_cluster_result launch_cluster_result;
   bool has_cluster_waves;          /* a grid was given and clusters fit */
   occ_cluster_waves cluster_waves;
   occ_explanation *explanation;    /* --explain */

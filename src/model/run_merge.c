@@ -1,18 +1,14 @@
 /* run_merge.c - several `occcalc run --json` reports merged, one at a
  * time (see run_merge.h). */
-/* getrandom is beyond POSIX. */
-#define _GNU_SOURCE
 #include "model/run_merge.h"
 
 #include "core/hash.h"
+#include "model/run_index.h"
 #include "text/why.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
 /* ---- hash tables: a 64-bit hash to a 32-bit index ---- */
 
@@ -117,13 +113,7 @@ occ_run_merge *occ_run_merge_new(void) {
     occ_run_merge_free(m);
     return NULL;
   }
-  if (getrandom(&m->seed, sizeof m->seed, GRND_NONBLOCK) !=
-      (ssize_t)sizeof m->seed) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    m->seed = (uint64_t)t.tv_nsec ^ (uint64_t)getpid() << 32 ^
-              (uint64_t)(uintptr_t)m;
-  }
+  m->seed = occ_hash_seed(m);
   return m;
 }
 

@@ -39,6 +39,8 @@ void occ_jw_device(occ_jw *w, const char *key, const occ_device *d) {
   occ_jw_object(w, key);
   occ_jw_string(w, "name", d->name);
   occ_jw_string(w, "source", d->source ? d->source : "database");
+  occ_jw_string_or_null(w, "limits_from",
+                        d->limits_from[0] ? d->limits_from : NULL);
   occ_jw_string(w, "cc", cc);
   size_t count;
   const occ_device_field *fields = occ_device_fields(&count);
@@ -125,10 +127,20 @@ static void allocated(occ_jw *w, const occ_result *r) {
   occ_jw_close(w);
 }
 
+/* The figures of what the SM holds at launch (occ_report_at_launch). */
+static void at_launch_figures(occ_jw *w, const occ_at_launch *a) {
+  occ_jw_number(w, "active_blocks_per_sm", a->active_blocks_per_sm);
+  occ_jw_number(w, "active_warps_per_sm", a->active_warps_per_sm);
+  occ_jw_number(w, "occupancy", a->occupancy);
+  occ_jw_bool(w, "differs_from_api", a->differs_from_api);
+}
+
 /* What the SM holds when the kernel is launched: the same as the
- * occupancy API's answer except under a carveout preference (occ.h). */
-static void at_launch(occ_jw *w, const occ_device *d, const occ_result *r) {
-  int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
+ * occupancy API's answer except under a carveout preference (occ.h); for
+ * a cluster launch, the cluster launch's, as the top-level figures. */
+static void at_launch(occ_jw *w, const occ_report *rep) {
+  const occ_device *d = rep->device;
+  const occ_result *r = rep->result;
   /* Null where it is not known: an architecture whose default choice was
    * not measured, for blocks with no shared memory of their own. */
   bool known = occ_launch_config_known(r);
@@ -138,11 +150,8 @@ static void at_launch(occ_jw *w, const occ_device *d, const occ_result *r) {
   occ_jw_int_or_null(w, "l1_bytes", d->l1_smem_bytes - r->launch_smem_config_bytes,
                      known && d->l1_smem_bytes > 0);
   config_basis(w, r);
-  occ_jw_int(w, "active_blocks_per_sm", r->launch_active_blocks_per_sm);
-  occ_jw_int(w, "active_warps_per_sm", warps);
-  occ_jw_number(w, "occupancy", occ_launch_occupancy(r));
-  occ_jw_bool(w, "differs_from_api",
-              r->launch_active_blocks_per_sm != r->active_blocks_per_sm);
+  occ_at_launch a = occ_report_at_launch(rep, true);
+  at_launch_figures(w, &a);
   occ_jw_close(w);
 }
 
@@ -230,6 +239,10 @@ static void without_clusters(occ_jw *w, const occ_report *rep) {
     occ_jw_waves(w, "waves", rep->waves_without_clusters);
   else
     occ_jw_null(w, "waves");
+  occ_at_launch a = occ_report_at_launch(rep, false);
+  occ_jw_object(w, "at_launch");
+  at_launch_figures(w, &a);
+  occ_jw_close(w);
   occ_jw_close(w);
 }
 
@@ -260,7 +273,7 @@ void occ_jw_report_members(occ_jw *w, const occ_report *rep,
   occ_occupancy_rows(rep, rows);
   for (int i = 0; i < OCC_OCCUPANCY_ROW_COUNT; i++)
     occ_jw_number(w, rows[i].key, rows[i].value);
-  at_launch(w, rep->device, r);
+  at_launch(w, rep);
   occ_jw_ncu(w, "ncu", rep);
   occ_jw_bool(w, "launchable", r->launchable);
   if (r->launchable) {

@@ -68,7 +68,8 @@ static occ_report report_of(const occ_item *item, const char *name) {
                       NULL, item->has_cluster ? &item->cluster : NULL,
                       item->has_cluster ? &item->cluster_result : NULL,
                       item->has_cluster_waves ? &item->cluster_waves : NULL,
-                      item->has_waves ? &item->waves_without_clusters : NULL};
+                      item->has_waves ? &item->waves_without_clusters : NULL,
+                      item->has_cluster ? &item->launch_cluster_result : NULL};
 }
 
 static void print_live(const occ_render *r, const occ_item *item) {

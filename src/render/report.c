@@ -104,6 +104,22 @@ static void print_limits(FILE *out, const occ_result *r) {
   }
 }
 
+/* An "at launch" line: blocks (an average for a cluster launch), warps
+ * and the occupancy the SM holds under the driver's configuration. */
+static void print_at_launch(FILE *out, const char *label,
+                            const occ_at_launch *a) {
+  char blocks[32], warps[32], pct[32];
+  bool whole = a->active_blocks_per_sm == (double)(int64_t)a->active_blocks_per_sm;
+  snprintf(blocks, sizeof blocks, whole ? "%.0f" : "%.2f",
+           a->active_blocks_per_sm);
+  snprintf(warps, sizeof warps, whole ? "%.0f" : "%.2f", a->active_warps_per_sm);
+  occ_pct_text(a->occupancy, pct, sizeof pct);
+  fprintf(out, "  %-15s %6s block%s, %s warp%s, %s %%%s\n", label, blocks,
+          whole && a->active_blocks_per_sm == 1 ? "" : "s", warps,
+          whole && a->active_warps_per_sm == 1 ? "" : "s", pct,
+          whole ? "" : " (on average)");
+}
+
 static void print_occupancy(FILE *out, const occ_report *rep) {
   const occ_device *d = rep->device;
   const occ_result *r = rep->result;
@@ -123,19 +139,20 @@ static void print_occupancy(FILE *out, const occ_report *rep) {
     fprintf(out, "  %-15s %6s %s\n", rows[i].label, value, rows[i].unit);
   }
   /* A cluster launch's figures above; the kernel's without clusters here. */
-  if (occ_report_cluster_launch(rep)) {
+  bool clusters = occ_report_cluster_launch(rep) != NULL;
+  occ_at_launch launch = occ_report_at_launch(rep, true);
+  occ_at_launch alone = occ_report_at_launch(rep, false);
+  if (launch.differs_from_api) print_at_launch(out, "at launch", &launch);
+  if (clusters) {
     char limiters[96];
     occ_pct_text(r->occupancy, pct, sizeof pct);
     fprintf(out, "  without clusters %5d block%s per SM, %s %% (limited by %s)\n",
             r->active_blocks_per_sm, plural(r->active_blocks_per_sm), pct,
             occ_limiters_words(r->limited_by, limiters, sizeof limiters));
+    if (alone.differs_from_api)
+      print_at_launch(out, "  at launch", &alone);
   }
-  if (r->launch_active_blocks_per_sm != r->active_blocks_per_sm) {
-    int warps = r->launch_active_blocks_per_sm * r->warps_per_block;
-    occ_pct_text(occ_launch_occupancy(r), pct, sizeof pct);
-    fprintf(out, "  at launch       %6d block%s, %d warp%s, %s %%\n",
-            r->launch_active_blocks_per_sm,
-            plural(r->launch_active_blocks_per_sm), warps, plural(warps), pct);
+  if (launch.differs_from_api || (clusters && alone.differs_from_api)) {
     if (r->launch_smem_config_bytes > 0)
       fprintf(out, "                  the driver gives the SM %" PRId64 " KB for "
               "this carveout;\n", r->launch_smem_config_bytes / 1024);

@@ -38,6 +38,9 @@ typedef struct occ_report {
   /* The waves without clusters (waves is the launch's: in clusters for a
    * cluster launch of a known layout); NULL without a grid. */
   const occ_waves *waves_without_clusters;
+  /* The cluster launch at what the SM holds at launch
+   * (occ_item.launch_cluster_result); NULL: the same as cluster_result. */
+  const occ_cluster_result *launch_cluster_result;
 } occ_report;
 
 /* Writes the compact human report (fits 80 columns), with its "Thread

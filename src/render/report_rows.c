@@ -79,3 +79,21 @@ void occ_occupancy_rows(const occ_report *rep,
   }
 }
 
+occ_at_launch occ_report_at_launch(const occ_report *rep, bool clusters) {
+  const occ_result *r = rep->result;
+  const occ_cluster_result *c = clusters ? occ_report_cluster_launch(rep) : NULL;
+  occ_at_launch a;
+  if (c) {
+    const occ_cluster_result *l =
+        rep->launch_cluster_result ? rep->launch_cluster_result : c;
+    a.active_blocks_per_sm = (double)l->active_blocks / rep->device->sm_count;
+    a.occupancy = l->occupancy;
+    a.differs_from_api = l->active_blocks != c->active_blocks;
+  } else {
+    a.active_blocks_per_sm = r->launch_active_blocks_per_sm;
+    a.occupancy = occ_launch_occupancy(r);
+    a.differs_from_api = r->launch_active_blocks_per_sm != r->active_blocks_per_sm;
+  }
+  a.active_warps_per_sm = a.active_blocks_per_sm * r->warps_per_block;
+  return a;
+}

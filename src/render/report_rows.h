@@ -36,4 +36,24 @@ void occ_occupancy_rows(const occ_report *rep,
  * upper bound). */
 const occ_cluster_result *occ_report_cluster_launch(const occ_report *rep);
 
+/* What the SM holds when the kernel is launched, under the driver's
+ * configuration (occ.h's launch rule), beside the figures it can differ
+ * from. */
+typedef struct occ_at_launch {
+  double active_blocks_per_sm; /* an average for a cluster launch, as the
+                                  top-level rows' */
+  double active_warps_per_sm;
+  double occupancy;            /* a fraction */
+  bool differs_from_api;       /* not what the occupancy API's count gives
+                                  for the same launch (with or without
+                                  clusters, as asked) */
+} occ_at_launch;
+
+/* The launch's at-launch figures: with clusters true, for a cluster
+ * launch (occ_report_cluster_launch) the cluster rule's over the blocks
+ * the SM holds at launch, compared with the top-level rows; otherwise,
+ * and for every other launch, the kernel's without clusters, compared with
+ * the occupancy API's count. */
+occ_at_launch occ_report_at_launch(const occ_report *rep, bool clusters);
+
 #endif

@@ -41,6 +41,7 @@ cJSON *occ_run_cluster_json(const occ_item *item) {
                     .result = &item->result,
                     .cluster = &item->cluster,
                     .cluster_result = &item->cluster_result,
+                    .launch_cluster_result = &item->launch_cluster_result,
                     .cluster_waves =
                         item->has_cluster_waves ? &item->cluster_waves : NULL};
   cJSON *obj = occ_json_cluster(&rep);

@@ -80,3 +80,12 @@ void occ_run_launches_free(occ_run_launches *ls) {
   ls->lanes = NULL;
   ls->count = ls->lane_count = 0;
 }
+
+const char *occ_run_launches_device_name(const occ_run_launches *ls,
+                                         int32_t device) {
+  for (size_t i = 0; i < ls->count; i++)
+    if (ls->launches[i].rec->device == device &&
+        ls->launches[i].row->item.device)
+      return ls->launches[i].row->item.device->name;
+  return NULL;
+}

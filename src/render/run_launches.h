@@ -43,4 +43,10 @@ void occ_run_launches_free(occ_run_launches *ls);
  * else its counters'; false when it has neither. */
 bool occ_run_launch_achieved(const occ_run_launch *l, double *v);
 
+/* The name of GPU device (the driver's board name where the records have
+ * it) from the first launch on it whose row has a device; NULL where none
+ * has. Lives as long as the report. */
+const char *occ_run_launches_device_name(const occ_run_launches *ls,
+                                         int32_t device);
+
 #endif

@@ -1,7 +1,8 @@
 /* run_out.h - the writers of `occcalc run`'s report: one row per kernel
  * and launch configuration, as text (80 columns), JSON (schema 3), CSV,
- * and one JSON line per launch record (--jsonl). They only format what
- * the run command computed (cli/run_cmd.c). */
+ * and one JSON line per launch record (--jsonl). They only format the
+ * rows the model joined (model/run_rows.h) and the run command computed
+ * (cli/run_cmd.c). */
 #ifndef OCC_RUN_OUT_H
 #define OCC_RUN_OUT_H
 
@@ -17,47 +18,7 @@
 #include "model/measure.h"
 #include "model/pm_sample.h"
 #include "model/model.h"
-
-/* What measured achieved occupancy (--measure). */
-typedef enum occ_run_measure {
-  OCC_MEASURE_SAMPLE,   /* occcalc's PM samples of the GPUs */
-  OCC_MEASURE_REPLAY,   /* the Range Profiler in the program, replayed */
-  OCC_MEASURE_NONE      /* launch records only */
-} occ_run_measure;
-
-/* One kernel and launch configuration, over all its launches: the
- * model's item (its device NULL when the device could not be read; name
- * the mangled symbol, readable the demangled name, owned) and the run's
- * measurements (model/measure.h). */
-typedef struct occ_run_row {
-  const occ_launch_record *first;  /* its first launch */
-  const occ_launch_record **launches;
-  const occ_launch_record **counters; /* each launch's, or NULL */
-  const occ_sampled_launch **sampled; /* each launch's samples, or NULL */
-  occ_item item;
-  occ_measure measure;
-  double metric_values[OCC_RECORD_METRICS_MAX]; /* each the mean over the
-                                      launches whose counters hold it */
-  bool metric_known[OCC_RECORD_METRICS_MAX];
-} occ_run_row;
-
-/* Why a graph's kernel has no achieved occupancy (docs/run.md: CUPTI's
- * public profiler cannot measure each node). */
-#define OCC_RUN_GRAPH_WHY "a CUDA graph's kernels are not profiled"
-
-/* What the counters were and what the library cost the program's
- * processes (their summary records, summed). */
-typedef struct occ_run_cost {
-  bool counters;                 /* replay's counters in the program */
-  bool sampled;                  /* --measure sample */
-  int64_t launches_per_configuration; /* profiled of each; 0: all */
-  bool flush;                    /* --cache-control all */
-  size_t process_count;          /* processes that wrote a summary */
-  double seconds;                /* their time in the library */
-  double profiler_seconds;       /* of it, starting the profiler */
-  double profiled, flushed;      /* launches */
-  const char *flush_failed_why;  /* a process' flush failed: why, or NULL */
-} occ_run_cost;
+#include "model/run_rows.h"
 
 typedef struct occ_run_report {
   const char *program;

@@ -106,13 +106,6 @@ static int collect(timeline *t) {
   return 0;
 }
 
-/* A GPU's name from the first row on it that has one. */
-static const char *device_name(const timeline *t, int32_t device) {
-  for (size_t i = 0; i < t->ls.count; i++)
-    if (t->ls.launches[i].rec->device == device && t->ls.launches[i].row->item.device)
-      return t->ls.launches[i].row->item.device->name;
-  return NULL;
-}
 
 
 static void write_head(FILE *out, const timeline *t, double height) {
@@ -159,7 +152,7 @@ static void write_title(FILE *out, const timeline *t) {
   put_label(out, t->rep->program ? t->rep->program : "the program", 60);
   fputs(" on ", out);
   for (size_t i = 0; i < t->device_count; i++) {
-    const char *name = device_name(t, t->devices[i]);
+    const char *name = occ_run_launches_device_name(&t->ls, t->devices[i]);
     fprintf(out, "%sGPU %d", i ? ", " : "", t->devices[i]);
     if (name) {
       fputs(" (", out);

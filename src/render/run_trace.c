@@ -81,13 +81,18 @@ static cJSON *launch_event(const trace *t, const occ_run_launch *l) {
 static cJSON *meta_event(const trace *t, size_t i) {
   cJSON *e = cJSON_CreateObject();
   if (!e) return NULL;
-  char name[64];
+  char name[OCC_NAME_MAX + 32];
   int kind = t->meta[i].kind;
   cJSON_AddStringToObject(e, "name", kind == 1 ? "thread_name" : "process_name");
   cJSON_AddStringToObject(e, "ph", "M");
   if (kind == 2) {
     cJSON_AddNumberToObject(e, "pid", GPU_PID_BASE + t->meta[i].device);
-    snprintf(name, sizeof name, "GPU %d", t->meta[i].device);
+    /* Named as the timeline's title names it: with its board. */
+    const char *board = occ_run_launches_device_name(&t->ls, t->meta[i].device);
+    if (board)
+      snprintf(name, sizeof name, "GPU %d (%s)", t->meta[i].device, board);
+    else
+      snprintf(name, sizeof name, "GPU %d", t->meta[i].device);
   } else {
     cJSON_AddNumberToObject(e, "pid", t->meta[i].pid);
     if (kind == 1) {

@@ -179,3 +179,39 @@ Test(run_cluster_row, occupancy_and_cause_by_the_cluster_rule,
   cr_expect(strstr(m.cause, "imbalance") && !strstr(m.cause, "partial"), "%s",
             m.cause);
 }
+
+/* run's occupancy at launch for a cluster launch: the cluster rule over
+ * what the SM holds as the driver configured it, not the kernel's count
+ * without clusters (measure.c, model/cluster.h). */
+Test(run_cluster_row, at_launch_by_the_cluster_rule, .init = load_db,
+     .fini = free_db) {
+  occ_device d = board("H100 SXM");
+  occ_cluster cluster;
+  cr_assert(occ_model_cluster_of_dims((const int[3]){2, 1, 1}, &cluster));
+  occ_item item = {.device = &d};
+  item.kernel = test_kernel(32, 0, 0, 128, OCC_CARVEOUT_DEFAULT);
+  occ_model_request request = {.grid_blocks = 1056, .cluster = &cluster};
+  occ_model_section failed;
+  cr_assert_eq(occ_model_build(&item, &request, &failed), OCC_OK);
+  occ_measure m = {.smem_executed_bytes = 32768};
+  occ_measure_derive(&item, &m);
+  /* 16 blocks fit without clusters; a cluster launch holds 8. */
+  cr_expect_float_eq(m.launch_occupancy, 0.5, 1e-12);
+  cr_expect_eq(item.launch_cluster_result.active_blocks, 1056);
+
+  /* 12 KB dynamic under a 28 % carveout: the API's 4 blocks per SM, 7 as
+   * the driver configures 100 KB; clusters of 4 then hold 216 clusters
+   * (864 blocks) where the API's count gives 124 (496). */
+  occ_item carve = {.device = &d};
+  carve.kernel = test_kernel(32, 0, 12288, 64, 28);
+  cr_assert(occ_model_cluster_of_dims((const int[3]){4, 1, 1}, &cluster));
+  cr_assert_eq(occ_model_build(&carve, &request, &failed), OCC_OK);
+  cr_expect_eq(carve.cluster_result.active_blocks, 496);
+  cr_expect_eq(carve.launch_cluster_result.active_blocks, 864);
+  m = (occ_measure){.smem_executed_bytes = 102400};
+  occ_measure_derive(&carve, &m);
+  cr_expect_float_eq(m.launch_occupancy, 864.0 * 2 / (132 * 64), 1e-12);
+  m = (occ_measure){0}; /* not recorded: the launch rule's 7 blocks */
+  occ_measure_derive(&carve, &m);
+  cr_expect_float_eq(m.launch_occupancy, 864.0 * 2 / (132 * 64), 1e-12);
+}

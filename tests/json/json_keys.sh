@@ -160,6 +160,22 @@ check cluster "$cluster" "(.cluster | keys) == ($cluster_keys) and .cluster.dims
   .cluster.limited_by == [\"cluster\"] and .cluster.unknown_reason == null and
   (.cluster.waves | keys) == ([\"grid_clusters\", \"clusters_per_wave\", \"full_waves\",
   \"tail_clusters\", \"waves\"] | sort)"
+# A cluster launch's at_launch is the cluster launch's, as the top level
+# is; the kernel's without clusters is under without_clusters.at_launch,
+# and each differs_from_api compares with its own level.
+check cluster-at-launch "$cluster" '.at_launch.active_blocks_per_sm == .active_blocks_per_sm and
+  .at_launch.occupancy == .occupancy and (.at_launch.differs_from_api | not) and
+  (.without_clusters.at_launch | keys) == (["active_blocks_per_sm", "active_warps_per_sm",
+  "occupancy", "differs_from_api"] | sort) and .without_clusters.at_launch.active_blocks_per_sm == 16'
+carve_cluster=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 12288 --carveout 28 --cluster 4 --json)
+check cluster-at-launch-carveout "$carve_cluster" '.active_blocks_per_sm * 132 == 496 and
+  .at_launch.active_blocks_per_sm * 132 == 864 and .at_launch.differs_from_api and
+  .at_launch.occupancy < .without_clusters.at_launch.occupancy and
+  .without_clusters.at_launch.active_blocks_per_sm == 7 and .without_clusters.at_launch.differs_from_api'
+check not-cluster-at-launch "$carve" '.without_clusters == null'
+carve_explain=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 12288 --carveout 28 --cluster 4 --explain --json)
+check cluster-at-launch-explained "$carve_explain" '[.explain[] | select(.result.name ==
+  "cluster.at_launch.occupancy") | .result.value] == [.at_launch.occupancy]'
 no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
 check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
   .cluster.max_active_clusters == null and .cluster.occupancy == null and
@@ -270,6 +286,23 @@ check run-cluster "$run_cluster" ".rows[0].cluster_launch | (keys - [\"launch__c
   and .launch__cluster_max_active == .max_active_clusters and .dims == [2, 1, 1]
   and (.max_active_clusters != null or (.unknown_reason | type) == \"string\")"
 check run-no-cluster "$run" '.rows[0].cluster_launch == null'
+# The driver's board name from the records: the device is named as the
+# driver names it; limits_from names the database entry whose limits the
+# row uses (the board, with its cluster domains, where its capability and
+# SM count match; else the architecture's), and the cluster launch's
+# figures at launch follow the board's domains.
+board=$(./occcalc run --json -- $forge launch "device_name=NVIDIA H100 80GB HBM3" \
+  cluster=2 grid=1056 block=128 2>/dev/null)
+check run-board "$board" '.rows[0] | .device.name == "NVIDIA H100 80GB HBM3" and
+  .device.limits_from == "H100 SXM" and .device.source == "database" and
+  .cluster_launch.max_active_clusters == 528 and .theoretical_occupancy == 0.5 and
+  .launch_occupancy == 0.5'
+other=$(./occcalc run --json -- $forge launch "device_name=NVIDIA H100 80GB HBM3" sm_count=114 \
+  launch device=1 "device_name=NVIDIA Foo 9000" 2>/dev/null)
+check run-board-generic "$other" '[.rows[].device | [.name, .limits_from]] ==
+  [["NVIDIA H100 80GB HBM3", "generic sm_90 Hopper"], ["NVIDIA Foo 9000", "generic sm_90 Hopper"]]'
+check run-no-board "$run" '.rows[0].device | .name == "generic sm_90 Hopper" and .limits_from == .name'
+check limits-from "$carve" '.device.limits_from == "H100 SXM"'
 # run's CSV and JSON walk one table of the row's numbers: the same names,
 # the same values, empty in CSV exactly where null in JSON.
 ./occcalc run --csv -- $forge launch smem_executed=102400 launch \

@@ -15,7 +15,8 @@
  *     at_launch_known carveout_preferred max_dynamic_smem
  *     cluster_non_portable cluster_policy
  *     (integers; 0x for hex), cc=M.m, grid=X[xY[xZ]], block=, cluster=,
- *     values=V,V,... (doubles; nan, inf), name=TEXT, why=TEXT (\xHH, \n,
+ *     values=V,V,... (doubles; nan, inf), name=TEXT, why=TEXT,
+ *     device_name=TEXT (\xHH, \n,
  *     \t, \\ escapes; "fill:C" fills the whole field with C, no NUL)
  *   @OFFSET=HEX                   raw bytes in the record's 1024-byte block
  *   times=N                       the current record N times, the
@@ -250,6 +251,8 @@ static int field(const char *name, const char *value) {
     text(r->name, sizeof r->name, value);
   } else if (strcmp(name, "why") == 0) {
     text(r->why, sizeof r->why, value);
+  } else if (strcmp(name, "device_name") == 0) {
+    text(r->device_name, sizeof r->device_name, value);
   } else {
     return 0;
   }

@@ -28,6 +28,23 @@ prog=build/run_launches
 rc=$?
 [ $rc -eq 0 ] || { no "status $rc: $(head -c 400 "$tmp/err")"; exit 1; }
 
+# The device is named as the driver names it (nvidia-smi's name where it
+# is there), never the database's architecture entry; limits_from names
+# the entry whose limits the rows use.
+names=$(jq -r '[.rows[].device | select(. != null) | .name] | unique | join("|")' "$tmp/run.json")
+case "$names" in
+  ''|generic*|*'|generic'*) no "device named '$names', not as the driver names it" ;;
+esac
+jq -e '[.rows[].device | select(. != null) | .limits_from | type == "string"] | all' \
+  "$tmp/run.json" >/dev/null || no "a device without limits_from"
+if command -v nvidia-smi >/dev/null; then
+  # Compared where every GPU has one name (ordinals may differ from
+  # nvidia-smi's).
+  smi=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | sort -u)
+  [ -z "$smi" ] || [ "$(printf '%s\n' "$smi" | wc -l)" -ne 1 ] ||
+    [ "$names" = "$smi" ] || no "device '$names', nvidia-smi says '$smi'"
+fi
+
 # The program's own kernels (cuobjdump). Under a profiled graph launch the
 # runtime adds kernels of its own (WaitNs on CUDA 13); occcalc profiles no
 # graph launch, so the report must show none.

@@ -54,6 +54,10 @@ occ 0 -- "$FORGE" launch name=fill:A
 grep -q "launched no CUDA kernel" "$tmp/err" &&
   grep -q "^occcalc: note: skipped 1 invalid record" "$tmp/err" ||
   no "$what: no kernel, and the note of the skipped record"
+what="unterminated device name"
+occ 0 --json -- "$FORGE" launch device_name=fill:C launch name=_Z4nextv
+json '.launch_count == 1 and .skipped_record_count == 1 and (.skipped_record_reason | test("device name"))'
+! grep -q 'CCCC' "$tmp/out" || no "$what: json shows bytes past the device name"
 what="unterminated reason"
 occ 0 --json -- "$FORGE" refusal why=fill:B launch
 json '.note == null and .skipped_record_count == 1 and .launch_count == 1'

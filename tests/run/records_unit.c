@@ -1,5 +1,5 @@
 /* records_unit.c - the records' reader (live/records.c) and run's hash
- * index (cli/run_index.c) driven directly: the caps that a test through
+ * index (model/run_index.c) driven directly: the caps that a test through
  * occcalc could reach only with a gigabyte of records, the file reader
  * over holes, the array's geometric growth, colliding keys, and the
  * database's lookup of an absurd compute capability (gpudb.c computed it
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/run_index.h"
+#include "model/run_index.h"
 #include "db/gpudb.h"
 #include "live/records.h"
 

@@ -5,7 +5,8 @@
 #   against a fake Range Profiler (inject_counters_unit.c), the records'
 #   reader caps and hash index (records_unit.c), --output's patterns
 #   (pattern_unit.c), the merge of several run --json files
-#   (merge_unit.c), the counters' turns between processes (turns_unit.c).
+#   (merge_unit.c), the counters' turns between processes (turns_unit.c),
+#   the records joined into measured rows by the model (rows_unit.c).
 # - test-run: the launcher's statuses, usage errors, the library's exports
 #   and the report's path with fake records (cpu_test.sh, fake_launches.c).
 # - test-run-hostile: hostile programs, descriptors, signals and output
@@ -36,7 +37,8 @@
 UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
-                    build/merge_unit build/turns_unit build/attribute_unit
+                    build/merge_unit build/turns_unit build/attribute_unit \
+                    build/rows_unit
 TEST_TARGETS     += test-run-trace test-run-timeline
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
@@ -50,10 +52,10 @@ build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inje
 	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
 	  -o $@ $^ -lcriterion -lpthread
 
-build/records_unit: tests/run/records_unit.c build/live/records.o build/cli/run_index.o \
+build/records_unit: tests/run/records_unit.c build/live/records.o build/model/run_index.o \
                     $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/records_unit.c \
-	  build/live/records.o build/cli/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
+	  build/live/records.o build/model/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
 
 build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
@@ -64,17 +66,23 @@ build/merge_unit: tests/run/merge_unit.c $(LIBOCC)
 	  $(LIBOCC) $(LDFLAGS) -lcjson -lm -lcriterion -Wl,-Bstatic -lstdc++ \
 	  -Wl,-Bdynamic
 
+build/rows_unit: tests/run/rows_unit.c $(LIBOCC)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/rows_unit.c \
+	  $(LIBOCC) $(LDFLAGS) -lcjson -lm -lcriterion -Wl,-Bstatic -lstdc++ \
+	  -Wl,-Bdynamic
+
 build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/inject_turns.h
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/turns_unit.c \
 	  src/inject/inject_turns.c $(LDFLAGS) -lcriterion
 
 test-run-unit: build/unit_run_inject build/records_unit build/pattern_unit build/merge_unit \
-               build/turns_unit
+               build/turns_unit build/rows_unit
 	./build/unit_run_inject --short-filename
 	./build/records_unit --short-filename
 	./build/pattern_unit --short-filename
 	./build/merge_unit --short-filename
 	./build/turns_unit --short-filename
+	./build/rows_unit --short-filename
 
 build/fake_launches: tests/run/fake_launches.c src/model/launch_record.h
 	@mkdir -p build

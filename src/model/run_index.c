@@ -1,7 +1,8 @@
-/* run_index.c - hash maps for run's report (see run_index.h). */
+/* run_index.c - hash maps for run's report and the report merge (see
+ * run_index.h). */
 /* getrandom is beyond POSIX. */
 #define _GNU_SOURCE
-#include "cli/run_index.h"
+#include "model/run_index.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,16 +18,20 @@ struct occ_index_entry {
   bool used;
 };
 
-void occ_index_init(occ_index *index) {
-  memset(index, 0, sizeof *index);
+uint64_t occ_hash_seed(const void *salt) {
   uint64_t seed = 0;
   if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) != (ssize_t)sizeof seed) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     seed = (uint64_t)t.tv_nsec ^ (uint64_t)getpid() << 32 ^
-           (uint64_t)(uintptr_t)index;
+           (uint64_t)(uintptr_t)salt;
   }
-  index->seed = seed | 1;
+  return seed | 1;
+}
+
+void occ_index_init(occ_index *index) {
+  memset(index, 0, sizeof *index);
+  index->seed = occ_hash_seed(index);
 }
 
 static size_t slot_of(const occ_index *index, uint64_t key) {

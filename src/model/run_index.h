@@ -28,6 +28,12 @@ typedef struct occ_index {
 /* Whether the entry's value is the one looked for (context: the caller's). */
 typedef bool (*occ_index_match)(size_t value, const void *context);
 
+/* A hash seed drawn per table, so that keys chosen by a program or a
+ * report cannot be made to collide in advance: the kernel's random bytes,
+ * else the clock, the process id and salt's address (any pointer of the
+ * caller's). Never 0. The seed of every hash table of run and report. */
+uint64_t occ_hash_seed(const void *salt);
+
 /* Draws the map's seed: before the first put or key. */
 void occ_index_init(occ_index *index);
 
