@@ -21,6 +21,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_result.h>
+#include <cupti_version.h>
 #include <cupti_target.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -40,6 +41,7 @@
 
 #include "live/counter.h"
 #include "live/dl.h"
+#include "live/pm_cache.h"
 
 /* The hardware buffer each device's records wait in until decoded
  * (measured on an H100: 3-8 KB a sample; 32 MB is about 0.1 s of backlog
@@ -61,6 +63,7 @@
 
 #define CUPTI_FUNCS(X)                                                       \
   X(cuptiGetResultString)                                                    \
+  X(cuptiGetVersion)                                                         \
   X(cuptiProfilerInitialize)                                                 \
   X(cuptiProfilerDeviceSupported)                                            \
   X(cuptiDeviceGetChipName)                                                  \
@@ -86,6 +89,7 @@ static struct {
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
   CUresult (*cuDeviceGetUuid)(CUuuid *, CUdevice);
+  CUresult (*cuDriverGetVersion)(int *);
 } api;
 
 static const char *metrics[2] = {OCC_SAMPLE_WARPS_METRIC,
@@ -110,6 +114,7 @@ typedef struct device_run {
   CUdevice dev;
   int lock_fd;              /* the GPU's lock, held to the child's end */
   bool claimed, enabled, started, first_dropped;
+  bool from_cache;          /* the availability came from pm_cache */
   uint64_t last_end;        /* the last sample's end, for gaps */
   occ_pm_sample batch[WRITE_BATCH];
   size_t batched;
@@ -192,6 +197,7 @@ static int load(char *why, size_t why_size) {
   *(void **)&api.cuDeviceGetCount = dlsym(cuda, "cuDeviceGetCount");
   *(void **)&api.cuDeviceGet = dlsym(cuda, "cuDeviceGet");
   *(void **)&api.cuDeviceGetAttribute = dlsym(cuda, "cuDeviceGetAttribute");
+  *(void **)&api.cuDriverGetVersion = dlsym(cuda, "cuDriverGetVersion");
   if (!(*(void **)&api.cuDeviceGetUuid = dlsym(cuda, "cuDeviceGetUuid_v2")))
     *(void **)&api.cuDeviceGetUuid = dlsym(cuda, "cuDeviceGetUuid");
   if (!api.cuInit || !api.cuDeviceGetCount || !api.cuDeviceGet ||
@@ -245,18 +251,69 @@ static void disable(device_run *d) {
 }
 
 /* The counter availability and the host configuration of the metrics. */
-static int configure(device_run *d) {
+/* Where the chip's availability image is kept (pm_cache.h): 0, or -1
+ * with none (no cache directory, no versions). */
+static int cache_path(const device_run *d, char *path, size_t size) {
+  uint32_t cupti = 0;
+  int driver = 0;
+  char dir[PATH_MAX];
+  if (api.cuptiGetVersion(&cupti) != CUPTI_SUCCESS || !api.cuDriverGetVersion ||
+      api.cuDriverGetVersion(&driver) != CUDA_SUCCESS ||
+      occ_pm_cache_dir(dir, sizeof dir) != 0)
+    return -1;
+  return occ_pm_cache_path(path, size, dir, d->st->chip, cupti, driver);
+}
+
+/* The counter availability image: kept from an earlier run where
+ * use_cache allows, else read from the GPU and kept. */
+static int availability(device_run *d, bool use_cache) {
   occ_sampler_device *st = d->st;
+  char path[PATH_MAX];
+  bool cacheable = cache_path(d, path, sizeof path) == 0;
+  size_t size = 0;
+  d->from_cache = false;
+  if (cacheable && use_cache &&
+      (d->availability = occ_pm_cache_read(path, &size))) {
+    d->from_cache = true;
+    return 0;
+  }
+  if (cacheable && !use_cache) unlink(path);
   CUpti_PmSampling_GetCounterAvailability_Params avail = {
       .structSize = CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
   avail.deviceIndex = (size_t)st->ordinal;
   CUPTI(st, cuptiPmSamplingGetCounterAvailability, &avail);
-  uint8_t *image = d->availability =
-      malloc(avail.counterAvailabilityImageSize + 1);
-  if (!image) return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
-  avail.pCounterAvailabilityImage = image;
-  CUptiResult r = api.cuptiPmSamplingGetCounterAvailability(&avail);
-  if (r != CUPTI_SUCCESS) return fail(st, r, "cuptiPmSamplingGetCounterAvailability");
+  d->availability = malloc(avail.counterAvailabilityImageSize + 1);
+  if (!d->availability) return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
+  avail.pCounterAvailabilityImage = d->availability;
+  CUPTI(st, cuptiPmSamplingGetCounterAvailability, &avail);
+  if (cacheable)
+    occ_pm_cache_write(path, d->availability,
+                       avail.counterAvailabilityImageSize);
+  return 0;
+}
+
+/* What configure and start_device made, let go (a retry with a fresh
+ * availability image follows). */
+static void unconfigure(device_run *d) {
+  if (d->host) {
+    CUpti_Profiler_Host_Deinitialize_Params p = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = d->host;
+    api.cuptiProfilerHostDeinitialize(&p);
+    d->host = NULL;
+  }
+  free(d->availability);
+  free(d->config);
+  free(d->image);
+  free(d->blank);
+  d->availability = d->config = d->image = d->blank = NULL;
+}
+
+static int configure(device_run *d, bool use_cache) {
+  occ_sampler_device *st = d->st;
+  if (availability(d, use_cache) != 0) return -1;
+  uint8_t *image = d->availability;
+  CUptiResult r;
   CUpti_Profiler_Host_Initialize_Params host = {
       .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
   host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
@@ -650,14 +707,22 @@ static void start_all(const occ_sampler_spec *spec, occ_sampler_status *status,
     if (enable_device(d) != 0) continue;
     d->st->start_seconds = now_s() - t + profiler_seconds;
     t = now_s();
-    if (configure(d) != 0) {
-      disable(d);
-      continue;
-    }
+    int rc = configure(d, true);
     double c = now_s();
+    if (rc == 0) rc = start_device(d, spec->interval_ns);
+    /* An image kept from an earlier run that no longer fits: afresh. */
+    if (rc != 0 && d->from_cache) {
+      unconfigure(d);
+      d->st->state = OCC_SAMPLER_OFF;
+      d->st->why[0] = '\0';
+      t = now_s();
+      rc = configure(d, false);
+      c = now_s();
+      if (rc == 0) rc = start_device(d, spec->interval_ns);
+    }
     d->st->config_seconds = c - t;
-    if (start_device(d, spec->interval_ns) != 0) disable(d);
     d->st->start_seconds += now_s() - c;
+    if (rc != 0) disable(d);
   }
 }
 
@@ -894,9 +959,11 @@ int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
 
 void occ_sampler_close(occ_sampler *s) {
   char why[64];
+  /* After its final status the child disables sampling and ends on its
+   * own (about 0.09 s on an H200), holding the GPU's lock until then: a
+   * run that follows at once waits for it (LOCK_WAIT_MS), and occcalc
+   * need not. Its end is reaped by init once occcalc has gone. */
   if (s->pid) occ_sampler_stop(s, why, sizeof why);
-  /* Its Disable, after the final status. */
-  if (s->pid) reap(s);
   if (s->control_fd >= 0) close(s->control_fd);
   if (s->status_fd >= 0) close(s->status_fd);
   if (s->gate_fd >= 0) close(s->gate_fd);

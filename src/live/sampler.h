@@ -59,14 +59,14 @@ int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
 
 /* Stops sampling (Stop, the rest decoded) and reads the child's final
  * status into s->status, once every sample is in the file; the child
- * then disables sampling on its own (occ_sampler_close waits for it).
+ * then disables sampling and ends on its own.
  * Returns 0, or -1 with why (the child died: its status is the first
  * one, with why). The samples stay in s->samples_fd (rewound) until
  * occ_sampler_close. */
 int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size);
 
 /* Closes what occ_sampler_start opened; a child still running is
- * stopped first, and waited for to its end (its Disable). */
+ * stopped first. Its Disable is not waited for (sampler.c). */
 void occ_sampler_close(occ_sampler *s);
 
 #endif

@@ -38,7 +38,7 @@ UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
                     build/merge_unit build/turns_unit build/attribute_unit \
-                    build/rows_unit
+                    build/rows_unit build/pm_cache_unit
 TEST_TARGETS     += test-run-trace test-run-timeline
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
@@ -56,6 +56,10 @@ build/records_unit: tests/run/records_unit.c build/live/records.o build/model/ru
                     $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/records_unit.c \
 	  build/live/records.o build/model/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
+
+build/pm_cache_unit: tests/run/pm_cache_unit.c build/live/pm_cache.o $(CORE_LIB)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pm_cache_unit.c \
+	  build/live/pm_cache.o $(LDFLAGS) -lcriterion
 
 build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
@@ -76,12 +80,13 @@ build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/in
 	  src/inject/inject_turns.c $(LDFLAGS) -lcriterion
 
 test-run-unit: build/unit_run_inject build/records_unit build/pattern_unit build/merge_unit \
-               build/turns_unit build/rows_unit
+               build/turns_unit build/rows_unit build/pm_cache_unit
 	./build/unit_run_inject --short-filename
 	./build/records_unit --short-filename
 	./build/pattern_unit --short-filename
 	./build/merge_unit --short-filename
 	./build/turns_unit --short-filename
+	./build/pm_cache_unit --short-filename
 	./build/rows_unit --short-filename
 
 build/fake_launches: tests/run/fake_launches.c src/model/launch_record.h
