@@ -35,8 +35,19 @@ static int by_time(const void *a, const void *b) {
   return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* The zero of ts, 1 us before the first launch. Chrome DevTools'
+ * Performance panel leaves events at ts 0 out of a trace's time range, so
+ * a first launch at 0 lay off the left edge of its view. Relative, not the
+ * clock's own value: ns since 1970 in microseconds pass 2^53 and a double
+ * would round them to 0.25 us. */
+#define TRACE_LEAD_NS 1000
+
+static uint64_t trace_origin_ns(const trace *t) {
+  return t->ls.origin_ns > TRACE_LEAD_NS ? t->ls.origin_ns - TRACE_LEAD_NS : 0;
+}
+
 static double us(const trace *t, uint64_t ns) {
-  return (double)(ns - t->ls.origin_ns) / 1000.0;
+  return (double)(ns - trace_origin_ns(t)) / 1000.0;
 }
 
 static cJSON *launch_event(const trace *t, const occ_run_launch *l) {
@@ -178,8 +189,8 @@ int occ_run_print_trace(FILE *out, const occ_run_report *rep) {
     cJSON *other = cJSON_AddObjectToObject(root, "otherData");
     cJSON_AddStringToObject(other, "program", rep->program);
     cJSON_AddStringToObject(other, "producer", "occcalc run");
-    /* ts 0 is this GPU timestamp (ns), the run's first launch. */
-    occ_json_add_int(other, "origin_ns", (int64_t)t.ls.origin_ns);
+    /* ts 0 is this GPU timestamp (ns), 1 us before the first launch. */
+    occ_json_add_int(other, "origin_ns", (int64_t)trace_origin_ns(&t));
     ok = occ_json_write_streamed(out, root, "traceEvents", event, &t,
                                  t.meta_count + 3 * t.ls.count);
     if (ok) fputc('\n', out);

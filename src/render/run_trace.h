@@ -1,6 +1,7 @@
 /* run_trace.h - `occcalc run --trace FILE`: the run's launches in the
- * Chrome trace event format (JSON, written through cJSON), which Perfetto
- * UI and chrome://tracing open as they open PyTorch profiler traces. */
+ * Chrome trace event format (JSON, written through cJSON), the format of
+ * chrome://tracing, Perfetto UI and Chrome DevTools' Performance panel
+ * (tests/run/trace_view.py opens it in the last). */
 #ifndef OCC_RUN_TRACE_H
 #define OCC_RUN_TRACE_H
 
@@ -11,7 +12,8 @@
 /* Writes the trace of rep to out: {"traceEvents": [...],
  * "displayTimeUnit": "ns", "otherData": {...}}. Each launch with times
  * is a complete event ("ph": "X") on its process (pid) and stream (tid),
- * ts and dur in microseconds from the run's first launch, its args the
+ * ts and dur in microseconds, ts from otherData.origin_ns, 1 us before
+ * the run's first launch (no event at ts 0), its args the
  * grid, block, registers, shared memory, theoretical, at-launch and
  * achieved occupancy (null unknown) and the achieved value's basis; each
  * process and stream is named ("ph": "M"); each GPU has a counter track

@@ -28,6 +28,10 @@
 #   trace_check.py).
 # - test-run-timeline: --svg's timeline read back as XML (timeline_test.sh,
 #   timeline_forge.py).
+# - test-run-trace-view (slow: a browser): a forged run's --trace opened in
+#   Chrome DevTools' Performance panel in a headless Chromium, what it
+#   parsed read back and the page photographed (trace_view.sh,
+#   trace_view.py); skipped without Chromium, which CI does not install.
 # GPU: the records of launches.cu against what it launched, and achieved
 # occupancy against Nsight Compute when ncu is present (test-gpu-run);
 # every launch's SM configuration and blocks per SM against ncu's
@@ -39,13 +43,14 @@ CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
                     build/merge_unit build/turns_unit build/attribute_unit \
                     build/rows_unit build/pm_cache_unit
-TEST_TARGETS     += test-run-trace test-run-timeline
+TEST_TARGETS     += test-run-trace test-run-timeline test-run-trace-view
+SLOW_TEST_TARGETS += test-run-trace-view
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
 GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
                     test-gpu-run-graphs test-gpu-run-sample
 
-.PHONY: test-run-trace test-run-timeline test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
+.PHONY: test-run-trace test-run-timeline test-run-trace-view test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
         test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
 
 build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
@@ -166,6 +171,9 @@ test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 
 test-run-timeline: occcalc $(INJECT_LIB) build/forge build/timeline_unit
 	sh tests/run/timeline_test.sh
+
+test-run-trace-view: occcalc $(INJECT_LIB) build/forge
+	sh tests/run/trace_view.sh
 
 # The sample reader and the attribution under any bytes (libFuzzer,
 # tests/fuzz/fuzz_samples.c); test-fuzz-samples runs it 20 s, skipped

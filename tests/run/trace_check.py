@@ -3,7 +3,9 @@ back against the Chrome trace event format: one JSON object whose
 traceEvents is a list; every event has the fields its phase requires
 (name, ph, pid; X: ts, dur >= 0, tid; C: ts and numeric args; M: a name
 in args); times are monotone on each track (pid, tid for slices; pid and
-name for counters); each slice's args parse (grid and block of three
+name for counters); no slice or counter at ts 0 (Chrome DevTools'
+Performance panel leaves such events out of the trace's time range, so a
+slice at 0 lies off its left edge); each slice's args parse (grid and block of three
 positive ints, occupancies fractions or null, achieved_basis a known
 word or null). With LAUNCHES, the number of slices must equal it.
 Exits 1 naming the first fault."""
@@ -36,6 +38,8 @@ for i, e in enumerate(events):
         continue
     if not isinstance(e.get('ts'), (int, float)):
         fail('event %d has no numeric ts' % i)
+    if e['ts'] == 0:
+        fail('event %d at ts 0: Chrome DevTools leaves it out of the time range' % i)
     if ph == 'X':
         slices += 1
         if not isinstance(e.get('dur'), (int, float)) or e['dur'] < 0 or 'tid' not in e:
