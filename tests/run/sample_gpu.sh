@@ -73,7 +73,9 @@ case_ranks() {
 # its program not run.
 case_busy() {
   build_cu serial
-  "$OCC" run --measure sample -- sleep 4 2>"$tmp/busy-first.err" &
+  # The second run waits up to 2 s for a run that is ending: this one
+  # samples for 8 s.
+  "$OCC" run --measure sample -- sleep 8 2>"$tmp/busy-first.err" &
   first=$!
   sleep 2
   "$OCC" run -- "$build/serial" >"$tmp/busy.out" 2>"$tmp/busy.err"
@@ -82,6 +84,20 @@ case_busy() {
   lines=$(wc -l <"$tmp/busy.err")
   echo "sample_gpu: busy: second run exited $rc with $lines line(s): $(head -c 300 "$tmp/busy.err")"
   [ "$rc" = 5 ] && [ "$lines" = 1 ] && ! [ -s "$tmp/busy.out" ] || fail=1
+  # Runs one after the other take turns: the second is never refused
+  # while the first's sampler is still disabling.
+  for i in 1 2 3; do
+    "$OCC" run --json --output "$tmp/turn-$i.json" -- "$build/serial" \
+      >/dev/null 2>"$tmp/turn-$i.err" || {
+      echo "sample_gpu: busy: back-to-back run $i failed: $(head -c 300 "$tmp/turn-$i.err")"
+      fail=1
+    }
+  done
+  python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    d = json.load(open(f))["measure"]["devices"][0]
+    assert d["state"] == "sampled", (f, d["state"], d["reason"])' \
+    "$tmp"/turn-*.json && echo "sample_gpu: busy: 3 back-to-back runs all sampled" || fail=1
 }
 # occcalc killed mid-run: its sampler stops on its own, and the next
 # profiler session on the GPU starts.
