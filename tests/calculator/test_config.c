@@ -63,6 +63,14 @@ Test(config, driver_choice_matches_h100_fine_steps) {
   cr_expect_eq(check_survey("tests/survey/h100-config-fine.csv", "H100 SXM"), 200);
 }
 
+Test(config, driver_choice_matches_h200_small_smem) {
+  cr_expect_eq(check_survey("tests/survey/h200-config-small.csv", "H200"), 7560);
+}
+
+Test(config, driver_choice_matches_h200_fine_steps) {
+  cr_expect_eq(check_survey("tests/survey/h200-config-fine.csv", "H200"), 200);
+}
+
 /* PyTorch's vectorized_layer_norm_kernel and layer_norm_grad_input_kernel
  * on the H100: 128 threads, 32 registers, 24 or 16 B of dynamic memory;
  * the driver configured 32 KB (CUPTI and ncu). */

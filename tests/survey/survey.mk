@@ -28,7 +28,7 @@ config-survey: build/config_survey
 	@echo "config-survey: $$(grep -c '^[0-9]' build/config-survey.csv) configurations in build/config-survey.csv"
 
 # The same for blocks with 0 B to 4 KB of their own memory and exact
-# register caps (h100-config-small.csv; "fine": h100-config-fine.csv).
+# register caps (h{100,200}-config-small.csv; "fine": h{100,200}-config-fine.csv).
 build/config_small: kernels/config_small.cu kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -arch=sm_90 -o $@ $< -L$(CUDA)/lib64 -lcupti
