@@ -161,10 +161,11 @@ test-run-attribute: build/attribute_unit
 
 # --measure sample beside Nsight Compute (sample_gpu.sh): serial kernels
 # (serial.cu), a CUDA graph (graphs.cu), a PyTorch program with a
-# captured graph and two torchrun ranks on one GPU; a second run refused;
-# a SIGKILL of occcalc leaves the GPU to the next profiler.
+# captured graph and two torchrun ranks on one GPU; a second run refused
+# and runs one after another taking turns; a SIGKILL, SIGTERM or SIGHUP of
+# occcalc leaves the GPU to the next profiler.
 test-gpu-run-sample: occcalc $(INJECT_LIB)
-	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill
+	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill signals
 
 test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 	sh tests/run/trace_test.sh
