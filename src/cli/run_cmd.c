@@ -608,13 +608,16 @@ static void run_notes(const run_state *s) {
             "shown mangled", OCC_DEMANGLE_BUDGET);
 }
 
-/* --measure sample (or auto): occcalc's sampler on every device, before
- * the program starts, so that its first launch is covered. Returns 0,
- * or OCC_EXIT_DEVICE after one line when a GPU's counters are held by
- * another profiler (another occcalc run on the same GPU is refused, not
- * made to wait: a GPU is sampled by one run at a time). A device without
- * PM sampling turns auto to replay; no permission leaves the report
- * without achieved occupancy and says why. */
+/* --measure sample (or auto): occcalc's sampler on every device. The
+ * program starts once the GPUs are claimed (cuInit and a lock per GPU),
+ * while sampling is set up beside it; its first launch waits at the gate
+ * until sampling runs, so that it is covered. Returns 0, or
+ * OCC_EXIT_DEVICE after one line when another occcalc run samples a GPU
+ * (refused: a GPU is sampled by one run at a time; a run that is ending
+ * is waited for). A device without PM sampling on a time interval turns
+ * auto to replay; another profiler holding the counters, or no
+ * permission, shows once sampling is set up, and leaves the report
+ * without achieved occupancy, saying why. */
 static int start_sampler(run_state *s) {
   if (s->measure != OCC_MEASURE_SAMPLE) {
     snprintf(s->measure_why, sizeof s->measure_why, "%s",
@@ -625,12 +628,11 @@ static int start_sampler(run_state *s) {
                                   "--cache-control need replay");
     return OCC_EXIT_OK;
   }
-  /* Waiting for the start covers the program's first launch; starting
-   * beside it costs the program's start less (OCCCALC_SAMPLE_WAIT=check). */
-  const char *wait = getenv("OCCCALC_SAMPLE_WAIT");
+  /* The program starts once the counters are claimed, while sampling is
+   * configured beside it; its first launch waits at the gate. */
   occ_sampler_spec spec = {.device = s->device_filter,
                            .interval_ns = (uint64_t)s->interval_us * 1000,
-                           .wait_started = !wait || strcmp(wait, "check") != 0};
+                           .gate = true};
   char why[512];
   if (occ_sampler_start(&spec, &s->sampler, why, sizeof why) != 0) {
     occ_msg(stderr, "run: the sampler: %s", why);
@@ -738,6 +740,7 @@ static int launch(run_state *s, const char *inject) {
   int started = start_sampler(s);
   if (started != OCC_EXIT_OK) return started;
   spec.counters = s->measure == OCC_MEASURE_REPLAY;
+  if (s->sampling) spec.gate = s->sampler.gate_env;
   int failed = occ_run_program(&spec, &s->run, why, sizeof why);
   /* Stop then Disable as soon as the program has ended, whatever comes
    * next (a signal, an error). */

@@ -8,12 +8,16 @@
  * stderr, no exit; a failure leaves the program running without records
  * (occcalc then says no kernel was recorded). */
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +35,58 @@ occ_inject_api occ_inject_cupti;
 static int out_fd = -1;
 static pid_t owner_pid; /* a fork()ed child without exec must not flush */
 static int counters_on;
+
+/* The gate (live/sampler.h): occcalc's sampler starts beside the program,
+ * and the program's first launch waits here until it samples. Bounded:
+ * after GATE_LIMIT_MS the program goes on (its early launches then say
+ * they ran before sampling started). */
+#define GATE_LIMIT_MS 30000
+static int gate_fd = -1;
+static int gate_pending; /* read and cleared atomically */
+static pthread_once_t gate_once = PTHREAD_ONCE_INIT;
+
+/* OCC_ENV_GATE is "FD:DEV:INODE": the descriptor is used only while it
+ * still is that pipe (a program may have closed it and reused the
+ * number). */
+static void find_gate(void) {
+  const char *env = getenv(OCC_ENV_GATE);
+  int fd;
+  unsigned long long dev, ino;
+  struct stat st;
+  if (!env || sscanf(env, "%d:%llu:%llu", &fd, &dev, &ino) != 3 || fd < 0 ||
+      fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode) ||
+      (unsigned long long)st.st_dev != dev ||
+      (unsigned long long)st.st_ino != ino)
+    return;
+  gate_fd = fd;
+  __atomic_store_n(&gate_pending, 1, __ATOMIC_RELEASE);
+}
+
+/* Waits until the pipe's write end is closed (its end of file), then
+ * closes the program's copy. */
+static void pass_gate(void) {
+  double start = occ_inject_now();
+  char byte[64];
+  for (;;) {
+    int left = GATE_LIMIT_MS - (int)((occ_inject_now() - start) * 1000);
+    if (left <= 0) break;
+    struct pollfd p = {.fd = gate_fd, .events = POLLIN};
+    int n = poll(&p, 1, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    ssize_t got = read(gate_fd, byte, sizeof byte);
+    if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) break;
+  }
+  close(gate_fd);
+  gate_fd = -1;
+  occ_inject_counters_add_seconds(occ_inject_now() - start);
+  __atomic_store_n(&gate_pending, 0, __ATOMIC_RELEASE);
+}
+
+void occ_inject_gate(void) {
+  if (__atomic_load_n(&gate_pending, __ATOMIC_ACQUIRE))
+    pthread_once(&gate_once, pass_gate);
+}
 
 static int load_cupti(void) {
   char why[160]; /* the library says nothing: the run's note says why */
@@ -241,6 +297,7 @@ static void init_once(void) {
   double start = occ_inject_now();
   if (open_output() != 0 || load_cupti() != 0 || start_tracing() != 0) return;
   owner_pid = getpid();
+  find_gate();
   const char *counters = getenv(OCC_ENV_COUNTERS);
   bool profile = counters && strcmp(counters, "1") == 0;
   /* Without counters too: the callbacks note each launch's attributes. */

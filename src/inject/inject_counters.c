@@ -561,6 +561,7 @@ static bool to_measure(CUpti_CallbackId id, const void *params) {
 }
 
 static void on_driver(CUpti_CallbackId id, const CUpti_CallbackData *cb) {
+  if (cb->callbackSite == CUPTI_API_ENTER) occ_inject_gate();
   bool graph = id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch ||
                id == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz;
   if (cb->callbackSite == CUPTI_API_EXIT && !graph &&

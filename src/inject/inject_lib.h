@@ -81,4 +81,8 @@ void occ_inject_counters_add_seconds(double seconds);
 /* A monotonic clock in seconds. */
 double occ_inject_now(void);
 
+/* Before a launch: waits, the first time, until occcalc's sampler
+ * samples (inject.c). */
+void occ_inject_gate(void);
+
 #endif

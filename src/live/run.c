@@ -155,6 +155,8 @@ static void child(const occ_run_spec *spec, const char *out_path,
     if (spec->stream) setenv(OCC_ENV_FLUSH_MS, "100", 1);
     if (spec->flush_caches) setenv(OCC_ENV_CACHE_CONTROL, "all", 1);
     else unsetenv(OCC_ENV_CACHE_CONTROL);
+    if (spec->gate) setenv(OCC_ENV_GATE, spec->gate, 1);
+    else unsetenv(OCC_ENV_GATE);
   }
   execvp(spec->argv[0], spec->argv);
   int e = errno;

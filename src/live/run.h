@@ -35,6 +35,7 @@ typedef struct occ_run_spec {
   occ_run_record_fn stream; /* records while the program runs, or NULL */
   void *context;
   bool stdout_to_stderr;    /* the program's stdout onto occcalc's stderr */
+  const char *gate;         /* OCC_ENV_GATE's value, or NULL */
 } occ_run_spec;
 
 typedef struct occ_run_result {

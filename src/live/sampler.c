@@ -2,11 +2,17 @@
  * sampler.h). The call sequence is the one that worked on an H100 (CUDA
  * 13.0), sampling from a process of its own while another ran kernels:
  * cuInit only (no context), then per device
- * cuptiProfilerDeviceSupported, the chip's name and counter availability,
- * a host configuration of the two metrics (one pass), Enable, SetConfig
- * (GPU time interval, keep the oldest records), the counter data image,
- * Start; a loop of DecodeData and per sample GetSampleInfo and
- * EvaluateToGpuValues; at the end Stop, the rest decoded, Disable. */
+ * cuptiProfilerDeviceSupported, the chip's name, Enable (where another
+ * profiler holding the counters shows), the counter availability and a
+ * host configuration of the two metrics (one pass), SetConfig (GPU time
+ * interval, keep the oldest records), the counter data image, Start; a
+ * loop of DecodeData and per sample GetSampleInfo and
+ * EvaluateToGpuValues; at the end Stop, the rest decoded, Disable.
+ *
+ * Enable comes first so that occcalc learns early whether the counters
+ * are free and can start the program while the rest is configured (on an
+ * H100: about 0.2 s to Enable, 0.2 s more to Start); the program's first
+ * launch waits at the gate (sampler.h) until sampling runs. */
 #define _GNU_SOURCE
 #include "live/sampler.h"
 
@@ -15,6 +21,7 @@
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_result.h>
+#include <cupti_version.h>
 #include <cupti_target.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -25,20 +32,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "live/counter.h"
 #include "live/dl.h"
+#include "live/pm_cache.h"
 
 /* The hardware buffer each device's records wait in until decoded
- * (measured on an H100: 3-8 KB a sample; 128 MB is about 0.5 s of backlog at
- * 25 us; 512 MB cost 0.23 s more to set up than 64 MB on an H100).
+ * (measured on an H100: 3-8 KB a sample; 32 MB is about 0.1 s of backlog
+ * at 25 us, 25 times the decode period; SetConfig took 0.07 s with 16 MB,
+ * 0.13 s with 128 MB, and 512 MB cost 0.23 s more than 64 MB).
  * Bounded: past it the buffer overflows, which is detected,
  * counted and reported. */
-#define HW_BUFFER_BYTES (128u << 20)
+#define HW_BUFFER_BYTES (32u << 20)
 /* Samples the host image holds (11.6 KB each): the backlog of one decode
  * call must fit, or the rest is dropped (counted as lost). */
 #define IMAGE_SAMPLES 2048
@@ -52,6 +63,7 @@
 
 #define CUPTI_FUNCS(X)                                                       \
   X(cuptiGetResultString)                                                    \
+  X(cuptiGetVersion)                                                         \
   X(cuptiProfilerInitialize)                                                 \
   X(cuptiProfilerDeviceSupported)                                            \
   X(cuptiDeviceGetChipName)                                                  \
@@ -76,6 +88,8 @@ static struct {
   CUresult (*cuDeviceGetCount)(int *);
   CUresult (*cuDeviceGet)(CUdevice *, int);
   CUresult (*cuDeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+  CUresult (*cuDeviceGetUuid)(CUuuid *, CUdevice);
+  CUresult (*cuDriverGetVersion)(int *);
 } api;
 
 static const char *metrics[2] = {OCC_SAMPLE_WARPS_METRIC,
@@ -97,7 +111,10 @@ typedef struct device_run {
   uint8_t *config, *image, *blank;
   uint8_t *availability;    /* the host object reads it to its end */
   size_t config_size, image_size;
-  bool configured, enabled, started, first_dropped;
+  CUdevice dev;
+  int lock_fd;              /* the GPU's lock, held to the child's end */
+  bool claimed, enabled, started, first_dropped;
+  bool from_cache;          /* the availability came from pm_cache */
   uint64_t last_end;        /* the last sample's end, for gaps */
   occ_pm_sample batch[WRITE_BATCH];
   size_t batched;
@@ -110,6 +127,9 @@ static occ_sampler_status *crash_status;
 static int crash_fd = -1;
 static int samples_out = -1;
 static uint64_t written_bytes;
+/* The gate's write end (sampler.h): closed once sampling runs, or by the
+ * child's end, whichever comes first. */
+static int gate_out = -1;
 
 static void on_stop_signal(int sig) {
   (void)sig;
@@ -177,6 +197,9 @@ static int load(char *why, size_t why_size) {
   *(void **)&api.cuDeviceGetCount = dlsym(cuda, "cuDeviceGetCount");
   *(void **)&api.cuDeviceGet = dlsym(cuda, "cuDeviceGet");
   *(void **)&api.cuDeviceGetAttribute = dlsym(cuda, "cuDeviceGetAttribute");
+  *(void **)&api.cuDriverGetVersion = dlsym(cuda, "cuDriverGetVersion");
+  if (!(*(void **)&api.cuDeviceGetUuid = dlsym(cuda, "cuDeviceGetUuid_v2")))
+    *(void **)&api.cuDeviceGetUuid = dlsym(cuda, "cuDeviceGetUuid");
   if (!api.cuInit || !api.cuDeviceGetCount || !api.cuDeviceGet ||
       !api.cuDeviceGetAttribute) {
     snprintf(why, why_size, "the NVIDIA driver lacks cuInit or cuDeviceGet");
@@ -185,12 +208,13 @@ static int load(char *why, size_t why_size) {
   return 0;
 }
 
-/* The host side: the chip, its counters, the configuration image. */
-static int configure(device_run *d, CUdevice dev) {
+/* Whether CUPTI samples the device, its chip, and Enable (where another
+ * profiler holding the counters shows). */
+static int enable_device(device_run *d) {
   occ_sampler_device *st = d->st;
   CUpti_Profiler_DeviceSupported_Params sup = {
       .structSize = CUpti_Profiler_DeviceSupported_Params_STRUCT_SIZE};
-  sup.cuDevice = dev;
+  sup.cuDevice = d->dev;
   sup.api = CUPTI_PROFILER_PM_SAMPLING;
   CUPTI(st, cuptiProfilerDeviceSupported, &sup);
   if (sup.isSupported != CUPTI_PROFILER_CONFIGURATION_SUPPORTED) {
@@ -208,20 +232,92 @@ static int configure(device_run *d, CUdevice dev) {
   chip.deviceIndex = (size_t)st->ordinal;
   CUPTI(st, cuptiDeviceGetChipName, &chip);
   snprintf(st->chip, sizeof st->chip, "%s", chip.pChipName);
+  CUpti_PmSampling_Enable_Params en = {
+      .structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
+  en.deviceIndex = (size_t)st->ordinal;
+  CUPTI(st, cuptiPmSamplingEnable, &en);
+  d->obj = en.pPmSamplingObject;
+  d->enabled = true;
+  return 0;
+}
+
+static void disable(device_run *d) {
+  if (!d->enabled) return;
+  CUpti_PmSampling_Disable_Params p = {
+      .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
+  p.pPmSamplingObject = d->obj;
+  api.cuptiPmSamplingDisable(&p);
+  d->enabled = false;
+}
+
+/* The counter availability and the host configuration of the metrics. */
+/* Where the chip's availability image is kept (pm_cache.h): 0, or -1
+ * with none (no cache directory, no versions). */
+static int cache_path(const device_run *d, char *path, size_t size) {
+  uint32_t cupti = 0;
+  int driver = 0;
+  char dir[PATH_MAX];
+  if (api.cuptiGetVersion(&cupti) != CUPTI_SUCCESS || !api.cuDriverGetVersion ||
+      api.cuDriverGetVersion(&driver) != CUDA_SUCCESS ||
+      occ_pm_cache_dir(dir, sizeof dir) != 0)
+    return -1;
+  return occ_pm_cache_path(path, size, dir, d->st->chip, cupti, driver);
+}
+
+/* The counter availability image: kept from an earlier run where
+ * use_cache allows, else read from the GPU and kept. */
+static int availability(device_run *d, bool use_cache) {
+  occ_sampler_device *st = d->st;
+  char path[PATH_MAX];
+  bool cacheable = cache_path(d, path, sizeof path) == 0;
+  size_t size = 0;
+  d->from_cache = false;
+  if (cacheable && use_cache &&
+      (d->availability = occ_pm_cache_read(path, &size))) {
+    d->from_cache = true;
+    return 0;
+  }
+  if (cacheable && !use_cache) unlink(path);
   CUpti_PmSampling_GetCounterAvailability_Params avail = {
       .structSize = CUpti_PmSampling_GetCounterAvailability_Params_STRUCT_SIZE};
   avail.deviceIndex = (size_t)st->ordinal;
   CUPTI(st, cuptiPmSamplingGetCounterAvailability, &avail);
-  uint8_t *image = d->availability =
-      malloc(avail.counterAvailabilityImageSize + 1);
-  if (!image) return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
-  avail.pCounterAvailabilityImage = image;
-  CUptiResult r = api.cuptiPmSamplingGetCounterAvailability(&avail);
-  if (r != CUPTI_SUCCESS) return fail(st, r, "cuptiPmSamplingGetCounterAvailability");
+  d->availability = malloc(avail.counterAvailabilityImageSize + 1);
+  if (!d->availability) return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
+  avail.pCounterAvailabilityImage = d->availability;
+  CUPTI(st, cuptiPmSamplingGetCounterAvailability, &avail);
+  if (cacheable)
+    occ_pm_cache_write(path, d->availability,
+                       avail.counterAvailabilityImageSize);
+  return 0;
+}
+
+/* What configure and start_device made, let go (a retry with a fresh
+ * availability image follows). */
+static void unconfigure(device_run *d) {
+  if (d->host) {
+    CUpti_Profiler_Host_Deinitialize_Params p = {
+        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+    p.pHostObject = d->host;
+    api.cuptiProfilerHostDeinitialize(&p);
+    d->host = NULL;
+  }
+  free(d->availability);
+  free(d->config);
+  free(d->image);
+  free(d->blank);
+  d->availability = d->config = d->image = d->blank = NULL;
+}
+
+static int configure(device_run *d, bool use_cache) {
+  occ_sampler_device *st = d->st;
+  if (availability(d, use_cache) != 0) return -1;
+  uint8_t *image = d->availability;
+  CUptiResult r;
   CUpti_Profiler_Host_Initialize_Params host = {
       .structSize = CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE};
   host.profilerType = CUPTI_PROFILER_TYPE_PM_SAMPLING;
-  host.pChipName = chip.pChipName;
+  host.pChipName = st->chip;
   host.pCounterAvailabilityImage = image;
   r = api.cuptiProfilerHostInitialize(&host);
   if (r != CUPTI_SUCCESS) return fail(st, r, "cuptiProfilerHostInitialize");
@@ -259,15 +355,9 @@ static int configure(device_run *d, CUdevice dev) {
   return 0;
 }
 
-/* The device side: enable, configure, the image, start. */
+/* The device side: configure, the image, start. */
 static int start_device(device_run *d, uint64_t interval_ns) {
   occ_sampler_device *st = d->st;
-  CUpti_PmSampling_Enable_Params en = {
-      .structSize = CUpti_PmSampling_Enable_Params_STRUCT_SIZE};
-  en.deviceIndex = (size_t)st->ordinal;
-  CUPTI(st, cuptiPmSamplingEnable, &en);
-  d->obj = en.pPmSamplingObject;
-  d->enabled = true;
   CUpti_PmSampling_SetConfig_Params cfg = {
       .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
   cfg.pPmSamplingObject = d->obj;
@@ -440,27 +530,25 @@ static int decode(device_run *d) {
   return 0;
 }
 
-static void stop_device(device_run *d) {
-  if (d->started) {
-    CUpti_PmSampling_Stop_Params p = {
-        .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
-    p.pPmSamplingObject = d->obj;
-    api.cuptiPmSamplingStop(&p);
-    d->started = false;
-    double t = now_s();
-    /* The rest of the buffer, to its end (bounded: a device that keeps
-     * answering "more" is left after 100,000 decodes). */
-    for (int i = 0; i < 100000 && decode(d) == 1; i++) {
-    }
-    d->st->drain_seconds = now_s() - t;
+/* Stop, and the rest of the buffer decoded: every sample is in the file. */
+static void stop_sampling(device_run *d) {
+  if (!d->started) return;
+  CUpti_PmSampling_Stop_Params p = {
+      .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+  p.pPmSamplingObject = d->obj;
+  api.cuptiPmSamplingStop(&p);
+  d->started = false;
+  double t = now_s();
+  /* The rest of the buffer, to its end (bounded: a device that keeps
+   * answering "more" is left after 100,000 decodes). */
+  for (int i = 0; i < 100000 && decode(d) == 1; i++) {
   }
-  if (d->enabled) {
-    CUpti_PmSampling_Disable_Params p = {
-        .structSize = CUpti_PmSampling_Disable_Params_STRUCT_SIZE};
-    p.pPmSamplingObject = d->obj;
-    api.cuptiPmSamplingDisable(&p);
-    d->enabled = false;
-  }
+  d->st->drain_seconds = now_s() - t;
+}
+
+/* Disable, and the host object's end. */
+static void release(device_run *d) {
+  disable(d);
   if (d->host) {
     CUpti_Profiler_Host_Deinitialize_Params p = {
         .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
@@ -468,6 +556,11 @@ static void stop_device(device_run *d) {
     api.cuptiProfilerHostDeinitialize(&p);
     d->host = NULL;
   }
+}
+
+static void stop_device(device_run *d) {
+  stop_sampling(d);
+  release(d);
 }
 
 static void write_status(int fd, const occ_sampler_status *status) {
@@ -480,6 +573,54 @@ static void write_status(int fd, const occ_sampler_status *status) {
     p += n;
     left -= (size_t)n;
   }
+}
+
+/* How long a run waits for the GPU's lock: another run that has just
+ * ended may still be disabling its sampling (it takes turns with it),
+ * where one still sampling holds it for its program's life (refused). */
+#define LOCK_WAIT_MS 2000
+
+/* The GPU's lock: a file named by its UUID in TMPDIR (or /tmp), locked
+ * by the child for its life. The kernel drops it when the child ends,
+ * whatever ends it, so no lock outlives a run. A file that cannot be
+ * opened leaves the device unlocked: CUPTI then says whether its counters
+ * are free. Returns 0, or -1 when another run holds it. */
+static int lock_gpu(device_run *d) {
+  d->lock_fd = -1;
+  CUuuid id;
+  if (!api.cuDeviceGetUuid || api.cuDeviceGetUuid(&id, d->dev) != CUDA_SUCCESS)
+    return 0;
+  const char *dir = getenv("TMPDIR");
+  if (!dir || !*dir) dir = "/tmp";
+  char path[PATH_MAX];
+  int n = snprintf(path, sizeof path, "%s/occcalc-pm-", dir);
+  for (int i = 0; i < 16 && n > 0 && (size_t)n + 3 < sizeof path; i++)
+    n += snprintf(path + n, sizeof path - (size_t)n, "%02x",
+                  (unsigned char)id.bytes[i]);
+  if (n <= 0 || (size_t)n + 6 >= sizeof path) return 0;
+  snprintf(path + n, sizeof path - (size_t)n, ".lock");
+  /* Opened without O_CREAT first: in a sticky /tmp another user's file
+   * refuses O_CREAT (fs.protected_regular) but opens for reading. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT)
+    fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0444);
+  if (fd < 0) return 0;
+  for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += 20) {
+    if (errno != EWOULDBLOCK || waited >= LOCK_WAIT_MS) {
+      close(fd);
+      return errno == EWOULDBLOCK ? -1 : 0;
+    }
+    nanosleep(&(struct timespec){0, 20 * 1000 * 1000}, NULL);
+  }
+  d->lock_fd = fd;
+  return 0;
+}
+
+/* PM sampling with the GPU time trigger: from GA10x (8.6) on; Turing and
+ * GA100 have only the clock-cycle trigger, older GPUs none (CUPTI's
+ * CUpti_PmSampling_SetConfig_Params). */
+static bool time_trigger(int major, int minor) {
+  return major > 8 || (major == 8 && minor >= 6);
 }
 
 /* Which devices: every one the driver shows occcalc (the program sees
@@ -505,46 +646,83 @@ static void set_up(const occ_sampler_spec *spec, occ_sampler_status *status,
   if (count > OCC_SAMPLER_DEVICES_MAX) count = OCC_SAMPLER_DEVICES_MAX;
   double t1 = now_s();
   status->device_count = count;
-  CUpti_Profiler_Initialize_Params init = {
-      .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
-  step = "cuptiProfilerInitialize";
-  CUptiResult pr = api.cuptiProfilerInitialize(&init);
   for (int i = 0; i < count; i++) {
     occ_sampler_device *st = &status->devices[i];
-    runs[i].st = st;
+    device_run *d = &runs[i];
+    d->st = st;
+    d->lock_fd = -1;
     st->ordinal = i;
+    st->init_seconds = t1 - t0;
     if (spec->device >= 0 && spec->device != i) continue;
-    if (pr != CUPTI_SUCCESS) {
-      fail(st, pr, "cuptiProfilerInitialize");
-      continue;
-    }
-    CUdevice dev;
-    int threads = 0, warp = 0;
-    if (api.cuDeviceGet(&dev, i) != CUDA_SUCCESS) {
+    int threads = 0, warp = 0, major = 0, minor = 0;
+    if (api.cuDeviceGet(&d->dev, i) != CUDA_SUCCESS) {
       st->state = OCC_SAMPLER_FAILED;
       snprintf(st->why, sizeof st->why, "cuDeviceGet failed");
       continue;
     }
     step = "cuDeviceGetAttribute";
     api.cuDeviceGetAttribute(&threads,
-        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, dev);
-    api.cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);
+        CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, d->dev);
+    api.cuDeviceGetAttribute(&warp, CU_DEVICE_ATTRIBUTE_WARP_SIZE, d->dev);
+    api.cuDeviceGetAttribute(&major,
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->dev);
+    api.cuDeviceGetAttribute(&minor,
+        CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->dev);
     st->max_warps_per_sm = warp > 0 ? threads / warp : 0;
-    double t = now_s();
-    if (configure(&runs[i], dev) == 0) runs[i].configured = true;
-    st->init_seconds = t1 - t0;
-    st->config_seconds = now_s() - t;
+    if (!time_trigger(major, minor)) {
+      st->state = OCC_SAMPLER_UNSUPPORTED;
+      snprintf(st->why, sizeof st->why, "compute capability %d.%d has no "
+               "PM sampling on a GPU time interval (8.6 or newer)",
+               major, minor);
+      continue;
+    }
+    step = "locking the GPU";
+    if (lock_gpu(d) != 0) {
+      st->state = OCC_SAMPLER_BUSY;
+      snprintf(st->why, sizeof st->why, "another occcalc run samples it");
+      continue;
+    }
+    d->claimed = true;
   }
 }
 
-/* The configured devices started. */
+/* The claimed devices enabled, configured and started, beside the
+ * program. A device that fails is let go at once. */
 static void start_all(const occ_sampler_spec *spec, occ_sampler_status *status,
                       device_run *runs) {
+  CUpti_Profiler_Initialize_Params init = {
+      .structSize = CUpti_Profiler_Initialize_Params_STRUCT_SIZE};
+  step = "cuptiProfilerInitialize";
+  double t0 = now_s();
+  CUptiResult pr = api.cuptiProfilerInitialize(&init);
+  double profiler_seconds = now_s() - t0;
   for (int i = 0; i < status->device_count; i++) {
-    if (!runs[i].configured) continue;
+    device_run *d = &runs[i];
+    if (!d->claimed) continue;
+    if (pr != CUPTI_SUCCESS) {
+      fail(d->st, pr, "cuptiProfilerInitialize");
+      continue;
+    }
     double t = now_s();
-    start_device(&runs[i], spec->interval_ns);
-    runs[i].st->start_seconds = now_s() - t;
+    if (enable_device(d) != 0) continue;
+    d->st->start_seconds = now_s() - t + profiler_seconds;
+    t = now_s();
+    int rc = configure(d, true);
+    double c = now_s();
+    if (rc == 0) rc = start_device(d, spec->interval_ns);
+    /* An image kept from an earlier run that no longer fits: afresh. */
+    if (rc != 0 && d->from_cache) {
+      unconfigure(d);
+      d->st->state = OCC_SAMPLER_OFF;
+      d->st->why[0] = '\0';
+      t = now_s();
+      rc = configure(d, false);
+      c = now_s();
+      if (rc == 0) rc = start_device(d, spec->interval_ns);
+    }
+    d->st->config_seconds = c - t;
+    d->st->start_seconds += now_s() - c;
+    if (rc != 0) disable(d);
   }
 }
 
@@ -565,7 +743,7 @@ static void on_crash(int sig) {
 }
 
 static void child(const occ_sampler_spec *spec, int control, int status_fd,
-                  int samples, pid_t parent) {
+                  int samples, int gate, pid_t parent) {
   /* Dies with occcalc: a SIGKILL of occcalc still stops the sampling. */
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) _exit(0);
@@ -580,6 +758,7 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, NULL);
   samples_out = samples;
+  gate_out = gate;
   static occ_sampler_status status;
   static device_run runs[OCC_SAMPLER_DEVICES_MAX];
   status.magic = OCC_SAMPLER_STATUS_MAGIC;
@@ -590,13 +769,17 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
   signal(SIGABRT, on_crash);
   signal(SIGFPE, on_crash);
   set_up(spec, &status, runs);
-  status.phase = OCC_SAMPLER_CONFIGURED;
+  status.phase = OCC_SAMPLER_CLAIMED;
   write_status(status_fd, &status);
   start_all(spec, &status, runs);
+  if (gate_out >= 0) close(gate_out);
+  gate_out = -1;
   status.phase = OCC_SAMPLER_STARTED;
   write_status(status_fd, &status);
   bool any = false;
   for (int i = 0; i < status.device_count; i++) any |= runs[i].started;
+  /* Devices that failed to start were let go (start_all); the status
+   * says why. */
   while (any && !stop_requested) {
     struct pollfd p = {.fd = control, .events = POLLIN};
     int n = poll(&p, 1, DECODE_PERIOD_MS);
@@ -614,9 +797,12 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
       }
     }
   }
-  for (int i = 0; i < status.device_count; i++) stop_device(&runs[i]);
+  /* The final status once every sample is written: occcalc reads them
+   * while Disable runs (it waits for the child's end before it exits). */
+  for (int i = 0; i < status.device_count; i++) stop_sampling(&runs[i]);
   status.phase = OCC_SAMPLER_FINAL;
   write_status(status_fd, &status);
+  for (int i = 0; i < status.device_count; i++) release(&runs[i]);
   _exit(0);
 }
 
@@ -660,12 +846,41 @@ static int read_status(occ_sampler *s) {
   return 0;
 }
 
+/* The gate: a pipe whose read end the program inherits (named by
+ * OCC_ENV_GATE with its device and inode, so that a descriptor the program
+ * reused is never mistaken for it) and whose only write end the child
+ * holds. */
+static int make_gate(occ_sampler *s, int gate[2], char *why,
+                     size_t why_size) {
+  if (pipe2(gate, O_CLOEXEC) != 0) {
+    snprintf(why, why_size, "pipe: %s", strerror(errno));
+    return -1;
+  }
+  struct stat st;
+  if (fstat(gate[0], &st) != 0 || fcntl(gate[0], F_SETFD, 0) != 0) {
+    snprintf(why, why_size, "the gate's pipe: %s", strerror(errno));
+    close(gate[0]);
+    close(gate[1]);
+    return -1;
+  }
+  s->gate_fd = gate[0];
+  snprintf(s->gate_env, sizeof s->gate_env, "%d:%llu:%llu", gate[0],
+           (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+  return 0;
+}
+
 int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
                       char *why, size_t why_size) {
   memset(s, 0, sizeof *s);
-  s->control_fd = s->status_fd = -1;
+  s->control_fd = s->status_fd = s->gate_fd = -1;
   s->samples_fd = make_file(why, why_size);
   if (s->samples_fd < 0) return -1;
+  int gate[2] = {-1, -1};
+  if (spec->gate && make_gate(s, gate, why, why_size) != 0) {
+    close(s->samples_fd);
+    s->samples_fd = -1;
+    return -1;
+  }
   int control[2], status[2];
   if (pipe2(control, O_CLOEXEC) != 0) {
     snprintf(why, why_size, "pipe: %s", strerror(errno));
@@ -685,10 +900,12 @@ int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
   if (pid == 0) {
     close(control[1]);
     close(status[0]);
-    child(spec, control[0], status[1], s->samples_fd, parent);
+    if (gate[0] >= 0) close(gate[0]);
+    child(spec, control[0], status[1], s->samples_fd, gate[1], parent);
   }
   close(control[0]);
   close(status[1]);
+  if (gate[1] >= 0) close(gate[1]);
   s->control_fd = control[1];
   s->status_fd = status[0];
   if (pid < 0) {
@@ -711,9 +928,15 @@ int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
   return 0;
 }
 
+static void reap(occ_sampler *s) {
+  while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR) {
+  }
+  s->pid = 0;
+}
+
 int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
-  if (!s->pid) return 0;
-  /* Stop and Disable must not be cut short by a signal now. */
+  if (!s->pid || s->control_fd < 0) return 0;
+  /* The final status must not be cut short by a signal now. */
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);
@@ -725,11 +948,10 @@ int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
   s->control_fd = -1;
   int rc = 0;
   while (rc == 0 && s->status.phase != OCC_SAMPLER_FINAL) rc = read_status(s);
-  if (rc != 0)
+  if (rc != 0) {
     snprintf(why, why_size, "the sampler ended before its final status");
-  while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR) {
+    reap(s);
   }
-  s->pid = 0;
   sigprocmask(SIG_SETMASK, &old, NULL);
   lseek(s->samples_fd, 0, SEEK_SET);
   return rc;
@@ -737,9 +959,14 @@ int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
 
 void occ_sampler_close(occ_sampler *s) {
   char why[64];
+  /* After its final status the child disables sampling and ends on its
+   * own (about 0.09 s on an H200), holding the GPU's lock until then: a
+   * run that follows at once waits for it (LOCK_WAIT_MS), and occcalc
+   * need not. Its end is reaped by init once occcalc has gone. */
   if (s->pid) occ_sampler_stop(s, why, sizeof why);
   if (s->control_fd >= 0) close(s->control_fd);
   if (s->status_fd >= 0) close(s->status_fd);
+  if (s->gate_fd >= 0) close(s->gate_fd);
   if (s->samples_fd >= 0) close(s->samples_fd);
-  s->control_fd = s->status_fd = s->samples_fd = -1;
+  s->control_fd = s->status_fd = s->samples_fd = s->gate_fd = -1;
 }

@@ -29,8 +29,9 @@ typedef struct occ_sampler_spec {
   int device;              /* the only ordinal sampled, or -1 for all */
   uint64_t interval_ns;    /* the sampling interval */
   bool wait_started;       /* occ_sampler_start returns once sampling
-                              runs; else once the counters were found
-                              free (sampling starts beside the program) */
+                              runs; else once the counters were claimed
+                              (sampling starts beside the program) */
+  bool gate;               /* make the gate (gate_fd, gate_env) */
 } occ_sampler_spec;
 
 typedef struct occ_sampler {
@@ -38,25 +39,34 @@ typedef struct occ_sampler {
   int control_fd;          /* closed to stop it */
   int status_fd;           /* its statuses */
   int samples_fd;          /* the samples' file, unlinked */
+  /* The gate: the program's first launch waits (inject.c) until this
+   * pipe's only write end, the child's, is closed, which it is once
+   * every device samples or has failed, or when the child ends. The
+   * read end is inherited by the program; gate_env (OCC_ENV_GATE) names
+   * it as "FD:DEV:INODE". -1 and "" without spec->gate. */
+  int gate_fd;
+  char gate_env[64];
   occ_sampler_status status; /* the last status read */
 } occ_sampler;
 
 /* Starts sampling every device (or spec->device) and waits until each
- * is configured (its counters found free or busy) or, with
+ * is claimed (its counters found free or busy) or, with
  * spec->wait_started, has started: 0 with s->status the devices' states,
  * or -1 with why (no child, no file). Per device failures (no support,
  * no permission, counters busy) are in the status, not here. */
 int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
                       char *why, size_t why_size);
 
-/* Stops sampling (Stop, the rest decoded, Disable), waits for the child
- * and reads its final status into s->status. Returns 0, or -1 with why
- * (the child died: its status is the first one, with why). The samples
- * stay in s->samples_fd (rewound) until occ_sampler_close. */
+/* Stops sampling (Stop, the rest decoded) and reads the child's final
+ * status into s->status, once every sample is in the file; the child
+ * then disables sampling and ends on its own.
+ * Returns 0, or -1 with why (the child died: its status is the first
+ * one, with why). The samples stay in s->samples_fd (rewound) until
+ * occ_sampler_close. */
 int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size);
 
 /* Closes what occ_sampler_start opened; a child still running is
- * stopped first. */
+ * stopped first. Its Disable is not waited for (sampler.c). */
 void occ_sampler_close(occ_sampler *s);
 
 #endif

@@ -32,6 +32,8 @@
 #define OCC_ENV_COUNTER_LAUNCHES "OCCCALC_RUN_COUNTER_LAUNCHES"
 /* "all": the caches flushed before each profiled launch (--cache-control). */
 #define OCC_ENV_CACHE_CONTROL "OCCCALC_RUN_CACHE_CONTROL"
+/* The sampler's gate, "FD:DEV:INODE" (live/sampler.h) */
+#define OCC_ENV_GATE "OCCCALC_RUN_GATE"
 
 /* The metric achieved occupancy is read from, as Nsight Compute names it. */
 #define OCC_ACHIEVED_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"

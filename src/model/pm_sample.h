@@ -66,8 +66,8 @@ typedef struct occ_sampler_device {
   uint64_t image_full_count;  /* decodes stopped by a full host image */
   double decode_seconds;      /* CPU time decoding and evaluating */
   double init_seconds;        /* loading CUPTI and cuInit */
-  double config_seconds;      /* the host configuration (the first status) */
-  double start_seconds;       /* Enable to Start (the second status) */
+  double config_seconds;      /* the availability and host configuration */
+  double start_seconds;       /* Enable, and SetConfig to Start */
   double drain_seconds;       /* decoding after the program ended */
   char chip[32];
   char why[OCC_SAMPLER_WHY_MAX]; /* not ON, or stopped early: why */
@@ -80,13 +80,15 @@ typedef struct occ_sampler_device {
 typedef struct occ_sampler_status {
   uint32_t magic;             /* OCC_SAMPLER_STATUS_MAGIC */
   int32_t device_count;       /* devices[] valid */
-  int32_t phase;              /* OCC_SAMPLER_CONFIGURED, _STARTED, _FINAL */
+  int32_t phase;              /* OCC_SAMPLER_CLAIMED, _STARTED, _FINAL */
   int32_t pad;
   occ_sampler_device devices[OCC_SAMPLER_DEVICES_MAX];
 } occ_sampler_status;
 
 #define OCC_SAMPLER_STATUS_MAGIC 0x53505331u /* "SPS1" */
 
-enum { OCC_SAMPLER_CONFIGURED = 1, OCC_SAMPLER_STARTED, OCC_SAMPLER_FINAL };
+/* CLAIMED: every device enabled (its counters held) or failed; STARTED:
+ * every claimed device samples or has failed since; FINAL: stopped. */
+enum { OCC_SAMPLER_CLAIMED = 1, OCC_SAMPLER_STARTED, OCC_SAMPLER_FINAL };
 
 #endif

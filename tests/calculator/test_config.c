@@ -63,6 +63,14 @@ Test(config, driver_choice_matches_h100_fine_steps) {
   cr_expect_eq(check_survey("tests/survey/h100-config-fine.csv", "H100 SXM"), 200);
 }
 
+Test(config, driver_choice_matches_h200_small_smem) {
+  cr_expect_eq(check_survey("tests/survey/h200-config-small.csv", "H200"), 7560);
+}
+
+Test(config, driver_choice_matches_h200_fine_steps) {
+  cr_expect_eq(check_survey("tests/survey/h200-config-fine.csv", "H200"), 200);
+}
+
 /* PyTorch's vectorized_layer_norm_kernel and layer_norm_grad_input_kernel
  * on the H100: 128 threads, 32 registers, 24 or 16 B of dynamic memory;
  * the driver configured 32 KB (CUPTI and ncu). */
@@ -78,13 +86,14 @@ Test(config, layer_norm_launch_is_configured_32_kb) {
   }
 }
 
-/* Every launch of two PyTorch programs on the H100, as occcalc run
- * recorded them (kernels/config_torch_*.py). */
-Test(config, driver_choice_matches_h100_pytorch_launches) {
-  occ_device d = board("H100 SXM");
-  FILE *f = fopen("tests/survey/h100-torch-launches.csv", "r");
-  cr_assert_not_null(f);
-  char line[512];
+/* Every launch of two PyTorch programs, as occcalc run recorded them
+ * (kernels/config_torch_*.py, tests/survey/torch_launches.py --record):
+ * the number of launches replayed. */
+static int check_torch_launches(const char *path, const char *gpu) {
+  occ_device d = board(gpu);
+  FILE *f = fopen(path, "r");
+  cr_assert_not_null(f, "%s: run from the repository root", path);
+  char line[1024];
   int launches = 0;
   while (fgets(line, sizeof line, f)) {
     char program[16];
@@ -103,7 +112,16 @@ Test(config, driver_choice_matches_h100_pytorch_launches) {
     launches += count;
   }
   fclose(f);
-  cr_expect_eq(launches, 500);
+  return launches;
+}
+
+Test(config, driver_choice_matches_h100_pytorch_launches) {
+  cr_expect_eq(check_torch_launches("tests/survey/h100-torch-launches.csv", "H100 SXM"),
+               500);
+}
+
+Test(config, driver_choice_matches_h200_pytorch_launches) {
+  cr_expect_eq(check_torch_launches("tests/survey/h200-torch-launches.csv", "H200"), 500);
 }
 
 Test(config, readme_example_is_configured_100_kb) {

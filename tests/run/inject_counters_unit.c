@@ -205,6 +205,11 @@ double occ_inject_now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The sampler's gate (inject.c): asked before every launch, graph
+ * launches included, without counters too. */
+static int gate_asked;
+void occ_inject_gate(void) { gate_asked++; }
+
 /* Attributes at launch (inject_attrs.c): each launch's call noted. */
 static int attrs_noted;
 void occ_inject_attrs_note(CUpti_CallbackId id, const void *params,
@@ -501,6 +506,7 @@ Test(inject_counters, attributes_noted_for_every_launch_even_without_counters) {
   launch_graph(3); /* a graph's kernels have no call of their own */
   occ_inject_counters_finish();
   cr_expect_eq(attrs_noted, 2);
+  cr_expect_eq(gate_asked, 3, "the gate is asked before each launch's call");
   cr_expect_eq(gpu.opens, 0, "profiled without counters");
   cr_expect_eq(written_count, 0);
 }

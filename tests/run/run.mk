@@ -42,7 +42,7 @@ UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
                     build/merge_unit build/turns_unit build/attribute_unit \
-                    build/rows_unit
+                    build/rows_unit build/pm_cache_unit
 TEST_TARGETS     += test-run-trace test-run-timeline test-run-trace-view
 SLOW_TEST_TARGETS += test-run-trace-view
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
@@ -61,6 +61,10 @@ build/records_unit: tests/run/records_unit.c build/live/records.o build/model/ru
                     $(DB_OBJS) $(DB_DATA_OBJ) $(CORE_LIB)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/records_unit.c \
 	  build/live/records.o build/model/run_index.o $(CORE_DB_LIBS) $(LDFLAGS) -lcriterion
+
+build/pm_cache_unit: tests/run/pm_cache_unit.c build/live/pm_cache.o $(CORE_LIB)
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pm_cache_unit.c \
+	  build/live/pm_cache.o $(LDFLAGS) -lcriterion
 
 build/pattern_unit: tests/run/pattern_unit.c build/live/out_pattern.o
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/pattern_unit.c \
@@ -81,12 +85,13 @@ build/turns_unit: tests/run/turns_unit.c src/inject/inject_turns.c src/inject/in
 	  src/inject/inject_turns.c $(LDFLAGS) -lcriterion
 
 test-run-unit: build/unit_run_inject build/records_unit build/pattern_unit build/merge_unit \
-               build/turns_unit build/rows_unit
+               build/turns_unit build/rows_unit build/pm_cache_unit
 	./build/unit_run_inject --short-filename
 	./build/records_unit --short-filename
 	./build/pattern_unit --short-filename
 	./build/merge_unit --short-filename
 	./build/turns_unit --short-filename
+	./build/pm_cache_unit --short-filename
 	./build/rows_unit --short-filename
 
 build/fake_launches: tests/run/fake_launches.c src/model/launch_record.h
@@ -156,10 +161,11 @@ test-run-attribute: build/attribute_unit
 
 # --measure sample beside Nsight Compute (sample_gpu.sh): serial kernels
 # (serial.cu), a CUDA graph (graphs.cu), a PyTorch program with a
-# captured graph and two torchrun ranks on one GPU; a second run refused;
-# a SIGKILL of occcalc leaves the GPU to the next profiler.
+# captured graph and two torchrun ranks on one GPU; a second run refused
+# and runs one after another taking turns; a SIGKILL, SIGTERM or SIGHUP of
+# occcalc leaves the GPU to the next profiler.
 test-gpu-run-sample: occcalc $(INJECT_LIB)
-	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill
+	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill signals
 
 test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 	sh tests/run/trace_test.sh
@@ -191,13 +197,18 @@ test-fuzz-samples:
 	@command -v $(CLANG) >/dev/null || { echo "skipped: no clang"; exit 77; }
 	$(MAKE) --no-print-directory fuzz-samples FUZZ_SECONDS=20
 
-# Overhead beside Nsight Compute (sample_bench.py): the graph program
-# alone, under occcalc run (PM sampling) and under ncu, alternating.
-GPU_BENCH_TARGETS += bench-gpu-run-sample
-.PHONY: bench-gpu-run-sample
+# Overhead beside Nsight Compute (sample_bench.py, judged by
+# tests/bench/run_sample.sh): the graph program, and a PyTorch training
+# loop (skipped without PyTorch), alone, under occcalc run (PM sampling)
+# and under ncu, alternating.
+GPU_BENCH_TARGETS += bench-gpu-run-sample bench-gpu-run-sample-torch
+.PHONY: bench-gpu-run-sample bench-gpu-run-sample-torch
 bench-gpu-run-sample: occcalc $(INJECT_LIB) build/run_graphs
-	@command -v ncu >/dev/null || { echo "skipped: no ncu"; exit 77; }
-	python3 tests/run/sample_bench.py ./occcalc build/run_graphs 3
+	REPS=$${REPS:-5} sh tests/bench/run_sample.sh ./occcalc build/run_graphs 3
+
+bench-gpu-run-sample-torch: occcalc $(INJECT_LIB)
+	@python3 -c 'import torch' 2>/dev/null || { echo "skipped: no PyTorch"; exit 77; }
+	REPS=$${REPS:-3} sh tests/bench/run_sample.sh ./occcalc python3 tests/run/torch_graph.py 20
 
 build/timeline_unit: tests/run/timeline_unit.c $(LIB_OBJS)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/timeline_unit.c \

@@ -6,6 +6,7 @@ sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum).
 Launches are matched by (mangled name, grid, block) and their order:
 occcalc's by start time, ncu's by its ID. Prints one line per launch and
 a summary; exits 1 when a launch has neither a value nor a reason, or
+falls outside the samples (before their start or after their end), or
 when fewer than 95 % of the launches marked clean are within 3 points of
 ncu. Also printed: how many serial launches of 10 us or longer (no other
 kernel beside them) are within 3 points, which launches in samples shared
@@ -49,7 +50,7 @@ def main():
     queues = collections.defaultdict(collections.deque)
     for m in theirs:
         queues[(m['name'], m['grid'], m['block'])].append(m)
-    lines, diffs, serial, clean, unexplained = [], [], [], [], 0
+    lines, diffs, serial, clean, unexplained, outside = [], [], [], [], 0, 0
     for l in ours:
         key = (l['name'], tuple(l['grid']), l['block'])
         m = queues[key].popleft() if queues[key] else None
@@ -57,6 +58,8 @@ def main():
         t = m.get(ACHIEVED) if m else None
         if a is None and not l.get('achieved_reason'):
             unexplained += 1
+        if a is None and 'before sampling started' in (l.get('achieved_reason') or ''):
+            outside += 1
         d = abs(100 * a - t) if a is not None and t is not None else None
         if d is not None:
             diffs.append(d)
@@ -82,7 +85,10 @@ def main():
     clean_within = sum(1 for d in clean if d <= 3)
     print('%s: clean launches within 3 points: %d of %d' %
           (label, clean_within, len(clean)))
-    bad = unexplained or (clean and clean_within < 0.95 * len(clean))
+    # The gate holds the first launch until sampling runs: no launch may
+    # fall outside the samples.
+    print('%s: launches outside the sampling: %d' % (label, outside))
+    bad = unexplained or outside or (clean and clean_within < 0.95 * len(clean))
     sys.exit(1 if bad else 0)
 
 

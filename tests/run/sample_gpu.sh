@@ -5,10 +5,11 @@
 # CUDA graph (graphs.cu), a PyTorch program with a captured graph
 # (torch_graph.py) and two torchrun ranks on one GPU (torch_ranks.py);
 # tests/run/sample_compare.py judges each (0 unexplained nulls; the
-# launches marked clean within 3 points of ncu on 95 %). Also: a
-# second occcalc run on the same GPU is refused with one line; a SIGKILL
-# of occcalc mid-run leaves the GPU usable by the next profiler.
-# Usage: sample_gpu.sh [serial|graphs|torch|ranks|busy|kill|bench]...
+# launches marked clean within 3 points of ncu on 95 %; no launch outside
+# the samples). Also: a second occcalc run on the same GPU is refused with
+# one line, and runs one after another all sample; a SIGKILL, SIGTERM or
+# SIGHUP of occcalc mid-run leaves the GPU usable by the next profiler.
+# Usage: sample_gpu.sh [serial|graphs|torch|ranks|busy|kill|signals|bench]...
 # (default: all). OCCCALC names the binary; KEEP=DIR keeps the files;
 # BUILD=DIR holds (or gets) the compiled programs.
 set -u
@@ -33,9 +34,12 @@ occ_run() { # NAME ARGS... -- PROGRAM...
   [ $rc = 0 ] || { echo "sample_gpu: occcalc run $* exited $rc: $(tail -c 400 "$tmp/$name.err")"; fail=1; }
 }
 compare() { # NAME NCU.csv
-  python3 "$here/sample_compare.py" "$tmp/$1.json" "$2" "$1" >"$tmp/$1.cmp" ||
+  python3 "$here/sample_compare.py" "$tmp/$1.json" "$2" "$1" >"$tmp/$1.cmp" || {
     fail=1
-  tail -n 2 "$tmp/$1.cmp"
+    # What missed: the launches marked clean, beside ncu.
+    grep ' clean ' "$tmp/$1.cmp" | head -n 20
+  }
+  tail -n 3 "$tmp/$1.cmp"
 }
 build_cu() { # NAME
   [ -x "$build/$1" ] || nvcc -O2 -arch=native -o "$build/$1" "$here/$1.cu" ||
@@ -73,7 +77,9 @@ case_ranks() {
 # its program not run.
 case_busy() {
   build_cu serial
-  "$OCC" run --measure sample -- sleep 4 2>"$tmp/busy-first.err" &
+  # The second run waits up to 2 s for a run that is ending: this one
+  # samples for 8 s.
+  "$OCC" run --measure sample -- sleep 8 2>"$tmp/busy-first.err" &
   first=$!
   sleep 2
   "$OCC" run -- "$build/serial" >"$tmp/busy.out" 2>"$tmp/busy.err"
@@ -82,6 +88,20 @@ case_busy() {
   lines=$(wc -l <"$tmp/busy.err")
   echo "sample_gpu: busy: second run exited $rc with $lines line(s): $(head -c 300 "$tmp/busy.err")"
   [ "$rc" = 5 ] && [ "$lines" = 1 ] && ! [ -s "$tmp/busy.out" ] || fail=1
+  # Runs one after the other take turns: the second is never refused
+  # while the first's sampler is still disabling.
+  for i in 1 2 3; do
+    "$OCC" run --json --output "$tmp/turn-$i.json" -- "$build/serial" \
+      >/dev/null 2>"$tmp/turn-$i.err" || {
+      echo "sample_gpu: busy: back-to-back run $i failed: $(head -c 300 "$tmp/turn-$i.err")"
+      fail=1
+    }
+  done
+  python3 -c 'import json, sys
+for f in sys.argv[1:]:
+    d = json.load(open(f))["measure"]["devices"][0]
+    assert d["state"] == "sampled", (f, d["state"], d["reason"])' \
+    "$tmp"/turn-*.json && echo "sample_gpu: busy: 3 back-to-back runs all sampled" || fail=1
 }
 # occcalc killed mid-run: its sampler stops on its own, and the next
 # profiler session on the GPU starts.
@@ -100,12 +120,31 @@ case_kill() {
   ncu --metrics $metrics --csv "$build/serial" 1 >"$tmp/after-kill-ncu.csv" 2>&1 &&
     echo "sample_gpu: kill: ncu after it: ok" || { echo "sample_gpu: kill: ncu failed after it"; fail=1; }
 }
+# SIGTERM and SIGHUP to occcalc mid-run: forwarded to the program, the
+# sampling stopped and disabled, occcalc ends of the same signal, and the
+# next run samples the GPU at once.
+case_signals() {
+  build_cu serial
+  for sig in TERM HUP; do
+    "$OCC" run -- python3 -c 'import time; time.sleep(6)' 2>"$tmp/sig-$sig.err" &
+    occ=$!
+    sleep 2
+    kill -$sig $occ
+    wait $occ
+    rc=$?
+    want=$((128 + $(kill -l $sig)))
+    occ_run after-$sig -- "$build/serial" 1
+    n=$(python3 -c "import json,sys; d=json.load(open('$tmp/after-$sig.json')); print(sum(1 for r in d['rows'] for l in r['launches'] if l['achieved_occupancy'] is not None))")
+    echo "sample_gpu: signals: SIG$sig: occcalc exited $rc (want $want); the next run measured $n launches"
+    [ "$rc" = "$want" ] && [ "${n:-0}" -gt 0 ] || fail=1
+  done
+}
 # Wall time: the program alone, under occcalc run, under ncu (medians).
 case_bench() {
   build_cu graphs
   python3 "$here/sample_bench.py" "$OCC" "$build/graphs" 3 | tee "$tmp/bench.txt"
 }
-for c in ${*:-serial graphs torch ranks busy kill bench}; do
+for c in ${*:-serial graphs torch ranks busy kill signals bench}; do
   case_$c
 done
 [ -n "${KEEP:-}" ] || rm -rf "$tmp"

@@ -1,19 +1,20 @@
 """trace_view.py TRACE OUT.png [SLICE.png]: an `occcalc run --trace`
 file opened in a real trace viewer: the Performance panel of the Chrome
-DevTools that Chromium carries (its own chrome://tracing is not built
-into Debian's Chromium, and Perfetto UI needs the network). Chromium runs
+DevTools that Chromium carries (Debian's Chromium 156 answers
+chrome://tracing with ERR_FAILED, and Perfetto UI needs the network). Chromium runs
 headless and is driven over the DevTools protocol through a pipe
 (--remote-debugging-pipe: no port, no package beyond Python's standard
 library). The trace goes through the panel's own "Load trace..." file
 input, as a user loads one; then what the panel parsed is read back from
 its models and the page is photographed with every track expanded
-(OUT.png) and, with SLICE.png, with the first slice selected so the
-Summary shows its args.
+(OUT.png) and with a slice selected (the one of the shortest name), whose
+Summary shows its args (SLICE.png).
 
-Fails (exit 1, one line naming the fault) where the panel reports an
-error, parses no events or fewer than the file holds, draws fewer slices
-than the file's complete ("X") events, or puts a slice before the start
-of its own time range (it would lie off the left edge, unreachable).
+Fails (exit 1, one line naming the fault) where the panel throws or logs
+an error, loads nothing, parses fewer events than the file holds, places
+fewer slices on its tracks than the file's complete ("X") events, shows
+a selected slice's Summary without its args, or starts its time range
+after a slice (that slice would lie off the left edge, unreachable).
 Prints what the viewer saw: events, tracks and their slices, time range.
 Exit 77 where no Chromium is found ($CHROMIUM, chromium,
 chromium-browser)."""
@@ -204,9 +205,7 @@ const tracks = [];
 for (const [pid, proc] of d.Renderer.processes)
   for (const [tid, th] of proc.threads)
     tracks.push({pid, tid, name: th.name, slices: th.entries.length});
-const fc = p.getFlameChart().getMainFlameChart();
-const groups = (fc.timelineData()?.groups ?? []).map(g => g.name);
-return {events: raw.length, tracks, groups, min: d.Meta.traceBounds.min,
+return {events: raw.length, tracks, min: d.Meta.traceBounds.min,
         max: d.Meta.traceBounds.max};"""
 
 
@@ -255,10 +254,10 @@ def check(page, trace, events, slices, out_png, slice_png):
             ".createSetting('timeline.user-had-shortcuts-dialog-opened-once', false)"
             ".set(true); return true;")
     page.send('DOM.setFileInputFiles', {'files': [trace], 'backendNodeId': page.file_input()})
-    # Loaded when the panel holds a parsed trace; a failed load leaves a
-    # status dialog that says why.
-    # A trace with no event leaves the panel idle on its landing page,
-    # saying nothing.
+    # Loaded when the panel holds a parsed trace. A failed load throws or
+    # logs an error in the page (and shows "Recording failed"); a trace
+    # with no event leaves the panel idle on its landing page, saying
+    # nothing.
     idle_since = [None]
 
     def loaded():
@@ -288,16 +287,16 @@ def check(page, trace, events, slices, out_png, slice_png):
     time.sleep(1)
     page.screenshot(out_png)
     # A slice selected, as a user clicks one: the Summary below the tracks
-    # shows its args, read back through shadow roots (made tall enough to
-    # show them all in SLICE.png).
+    # shows its args; made tall enough to show them all in SLICE.png, its
+    # text read back through shadow roots.
     picked, err = page.js("const p = " + PANEL + "; const d = p.getParsedTraceForLayoutTests();"
                      " const T = await import('./panels/timeline/timeline.js');"
                      " const all = [...d.Renderer.processes.values()]"
                      ".flatMap(pr => [...pr.threads.values()].flatMap(th => th.entries));"
                      " if (!all.length) return null;"
-                     " const first = all.reduce((a, e) => e.name.length < a.name.length ? e : a);"
+                     " const shortest = all.reduce((a, e) => e.name.length < a.name.length ? e : a);"
                      " p.getFlameChart().setSelectionAndReveal("
-                     "T.TimelineSelection.selectionFromEvent(first)); return first.name;")
+                     "T.TimelineSelection.selectionFromEvent(shortest)); return shortest.name;")
     if err or not picked:
         fail('selecting a slice: ' + (err or 'the viewer shows none'))
     time.sleep(1)
@@ -326,7 +325,7 @@ def check(page, trace, events, slices, out_png, slice_png):
     if seen['events'] < len(events):
         fail('the viewer parsed %d events of %d' % (seen['events'], len(events)))
     if not slices or shown != len(slices):
-        fail('the viewer drew %d slices of %d' % (shown, len(slices)))
+        fail('the viewer placed %d slices of %d on its tracks' % (shown, len(slices)))
     missing = [k for k in slices[0].get('args', {}) if '"%s"' % k not in summary]
     if missing:
         fail('the Summary of a selected slice does not show args %s' % ', '.join(missing))

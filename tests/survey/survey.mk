@@ -28,7 +28,7 @@ config-survey: build/config_survey
 	@echo "config-survey: $$(grep -c '^[0-9]' build/config-survey.csv) configurations in build/config-survey.csv"
 
 # The same for blocks with 0 B to 4 KB of their own memory and exact
-# register caps (h100-config-small.csv; "fine": h100-config-fine.csv).
+# register caps (h{100,200}-config-small.csv; "fine": h{100,200}-config-fine.csv).
 build/config_small: kernels/config_small.cu kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -arch=sm_90 -o $@ $< -L$(CUDA)/lib64 -lcupti
@@ -37,6 +37,13 @@ config-small: build/config_small
 	./build/config_small > build/config-small.csv
 	./build/config_small fine > build/config-fine.csv
 	@echo "config-small: $$(grep -c '^[0-9]' build/config-small.csv) and $$(grep -c '^[0-9]' build/config-fine.csv) configurations in build/config-small.csv, build/config-fine.csv"
+
+# Every launch of two PyTorch programs (kernels/config_torch_block.py,
+# config_torch_conv.py) under occcalc run (--measure none, sample, replay)
+# and ncu: torch_launches.py compares each launch's predicted configuration
+# with CUPTI's record and ncu's, and --record writes the lines of
+# h{100,200}-torch-launches.csv (its usage says which commands make its
+# inputs).
 
 # Thread block clusters (kernels/cluster_survey.cu): the occupancy API's
 # clusters per cluster size at one block per SM, the scheduling domains
