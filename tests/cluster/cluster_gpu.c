@@ -18,6 +18,7 @@
 #include "db/gpudb.h"
 #include "live/gpu.h"
 #include "live/verify.h"
+#include "model/cluster.h"
 
 static int failures;
 
@@ -75,9 +76,11 @@ static void one(occ_gpu *gpu, const occ_device *d, int regs, int block,
   k.smem_dynamic_bytes = smem;
   occ_result r;
   occ_cluster cl = {{size, 1, 1}, cfg.non_portable};
-  occ_cluster_result cr;
+  occ_cluster_result cr, at; /* the API's rule; what the SM holds at launch */
   if (occ_compute(d, &k, &r) != OCC_OK ||
-      occ_cluster_compute(d, &r, &cl, &cr) != OCC_CLUSTER_OK || !cr.layout_known) {
+      occ_cluster_compute(d, &r, &cl, &cr) != OCC_CLUSTER_OK || !cr.layout_known ||
+      occ_model_cluster_at(d, &r, r.launch_active_blocks_per_sm, &cl, &at) !=
+          OCC_CLUSTER_OK) {
     expect(false, "no offline answer", config);
     return;
   }
@@ -94,15 +97,16 @@ static void one(occ_gpu *gpu, const occ_device *d, int regs, int block,
   expect(cr.max_active_clusters == run.api_max_active_clusters, "prediction != cudart", config);
   expect(run.driver_api_max_active_clusters == run.api_max_active_clusters,
          "driver != cudart", config);
-  if (run.api_max_active_clusters == 0) {
-    expect(!run.launched, "a launch the API refuses ran", config);
+  /* The GPU holds the rule at launch (the API's without a carveout). */
+  if (at.max_active_clusters == 0) {
+    expect(!run.launched, "a launch predicted to hold none ran", config);
     return;
   }
   expect(run.launched, run.launch_error, config);
-  expect(run.measured_min == run.api_max_active_clusters &&
-             run.measured_max == run.api_max_active_clusters,
-         "measured != cudart", config);
-  expect(run.measured_blocks_per_sm_max == cr.cluster_blocks_per_sm,
+  expect(run.measured_min == at.max_active_clusters &&
+             run.measured_max == at.max_active_clusters,
+         "measured != predicted at launch", config);
+  expect(run.measured_blocks_per_sm_max == at.cluster_blocks_per_sm,
          "blocks per SM under clusters", config);
   expect(run.clusters_sharing_sm == 0, "two blocks of a cluster on one SM", config);
   expect(size < 2 ? run.sm_groups == -1 : fit, "placement outside the domains", config);
