@@ -86,13 +86,14 @@ Test(config, layer_norm_launch_is_configured_32_kb) {
   }
 }
 
-/* Every launch of two PyTorch programs on the H100, as occcalc run
- * recorded them (kernels/config_torch_*.py). */
-Test(config, driver_choice_matches_h100_pytorch_launches) {
-  occ_device d = board("H100 SXM");
-  FILE *f = fopen("tests/survey/h100-torch-launches.csv", "r");
-  cr_assert_not_null(f);
-  char line[512];
+/* Every launch of two PyTorch programs, as occcalc run recorded them
+ * (kernels/config_torch_*.py, tests/survey/torch_launches.py --record):
+ * the number of launches replayed. */
+static int check_torch_launches(const char *path, const char *gpu) {
+  occ_device d = board(gpu);
+  FILE *f = fopen(path, "r");
+  cr_assert_not_null(f, "%s: run from the repository root", path);
+  char line[1024];
   int launches = 0;
   while (fgets(line, sizeof line, f)) {
     char program[16];
@@ -111,7 +112,16 @@ Test(config, driver_choice_matches_h100_pytorch_launches) {
     launches += count;
   }
   fclose(f);
-  cr_expect_eq(launches, 500);
+  return launches;
+}
+
+Test(config, driver_choice_matches_h100_pytorch_launches) {
+  cr_expect_eq(check_torch_launches("tests/survey/h100-torch-launches.csv", "H100 SXM"),
+               500);
+}
+
+Test(config, driver_choice_matches_h200_pytorch_launches) {
+  cr_expect_eq(check_torch_launches("tests/survey/h200-torch-launches.csv", "H200"), 500);
 }
 
 Test(config, readme_example_is_configured_100_kb) {

@@ -38,6 +38,13 @@ config-small: build/config_small
 	./build/config_small fine > build/config-fine.csv
 	@echo "config-small: $$(grep -c '^[0-9]' build/config-small.csv) and $$(grep -c '^[0-9]' build/config-fine.csv) configurations in build/config-small.csv, build/config-fine.csv"
 
+# Every launch of two PyTorch programs (kernels/config_torch_block.py,
+# config_torch_conv.py) under occcalc run (--measure none, sample, replay)
+# and ncu: torch_launches.py compares each launch's predicted configuration
+# with CUPTI's record and ncu's, and --record writes the lines of
+# h{100,200}-torch-launches.csv (its usage says which commands make its
+# inputs).
+
 # Thread block clusters (kernels/cluster_survey.cu): the occupancy API's
 # clusters per cluster size at one block per SM, the scheduling domains
 # seen on the hardware, and a grid of register caps, block sizes, shared
