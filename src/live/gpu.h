@@ -92,12 +92,17 @@ typedef struct occ_cluster_probe_config {
   int cluster_size;       /* 1..16 */
   bool non_portable;      /* sets cudaFuncAttributeNonPortableClusterSizeAllowed
                              (needed above 8) */
+  /* The clusters the caller expects at once (0: none expected beyond the
+   * API's): under a carveout preference the GPU can hold more than the
+   * API says, and the grid must hold more to measure them. */
+  int64_t expected_clusters;
 } occ_cluster_probe_config;
 
 /* Runs the probe as a cluster launch: JIT (cached per cap, as
  * occ_gpu_probe), the cluster occupancy API of the runtime and of the
  * driver, then OCC_CLUSTER_PROBE_LAUNCHES timeline launches of 4 x the
- * API's clusters, each counted for co-resident clusters and placement.
+ * API's clusters (or of the expected clusters where more), each counted
+ * for co-resident clusters and placement.
  * OCC_GPU_ERR_DEVICE where the device has no clusters (below 9.0). A
  * launch the driver refuses is a result (launched false), not an error. */
 #define OCC_CLUSTER_PROBE_LAUNCHES 3

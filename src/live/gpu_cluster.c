@@ -177,11 +177,13 @@ occ_gpu_status occ_gpu_cluster_probe(occ_gpu *gpu,
                          err_size)) != OCC_GPU_OK ||
       (s = ask_clusters(&k, cfg, run, err, err_size)) != OCC_GPU_OK)
     return s;
-  /* WAVES x the API's clusters keep every domain full; one cluster, to be
-   * refused, when the API says none fit. Never more than the records. */
-  int64_t clusters = run->api_max_active_clusters > 0
-                         ? WAVES * (int64_t)run->api_max_active_clusters
-                         : 1;
+  /* WAVES x the API's clusters, or the caller's expected ones where more
+   * (the configuration at launch can hold more), keep every domain full;
+   * one cluster, to be refused, when neither expects any. Never more than
+   * the records. */
+  int64_t expected = run->api_max_active_clusters;
+  if (cfg->expected_clusters > expected) expected = cfg->expected_clusters;
+  int64_t clusters = expected > 0 ? WAVES * expected : 1;
   if (clusters * cfg->cluster_size > gpu->records_cap)
     clusters = gpu->records_cap / cfg->cluster_size;
   run->grid_blocks = clusters * cfg->cluster_size;

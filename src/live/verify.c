@@ -180,6 +180,18 @@ occ_gpu_status occ_verify_sweep(occ_gpu *gpu, int n, uint64_t seed,
 
 /* --- Thread block clusters --- */
 
+/* The cluster probe: one dimension of the requested threads, all its
+ * shared memory dynamic, regs_per_thread registers. */
+static void cluster_probe_kernel(const occ_kernel *kernel,
+                                 const occ_cluster_probe_config *cfg,
+                                 int regs_per_thread, occ_kernel *probe) {
+  occ_kernel_init(probe);
+  probe->regs_per_thread = regs_per_thread;
+  probe->block[0] = cfg->probe.block_threads;
+  probe->smem_dynamic_bytes = cfg->probe.smem_dynamic_bytes;
+  probe->carveout_pct = kernel->carveout_pct;
+}
+
 occ_gpu_status occ_verify_cluster(occ_gpu *gpu, const occ_kernel *kernel,
                                   const occ_cluster *cluster,
                                   const occ_verify_options *options,
@@ -204,18 +216,18 @@ occ_gpu_status occ_verify_cluster(occ_gpu *gpu, const occ_kernel *kernel,
                 .deadline_s = options->deadline_s},
       .cluster_size = (int)occ_cluster_size(cluster),
       .non_portable = cluster->non_portable};
+  /* The probe as asked for, predicted before the launch so that the grid
+   * covers the clusters expected at launch; predicted again below with
+   * the registers the JIT compiler gave. */
+  cluster_probe_kernel(kernel, &cfg, kernel->regs_per_thread, &v->probe);
+  int64_t expected;
+  if (occ_verify_cluster_predict(d, v) == OCC_OK &&
+      occ_verify_cluster_expected(v, &expected))
+    cfg.expected_clusters = expected;
   occ_gpu_status s = occ_gpu_cluster_probe(gpu, &cfg, &v->run, err, err_size);
   if (s != OCC_GPU_OK) return s;
-  occ_kernel_init(&v->probe);
-  v->probe.regs_per_thread = v->run.regs_per_thread;
-  v->probe.block[0] = cfg.probe.block_threads;
-  v->probe.smem_dynamic_bytes = cfg.probe.smem_dynamic_bytes;
-  v->probe.carveout_pct = kernel->carveout_pct;
-  occ_status st = occ_compute(d, &v->probe, &v->prediction);
-  if (st == OCC_OK &&
-      occ_cluster_compute(d, &v->prediction, cluster, &v->cluster_prediction) !=
-          OCC_CLUSTER_OK)
-    st = OCC_ERR_INVALID_DEVICE;
+  cluster_probe_kernel(kernel, &cfg, v->run.regs_per_thread, &v->probe);
+  occ_status st = occ_verify_cluster_predict(d, v);
   if (st != OCC_OK) {
     snprintf(err, err_size, "the probe's configuration: %s", occ_strerror(st));
     return OCC_GPU_ERR_DEVICE;

@@ -1,12 +1,10 @@
 /* cluster.c - the model's cluster section (see cluster.h). */
 #include "model/cluster.h"
 
-/* The cluster rule over r with blocks_per_sm in place of the occupancy
- * API's blocks per SM: the count the rule caps and the domains share. */
-static occ_cluster_status cluster_at(const occ_device *d, const occ_result *r,
-                                     int blocks_per_sm,
-                                     const occ_cluster *cluster,
-                                     occ_cluster_result *out) {
+occ_cluster_status occ_model_cluster_at(const occ_device *d,
+                                        const occ_result *r, int blocks_per_sm,
+                                        const occ_cluster *cluster,
+                                        occ_cluster_result *out) {
   occ_result at = *r;
   at.active_blocks_per_sm = blocks_per_sm;
   return occ_cluster_compute(d, &at, cluster, out);
@@ -25,7 +23,7 @@ occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
     alone.cluster_domain_count = 0;
   if (occ_cluster_compute(&alone, &item->result, cluster,
                           &item->cluster_result) != OCC_CLUSTER_OK ||
-      cluster_at(&alone, &item->result,
+      occ_model_cluster_at(&alone, &item->result,
                  item->result.launch_active_blocks_per_sm, cluster,
                  &item->launch_cluster_result) != OCC_CLUSTER_OK)
     return OCC_ERR_INVALID_DEVICE;
@@ -81,8 +79,8 @@ double occ_model_occupancy_at(const occ_item *item, int blocks_per_sm) {
   const occ_result *r = &item->result;
   occ_cluster_result c;
   if (!item->has_cluster || !item->cluster_result.layout_known ||
-      cluster_at(item->device, r, blocks_per_sm, &item->cluster, &c) !=
-          OCC_CLUSTER_OK)
+      occ_model_cluster_at(item->device, r, blocks_per_sm, &item->cluster,
+                           &c) != OCC_CLUSTER_OK)
     return (double)blocks_per_sm * r->warps_per_block / r->max_warps_per_sm;
   return c.occupancy;
 }

@@ -17,6 +17,16 @@
 occ_status occ_model_cluster(occ_item *item, const occ_cluster *cluster,
                              int64_t grid_blocks);
 
+/* The cluster rule (occ_cluster_compute) over r with blocks_per_sm in
+ * place of the occupancy API's blocks per SM: the count the rule caps and
+ * the domains share. With r->launch_active_blocks_per_sm, the clusters at
+ * once under the driver's configuration (item->launch_cluster_result, and
+ * the live verifier's prediction at launch). */
+occ_cluster_status occ_model_cluster_at(const occ_device *device,
+                                        const occ_result *r, int blocks_per_sm,
+                                        const occ_cluster *cluster,
+                                        occ_cluster_result *out);
+
 /* Sets ncu's launch__cluster_max_active from the cluster section: known
  * where the item is a cluster launch with a known layout. */
 void occ_model_cluster_ncu(occ_item *item);

@@ -1,6 +1,8 @@
 /* verify.c - the verifier's checks and verdicts (see verify.h). */
 #include "model/verify.h"
 
+#include "model/cluster.h"
+
 const char occ_gpu_api_function[] =
     "cudaOccupancyMaxActiveBlocksPerMultiprocessor";
 const char occ_gpu_driver_api_function[] =
@@ -117,6 +119,41 @@ unsigned occ_module_failed(const occ_module_kernel *mk,
 
 /* --- Thread block clusters --- */
 
+occ_status occ_verify_cluster_predict(const occ_device *d,
+                                      occ_cluster_verify *v) {
+  occ_status st = occ_compute(d, &v->probe, &v->prediction);
+  if (st != OCC_OK) return st;
+  if (occ_cluster_compute(d, &v->prediction, &v->cluster,
+                          &v->cluster_prediction) != OCC_CLUSTER_OK ||
+      occ_model_cluster_at(d, &v->prediction,
+                           v->prediction.launch_active_blocks_per_sm,
+                           &v->cluster, &v->launch_cluster_prediction) !=
+          OCC_CLUSTER_OK)
+    return OCC_ERR_INVALID_DEVICE;
+  return OCC_OK;
+}
+
+bool occ_verify_cluster_expected(const occ_cluster_verify *v,
+                                 int64_t *clusters) {
+  if (v->launch_cluster_prediction.layout_known) {
+    *clusters = v->launch_cluster_prediction.max_active_clusters;
+    return true;
+  }
+  if (v->prediction.launch_active_blocks_per_sm ==
+      v->prediction.active_blocks_per_sm) {
+    *clusters = v->run.api_max_active_clusters;
+    return true;
+  }
+  return false;
+}
+
+bool occ_verify_cluster_launch_differs(const occ_cluster_verify *v) {
+  return v->cluster_prediction.layout_known &&
+         v->launch_cluster_prediction.layout_known &&
+         v->launch_cluster_prediction.max_active_clusters !=
+             v->cluster_prediction.max_active_clusters;
+}
+
 void occ_verify_cluster_judge(occ_cluster_verify *v) {
   const occ_cluster_probe_run *r = &v->run;
   v->api_checked = v->cluster_prediction.layout_known;
@@ -124,18 +161,21 @@ void occ_verify_cluster_judge(occ_cluster_verify *v) {
                                         r->api_max_active_clusters;
   v->driver_agrees =
       r->driver_api_max_active_clusters == r->api_max_active_clusters;
-  /* A launch the API allows must run and hold what it says; one it
-   * refuses (0 clusters) must be refused. */
-  v->measured_checked = true;
-  if (r->api_max_active_clusters == 0)
+  /* A launch expected to hold clusters must run and hold that many; one
+   * expected to hold none must be refused. */
+  int64_t expected = 0;
+  v->measured_checked = occ_verify_cluster_expected(v, &expected);
+  if (!v->measured_checked)
+    v->measured_agrees = false;
+  else if (expected == 0)
     v->measured_agrees = !r->launched;
   else
-    v->measured_agrees = r->launched &&
-                         r->measured_min == r->api_max_active_clusters &&
-                         r->measured_max == r->api_max_active_clusters;
+    v->measured_agrees = r->launched && r->measured_min == expected &&
+                         r->measured_max == expected;
   v->placement_agrees = r->clusters_sharing_sm == 0;
   v->agree = (!v->api_checked || v->api_agrees) && v->driver_agrees &&
-             v->measured_agrees && v->placement_agrees;
+             (!v->measured_checked || v->measured_agrees) &&
+             v->placement_agrees;
 }
 
 void occ_cluster_sweep_add(occ_cluster_sweep_summary *s,
@@ -148,4 +188,5 @@ void occ_cluster_sweep_add(occ_cluster_sweep_summary *s,
   s->measured_agree += v->measured_checked && v->measured_agrees;
   s->placement_agree += v->placement_agrees;
   s->driver_agree += v->driver_agrees;
+  s->launch_differs += occ_verify_cluster_launch_differs(v);
 }

@@ -180,35 +180,66 @@ typedef struct occ_sweep_summary {
 /* --- Thread block clusters --- */
 
 /* One cluster launch verified: the offline rule (core/cluster.h, with the
- * device's surveyed layout) against cudart's cudaOccupancyMaxActiveClusters,
- * the driver's answer beside it, and the clusters measured co-resident
- * (occ_gpu_cluster_probe). */
+ * device's surveyed layout) against cudart's cudaOccupancyMaxActiveClusters
+ * and the driver's answer beside it, and the clusters measured co-resident
+ * (occ_gpu_cluster_probe) against the rule at launch. As for blocks
+ * (occ_verify), the API's answers follow the occupancy API's rule and the
+ * GPU the configuration the driver chooses, which a carveout preference
+ * can make larger: the two predictions differ there. */
 typedef struct occ_cluster_verify {
   occ_kernel requested;
   occ_cluster cluster;
   occ_kernel probe;           /* what the probe ran (as occ_verify.probe) */
   occ_result prediction;      /* occ_compute of probe */
   occ_cluster_result cluster_prediction; /* layout_known false: no layout */
+  /* The rule over what the SM holds at launch
+   * (prediction.launch_active_blocks_per_sm): the clusters the GPU should
+   * hold at once. Equal to cluster_prediction without a carveout
+   * preference. */
+  occ_cluster_result launch_cluster_prediction;
   occ_cluster_probe_run run;
   /* The checks; a check not made (no layout to predict from, no launch)
    * is neither made nor failed. */
   bool api_checked, api_agrees;           /* prediction == cudart */
   bool driver_agrees;                     /* the driver's == cudart's */
-  bool measured_checked, measured_agrees; /* measured min == max == cudart */
+  bool measured_checked, measured_agrees; /* measured min == max == the
+                                             clusters at launch */
   bool placement_agrees;      /* no cluster had two blocks on one SM */
   bool agree;                 /* every check made agrees */
 } occ_cluster_verify;
 
-/* Judges v->run against v->cluster_prediction: fills the checks. Pure. */
+/* Fills v->prediction, cluster_prediction and launch_cluster_prediction
+ * from v->probe and v->cluster on device. Returns OCC_OK, or
+ * OCC_ERR_INVALID_DEVICE where the core refuses the cluster or the layout
+ * (an error of occ_compute as it is). Pure. */
+occ_status occ_verify_cluster_predict(const occ_device *device,
+                                      occ_cluster_verify *v);
+
+/* The clusters the GPU should hold at once, which the measurement is
+ * judged against: the prediction at launch where the layout is known;
+ * without one, cudart's answer where the SM holds at launch what the
+ * occupancy API's rule says (the API knows the layout); else unknown
+ * (false: the measurement is not judged). */
+bool occ_verify_cluster_expected(const occ_cluster_verify *v,
+                                 int64_t *clusters);
+
+/* True when the prediction at launch is known and differs from the
+ * occupancy API's rule's: the text and the sweep show both. */
+bool occ_verify_cluster_launch_differs(const occ_cluster_verify *v);
+
+/* Judges v->run against v->cluster_prediction (the API's answers) and
+ * occ_verify_cluster_expected (the clusters measured): fills the checks.
+ * Pure. */
 void occ_verify_cluster_judge(occ_cluster_verify *v);
 
 typedef struct occ_cluster_sweep_summary {
   int cases;
   int agree;                            /* occ_cluster_verify.agree */
   int api_checked, api_agree;           /* offline rule == cudart */
-  int measured_checked, measured_agree; /* measured == cudart */
+  int measured_checked, measured_agree; /* measured == at launch */
   int placement_agree; /* no cluster had two blocks on one SM */
   int driver_agree;    /* the driver's answer == cudart's */
+  int launch_differs;  /* the prediction at launch is not the API's */
 } occ_cluster_sweep_summary;
 
 /* Counts one verified case into *summary. Pure. */

@@ -4,12 +4,17 @@
 
 #include <inttypes.h>
 
+#include "render/verify_out.h"
+
 static const char *yes_no(bool checked, bool agrees) {
   return !checked ? "not checked" : agrees ? "agree" : "DISAGREE";
 }
 
+/* The label column of the section: "predicted at launch" and a space. */
+#define LABEL "  %-19s "
+
 static void print_placement(FILE *out, const occ_cluster_probe_run *r) {
-  fprintf(out, "  placement       %s",
+  fprintf(out, LABEL "%s", "placement",
           r->clusters_sharing_sm == 0
               ? "no two blocks of a cluster shared an SM"
               : "blocks of one cluster shared an SM");
@@ -17,39 +22,50 @@ static void print_placement(FILE *out, const occ_cluster_probe_run *r) {
     fprintf(out, " (%" PRId64 " clusters)", r->clusters_sharing_sm);
   fputc('\n', out);
   if (r->sm_groups > 0) {
-    fprintf(out, "  domains used    %d (SMs each:", r->sm_groups);
+    fprintf(out, LABEL "%d (SMs each:", "domains used", r->sm_groups);
     for (int i = 0; i < r->sm_groups && i < OCC_CLUSTER_DOMAINS_MAX; i++)
       fprintf(out, " %d", r->sm_group_sms[i]);
     fputs(")\n", out);
   } else {
-    fputs("  domains used    not counted (clusters of one block)\n", out);
+    fprintf(out, LABEL "not counted (clusters of one block)\n",
+            "domains used");
   }
+}
+
+/* The occupancy API's rule, and beside it what the SM holds at launch
+ * where that differs (the figure the measurement is judged against). */
+static void print_predictions(FILE *out, const occ_cluster_verify *v) {
+  const occ_cluster_result *p = &v->cluster_prediction;
+  if (!p->layout_known) {
+    fprintf(out, LABEL "unknown (%s)\n", "predicted", p->unknown_reason);
+    return;
+  }
+  fprintf(out, LABEL "%6" PRId64 " clusters at once\n", "predicted",
+          p->max_active_clusters);
+  if (!occ_verify_cluster_launch_differs(v))
+    return;
+  char why[80];
+  occ_verify_launch_reason(&v->prediction, why, sizeof why);
+  fprintf(out, LABEL "%6" PRId64 " clusters: %s\n", "predicted at launch",
+          v->launch_cluster_prediction.max_active_clusters, why);
 }
 
 void occ_print_cluster_verify(FILE *out, const occ_cluster_verify *v) {
   const occ_cluster_probe_run *r = &v->run;
-  const occ_cluster_result *p = &v->cluster_prediction;
   fprintf(out, "Cluster launch on the GPU (%dx%dx%d, %d blocks)\n",
           v->cluster.dim[0], v->cluster.dim[1], v->cluster.dim[2],
-          p->cluster_size);
-  if (p->layout_known)
-    fprintf(out, "  predicted       %6" PRId64 " clusters at once\n",
-            p->max_active_clusters);
-  else
-    fprintf(out, "  predicted       unknown (%s)\n", p->unknown_reason);
-  fprintf(out,
-          "  cudart          %6d (cudaOccupancyMaxActiveClusters), "
-          "driver %d\n",
-          r->api_max_active_clusters, r->driver_api_max_active_clusters);
+          v->cluster_prediction.cluster_size);
+  print_predictions(out, v);
+  fprintf(out, LABEL "%6d (cudaOccupancyMaxActiveClusters), driver %d\n",
+          "cudart", r->api_max_active_clusters,
+          r->driver_api_max_active_clusters);
   if (r->launched)
-    fprintf(out,
-            "  measured        %6d..%d clusters co-resident over %d "
-            "launches\n",
-            r->measured_min, r->measured_max, r->launches);
+    fprintf(out, LABEL "%6d..%d clusters co-resident over %d launches\n",
+            "measured", r->measured_min, r->measured_max, r->launches);
   else
-    fprintf(out, "  measured        not launched: %s\n", r->launch_error);
+    fprintf(out, LABEL "not launched: %s\n", "measured", r->launch_error);
   print_placement(out, r);
-  fprintf(out, "  verdict         %s (prediction %s, measured %s)\n",
+  fprintf(out, LABEL "%s (prediction %s, measured %s)\n", "verdict",
           v->agree ? "agree" : "DISAGREE",
           yes_no(v->api_checked, v->api_agrees),
           yes_no(v->measured_checked, v->measured_agrees));
@@ -65,6 +81,9 @@ cJSON *occ_json_cluster_verify(const occ_cluster_verify *v) {
   occ_json_add_int(obj, "size", p->cluster_size);
   occ_json_add_int_or_null(obj, "predicted_max_active_clusters",
                            p->max_active_clusters, p->layout_known);
+  const occ_cluster_result *at = &v->launch_cluster_prediction;
+  occ_json_add_int_or_null(obj, "predicted_launch_max_active_clusters",
+                           at->max_active_clusters, at->layout_known);
   occ_json_add_int(obj, "api_max_active_clusters", r->api_max_active_clusters);
   cJSON_AddStringToObject(obj, "api_function",
                           "cudaOccupancyMaxActiveClusters");
@@ -95,11 +114,13 @@ void occ_print_cluster_sweep_case(FILE *out, int index,
   const occ_kernel *k = &v->requested;
   fprintf(out,
           "cluster case %d: %d regs, %d threads, %" PRId64 " B smem, "
-          "cluster %d: predicted %" PRId64 ", cudart %d, measured %d..%d%s\n",
+          "carveout %d, cluster %d: predicted %" PRId64 " (at launch %" PRId64
+          "), cudart %d, measured %d..%d%s\n",
           index, k->regs_per_thread, k->block[0] * k->block[1] * k->block[2],
-          k->smem_static_bytes + k->smem_dynamic_bytes,
+          k->smem_static_bytes + k->smem_dynamic_bytes, k->carveout_pct,
           v->cluster_prediction.cluster_size,
           v->cluster_prediction.max_active_clusters,
+          v->launch_cluster_prediction.max_active_clusters,
           v->run.api_max_active_clusters, v->run.measured_min,
           v->run.measured_max,
           v->placement_agrees ? "" : ", two blocks of a cluster on one SM");
@@ -111,9 +132,14 @@ void occ_print_cluster_sweep_summary(FILE *out,
     return;
   fprintf(out,
           "cluster cases   %d/%d agree (prediction == cudart %d/%d, "
-          "measured %d/%d, placement %d/%d)\n",
+          "measured == at launch %d/%d, placement %d/%d)\n",
           s->agree, s->cases, s->api_agree, s->api_checked, s->measured_agree,
           s->measured_checked, s->placement_agree, s->cases);
+  if (s->launch_differs > 0)
+    fprintf(out,
+            "                %d of them predicted to hold more at launch "
+            "than the API says\n",
+            s->launch_differs);
 }
 
 cJSON *occ_json_cluster_sweep_summary(const occ_cluster_sweep_summary *s) {
@@ -126,5 +152,6 @@ cJSON *occ_json_cluster_sweep_summary(const occ_cluster_sweep_summary *s) {
   occ_json_add_int(obj, "measured_agree", s->measured_agree);
   occ_json_add_int(obj, "placement_agree", s->placement_agree);
   occ_json_add_int(obj, "driver_agree", s->driver_agree);
+  occ_json_add_int(obj, "launch_differs_from_api", s->launch_differs);
   return obj;
 }

@@ -110,6 +110,15 @@ static void print_differences(FILE *out, const occ_device *device,
   }
 }
 
+void occ_verify_launch_reason(const occ_result *p, char *out, size_t size) {
+  if (p->launch_smem_config_bytes > 0)
+    snprintf(out, size, "the driver configures %" PRId64 " KB, not %" PRId64
+             " KB", p->launch_smem_config_bytes / 1024,
+             p->smem_config_bytes / 1024);
+  else
+    snprintf(out, size, "no shared memory of its own: not limited");
+}
+
 void occ_print_verify(FILE *out, const occ_device *device, int ordinal,
                       const occ_verify *v) {
   const occ_probe_run *r = &v->run;
@@ -118,15 +127,12 @@ void occ_print_verify(FILE *out, const occ_device *device, int ordinal,
           "predicted blocks/SM", v->prediction.active_blocks_per_sm,
           100 * v->prediction.occupancy);
   const occ_result *p = &v->prediction;
-  if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm &&
-      p->launch_smem_config_bytes > 0)
-    fprintf(out, "  %-26s %-8d the driver configures %" PRId64 " KB, not %"
-            PRId64 " KB\n", "predicted at launch",
-            p->launch_active_blocks_per_sm, p->launch_smem_config_bytes / 1024,
-            p->smem_config_bytes / 1024);
-  else if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm)
-    fprintf(out, "  %-26s %-8d no shared memory of its own: not limited\n",
-            "predicted at launch", p->launch_active_blocks_per_sm);
+  if (p->launch_active_blocks_per_sm != p->active_blocks_per_sm) {
+    char why[80];
+    occ_verify_launch_reason(p, why, sizeof why);
+    fprintf(out, "  %-26s %-8d %s\n", "predicted at launch",
+            p->launch_active_blocks_per_sm, why);
+  }
   print_api(out, r->api_blocks_per_sm, r->driver_api_blocks_per_sm,
             "the probe");
   print_measured(out, device, v);

@@ -9,6 +9,12 @@
 #include "db/gpudb.h"
 #include "model/verify.h"
 
+/* Why the SM holds at launch more blocks of p than the occupancy API's
+ * rule says (p->launch_active_blocks_per_sm differs): the configuration
+ * the driver chooses, or no shared memory of its own to limit them. One
+ * line, without a newline, into out of size bytes. */
+void occ_verify_launch_reason(const occ_result *p, char *out, size_t size);
+
 /* The four numbers side by side, for under the calculator's report. */
 void occ_print_verify(FILE *out, const occ_device *device, int ordinal,
                       const occ_verify *v);

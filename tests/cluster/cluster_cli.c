@@ -96,6 +96,8 @@ Test(cluster_verify_out, json_nulls_what_was_not_measured) {
   cJSON *j = occ_json_cluster_verify(&v);
   cr_assert(j);
   cr_expect(cJSON_IsNull(cJSON_GetObjectItem(j, "predicted_max_active_clusters")));
+  cr_expect(cJSON_IsNull(
+      cJSON_GetObjectItem(j, "predicted_launch_max_active_clusters")));
   cr_expect(cJSON_IsNull(cJSON_GetObjectItem(j, "measured_min")));
   cr_expect(cJSON_IsNull(cJSON_GetObjectItem(j, "domains_used_sms")));
   cr_expect_eq(int_of(j, "api_max_active_clusters"), 528);
@@ -140,8 +142,49 @@ Test(cluster_verify_out, text_names_cudart_measured_and_placement) {
   cr_expect(strstr(text, "528 (cudaOccupancyMaxActiveClusters), driver 528"), "%s", text);
   cr_expect(strstr(text, "528..528 clusters co-resident over 3"), "%s", text);
   cr_expect(strstr(text, "no two blocks of a cluster shared an SM"), "%s", text);
-  cr_expect(strstr(text, "verdict         agree"), "%s", text);
+  cr_expect(strstr(text, "verdict             agree"), "%s", text);
+  cr_expect(!strstr(text, "at launch"), "%s", text);
   free(text);
+}
+
+/* Under --carveout 28 the driver configures more than the API's rule: the
+ * text shows both predictions and judges the measurement by the one at
+ * launch; JSON names it as the block verifier does. */
+Test(cluster_verify_out, the_prediction_at_launch_beside_the_api_s,
+     .init = load_db, .fini = free_db) {
+  occ_device d = board("H100 SXM");
+  occ_cluster_verify v;
+  memset(&v, 0, sizeof v);
+  v.cluster = (occ_cluster){{4, 1, 1}, false};
+  v.probe = test_kernel(32, 0, 12288, 64, 28);
+  cr_assert_eq(occ_verify_cluster_predict(&d, &v), OCC_OK);
+  v.run.api_max_active_clusters = v.run.driver_api_max_active_clusters = 124;
+  v.run.launched = true;
+  v.run.launches = 3;
+  v.run.measured_min = v.run.measured_max = 216;
+  occ_verify_cluster_judge(&v);
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  cr_assert(out);
+  occ_print_cluster_verify(out, &v);
+  fclose(out);
+  cr_expect(strstr(text, "  predicted              124 clusters at once\n"
+                         "  predicted at launch    216 clusters: the driver "
+                         "configures 100 KB, not 64 KB\n"),
+            "%s", text);
+  cr_expect(strstr(text, "216..216 clusters co-resident"), "%s", text);
+  cr_expect(strstr(text, "verdict             agree (prediction agree, "
+                         "measured agree)"),
+            "%s", text);
+  free(text);
+  cJSON *j = occ_json_cluster_verify(&v);
+  cr_assert(j);
+  cr_expect_eq(int_of(j, "predicted_max_active_clusters"), 124);
+  cr_expect_eq(int_of(j, "predicted_launch_max_active_clusters"), 216);
+  cr_expect_eq(int_of(j, "api_max_active_clusters"), 124);
+  cr_expect(cJSON_IsTrue(cJSON_GetObjectItem(j, "agree")));
+  cJSON_Delete(j);
 }
 
 /* run's rows: a cluster launch's occupancy, limiter and likely cause follow
