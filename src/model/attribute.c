@@ -26,44 +26,59 @@ static bool device_in_range(int32_t device) {
   return device >= 0 && device < OCC_SAMPLER_DEVICES_MAX;
 }
 
-/* The processes seen while marking overlaps: each one's launch that
- * ends last so far. */
+/* The processes seen while marking overlaps: per process, the latest
+ * end among its launches seen so far (forward), or the earliest start
+ * among those after (backward). */
 enum { PIDS_MAX = 256 };
 typedef struct pid_slot {
   int32_t pid;
-  size_t last;   /* its launch that ends last */
+  uint64_t t;
 } pid_slot;
 
-/* Marks each launch of order[begin, end) that overlaps another, in one
- * sweep by start: a launch overlaps an earlier one of process p when it
- * starts before the last end among p's earlier launches (that launch is
- * marked too). Linear in the launches times the processes; an earlier
- * launch that is not its process' last-ending one is marked only by
- * what it overlaps itself (beside its own process' kernels, say, where
- * another process' kernel also ran beside it). slots: PIDS_MAX. */
+/* The slot of pid among slots[0..*used), added (with t) where missing;
+ * NULL when PIDS_MAX processes are there already. */
+static pid_slot *slot_of(pid_slot *slots, size_t *used, int32_t pid,
+                         uint64_t t) {
+  for (size_t k = 0; k < *used; k++)
+    if (slots[k].pid == pid) return &slots[k];
+  if (*used == PIDS_MAX) return NULL;
+  slots[*used] = (pid_slot){pid, t};
+  return &slots[(*used)++];
+}
+
+/* Marks each launch of order[begin, end) (sorted by start) that overlaps
+ * another: beside_same for one of its own process, beside_other for one
+ * of another's. Two sweeps, linear in the launches times the processes:
+ * forward, a launch overlaps an earlier one of process p when it starts
+ * before the latest end among p's earlier launches; backward, it
+ * overlaps a later one of p when p's earliest later start comes before
+ * its end. Launches of processes past the first PIDS_MAX are marked by
+ * the others only. slots: PIDS_MAX. */
 static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
                           pid_slot *slots) {
   size_t used = 0;
   for (size_t i = begin; i < end; i++) {
-    size_t at = a->order[i];
-    occ_sampled_launch *l = &a->launches[at];
+    occ_sampled_launch *l = &a->launches[a->order[i]];
     if (!timed(l)) continue;
-    size_t mine = used;
     for (size_t k = 0; k < used; k++) {
-      occ_sampled_launch *o = &a->launches[slots[k].last];
-      if (slots[k].pid == l->pid) mine = k;
-      if (o->end_ns <= l->start_ns) continue;
-      bool same = slots[k].pid == l->pid;
-      o->beside_same |= same;
-      l->beside_same |= same;
-      o->beside_other |= !same;
-      l->beside_other |= !same;
+      if (slots[k].t <= l->start_ns) continue;
+      l->beside_same |= slots[k].pid == l->pid;
+      l->beside_other |= slots[k].pid != l->pid;
     }
-    if (mine == used && used < PIDS_MAX) {
-      slots[used++] = (pid_slot){l->pid, at};
-    } else if (mine < used && l->end_ns > a->launches[slots[mine].last].end_ns) {
-      slots[mine].last = at;
+    pid_slot *mine = slot_of(slots, &used, l->pid, l->end_ns);
+    if (mine && l->end_ns > mine->t) mine->t = l->end_ns;
+  }
+  used = 0;
+  for (size_t i = end; i-- > begin;) {
+    occ_sampled_launch *l = &a->launches[a->order[i]];
+    if (!timed(l)) continue;
+    for (size_t k = 0; k < used; k++) {
+      if (slots[k].t >= l->end_ns) continue;
+      l->beside_same |= slots[k].pid == l->pid;
+      l->beside_other |= slots[k].pid != l->pid;
     }
+    pid_slot *mine = slot_of(slots, &used, l->pid, l->start_ns);
+    if (mine && l->start_ns < mine->t) mine->t = l->start_ns;
   }
 }
 

@@ -104,6 +104,35 @@ static void shorter_than_an_interval(void) {
   CHECK(l.sample_count == 1, "short: %u samples", l.sample_count);
 }
 
+/* A launch inside a longer one of its own process that another
+ * process' launch also overlaps: it is beside the other process too,
+ * though that launch's end is not its process' latest. */
+static void overlapped_inside_another(void) {
+  occ_pm_sample s[10];
+  for (int i = 0; i < 10; i++) s[i] = sample(0, 1000 + i * INTERVAL, 1000, 0.4);
+  occ_sampled_launch l[4] = {launch(0, 1, 7, 1000, 1200),
+                             launch(0, 1, 8, 1020, 1050),
+                             launch(0, 2, 7, 1030, 1040),
+                             launch(0, 3, 7, 1150, 1160)};
+  attribute(l, 4, s, 10);
+  CHECK(l[1].basis == OCC_BASIS_OTHER_PROCESS,
+        "inside: the inner launch's basis %d", l[1].basis);
+  CHECK(l[0].basis == OCC_BASIS_OTHER_PROCESS &&
+            l[2].basis == OCC_BASIS_OTHER_PROCESS &&
+            l[3].basis == OCC_BASIS_OTHER_PROCESS,
+        "inside: bases %d %d %d", l[0].basis, l[2].basis, l[3].basis);
+  /* A later launch of another process that starts before an earlier
+   * launch's end marks it, the latest-ending one or not. */
+  occ_sampled_launch m[3] = {launch(0, 1, 7, 1000, 1100),
+                             launch(0, 1, 7, 1100, 1190),
+                             launch(0, 2, 7, 1150, 1160)};
+  attribute(m, 3, s, 10);
+  CHECK(m[0].basis != OCC_BASIS_OTHER_PROCESS && m[0].basis != OCC_BASIS_CONCURRENT,
+        "after: the first launch's basis %d", m[0].basis);
+  CHECK(m[1].basis == OCC_BASIS_OTHER_PROCESS && m[2].basis == OCC_BASIS_OTHER_PROCESS,
+        "after: bases %d %d", m[1].basis, m[2].basis);
+}
+
 /* Two streams of one process at once, then two processes: marked, with
  * the blend of both as their value. */
 static void overlapping(void) {
@@ -229,6 +258,7 @@ int main(void) {
   serial_kernels();
   shorter_than_an_interval();
   overlapping();
+  overlapped_inside_another();
   without_samples();
   back_to_back();
   reader();

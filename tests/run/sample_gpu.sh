@@ -64,8 +64,13 @@ case_graphs() {
 case_torch() {
   python3 -c 'import torch' 2>/dev/null || { echo "sample_gpu: torch: skipped: no PyTorch"; return; }
   ncu_run "$tmp/ncu-torch.csv" python3 "$here/torch_graph.py" 20
-  occ_run torch -- python3 "$here/torch_graph.py" 20
+  occ_run torch --trace "$tmp/torch-trace.json" --svg "$tmp/torch.svg" -- \
+    python3 "$here/torch_graph.py" 20
   compare torch "$tmp/ncu-torch.csv"
+  # The real run's trace against the trace format, one slice a launch.
+  n=$(python3 -c "import json; print(json.load(open('$tmp/torch.json'))['launch_count'])")
+  python3 "$here/trace_check.py" "$tmp/torch-trace.json" "$n" &&
+    echo "sample_gpu: torch: the trace of $n launches reads back" || fail=1
 }
 case_ranks() {
   python3 -c 'import torch' 2>/dev/null || { echo "sample_gpu: ranks: skipped: no PyTorch"; return; }
