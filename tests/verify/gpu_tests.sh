@@ -293,10 +293,12 @@ carveout)
   python3 -c "import json; j=json.load(open('$f')); v=j['verify']; print('gpu-carveout: API %d, predicted at launch %d, measured %d..%d' % (v['api_blocks_per_sm'], j['at_launch']['active_blocks_per_sm'], v['measured_blocks_per_sm']['min'], v['measured_blocks_per_sm']['max']))"
   ;;
 cluster-cli)
-  # --device 0 --cluster C (compute capability 9.0+): the offline rule,
-  # cudart's cudaOccupancyMaxActiveClusters and the clusters measured
-  # co-resident agree, and no two blocks of a cluster share an SM, at
-  # several cluster, block and shared-memory sizes; ncu's
+  # --device 0 --cluster C (compute capability 9.0+): the offline rule
+  # and cudart's cudaOccupancyMaxActiveClusters agree, the clusters
+  # measured co-resident are the rule at launch (the API's without a
+  # carveout preference; 216, not the API's 124, under --carveout 28), and
+  # no two blocks of a cluster share an SM, at several cluster, block and
+  # shared-memory sizes; ncu's
   # launch__cluster_max_active is the cluster object's; verify --sweep
   # counts its cluster cases.
   run 0 --regs 32 --block 32 --device 0 --no-verify --json
