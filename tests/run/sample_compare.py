@@ -6,9 +6,10 @@ sm__warps_active.avg.pct_of_peak_sustained_active,gpu__time_duration.sum).
 Launches are matched by (mangled name, grid, block) and their order:
 occcalc's by start time, ncu's by its ID. Prints one line per launch and
 a summary; exits 1 when a launch has neither a value nor a reason, or
-falls outside the samples (before their start or after their end), or
-when fewer than 95 % of the launches marked clean are within 3 points of
-ncu. Also printed: how many serial launches of 10 us or longer (no other
+falls outside the samples (before their start or after their end). How
+many of the launches marked clean are within 3 points of ncu is printed
+as "LABEL: clean-tally WITHIN COUNT" for sample_gpu.sh to judge over
+every program (95 %). Also printed: how many serial launches of 10 us or longer (no other
 kernel beside them) are within 3 points, which launches in samples shared
 with back-to-back neighbours miss."""
 import collections
@@ -88,7 +89,11 @@ def main():
     # The gate holds the first launch until sampling runs: no launch may
     # fall outside the samples.
     print('%s: launches outside the sampling: %d' % (label, outside))
-    bad = unexplained or outside or (clean and clean_within < 0.95 * len(clean))
+    # The clean launches are judged over the whole suite (sample_gpu.sh
+    # sums these lines): a program with three clean launches cannot show
+    # 95 %.
+    print('%s: clean-tally %d %d' % (label, clean_within, len(clean)))
+    bad = unexplained or outside
     sys.exit(1 if bad else 0)
 
 
