@@ -143,12 +143,12 @@ case_signals() {
     sleep 2
     kill -$sig $occ
     wait $occ
-    rc=$?
+    died=$?  # not rc: occ_run sets that
     want=$((128 + num))
     occ_run after-$sig -- "$build/serial" 1
     n=$(python3 -c "import json,sys; d=json.load(open('$tmp/after-$sig.json')); print(sum(1 for r in d['rows'] for l in r['launches'] if l['achieved_occupancy'] is not None))")
-    echo "sample_gpu: signals: SIG$sig: occcalc exited $rc (want $want); the next run measured $n launches"
-    [ "$rc" = "$want" ] && [ "${n:-0}" -gt 0 ] || fail=1
+    echo "sample_gpu: signals: SIG$sig: occcalc exited $died (want $want); the next run measured $n launches"
+    [ "$died" = "$want" ] && [ "${n:-0}" -gt 0 ] || fail=1
   done
 }
 # Wall time: the program alone, under occcalc run, under ncu (medians).
