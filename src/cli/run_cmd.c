@@ -424,24 +424,29 @@ static int gate(const run_state *s, const occ_run_report *rep) {
   return occ_gate_summary(s->cli, stderr, below);
 }
 
-static void write_report(FILE *out, const void *context) {
+static int write_report(FILE *out, const void *context) {
   const run_state *s = ((const void *const *)context)[0];
   const occ_run_report *rep = ((const void *const *)context)[1];
-  occ_run_print(out, occ_pipeline_format(s->cli), rep);
+  return occ_run_print(out, occ_pipeline_format(s->cli), rep);
 }
 
 /* Text to stderr (the program's stdout is the user's), JSON and CSV to
- * stdout, or all to --output. */
+ * stdout, or all to --output (nothing of it where the report could not
+ * be written). */
 static int emit(const run_state *s, const occ_run_report *rep) {
   const void *context[2] = {s, rep};
   occ_outfile *o = (occ_outfile *)&s->output;
   if (s->cli->output_path && !s->cli->jsonl) {
     if (occ_outfile_start(o, stderr) != 0) return OCC_EXIT_FAILURE;
-    write_report(o->f, context);
+    if (write_report(o->f, context) != 0) {
+      occ_outfile_discard(o);
+      return OCC_EXIT_FAILURE;
+    }
     return occ_outfile_commit(o, stderr) ? OCC_EXIT_FAILURE : OCC_EXIT_OK;
   }
-  if (!s->cli->jsonl)
-    write_report(s->cli->json || s->cli->csv ? stdout : stderr, context);
+  if (!s->cli->jsonl &&
+      write_report(s->cli->json || s->cli->csv ? stdout : stderr, context) != 0)
+    return OCC_EXIT_FAILURE;
   return OCC_EXIT_OK;
 }
 

@@ -740,10 +740,10 @@ void occ_run_print_csv(FILE *out, const occ_run_report *rep) {
   for (size_t i = 0; i < rep->row_count; i++) csv_row(out, rep, &rep->rows[i]);
 }
 
-void occ_run_print(FILE *out, occ_format format, const occ_run_report *report) {
+int occ_run_print(FILE *out, occ_format format, const occ_run_report *report) {
   switch (format) {
-  case OCC_FORMAT_JSON: occ_run_print_json(out, report); break;
-  case OCC_FORMAT_CSV: occ_run_print_csv(out, report); break;
-  default: occ_run_print_text(out, report); break;
+  case OCC_FORMAT_JSON: return occ_run_print_json(out, report);
+  case OCC_FORMAT_CSV: occ_run_print_csv(out, report); return 0;
+  default: occ_run_print_text(out, report); return 0;
   }
 }

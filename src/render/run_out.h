@@ -59,8 +59,9 @@ int occ_run_print_json(FILE *out, const occ_run_report *report);
 void occ_run_print_csv(FILE *out, const occ_run_report *report);
 
 /* The report in format: OCC_FORMAT_JSON, OCC_FORMAT_CSV, or any other
- * as the text. */
-void occ_run_print(FILE *out, occ_format format, const occ_run_report *report);
+ * as the text. Returns 0, or -1 when the JSON could not be written (out
+ * of memory, said on stderr). */
+int occ_run_print(FILE *out, occ_format format, const occ_run_report *report);
 
 /* One compact JSON object of a launch record and a newline (readable is
  * its demangled name; counters NULL when not measured). */

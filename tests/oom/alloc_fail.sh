@@ -39,6 +39,26 @@ check --list-gpus --json
 check --ptxas tests/ptxas/real/pressure.cuobjdump.txt --jsonl
 check --ptxas tests/ptxas/real/pressure.cuobjdump.txt
 check --data data/gpus.json --gpu a100 --regs 64 --block 256 --json
+# occcalc run's report of a program that launched nothing and exited 3:
+# status 3 only where the report was written whole, else the one line of
+# out of memory and status 1 (it used to say "out of memory writing JSON"
+# and exit 3, as if the report were there).
+FAILMALLOC_COUNT="$tmp/count" LD_PRELOAD=$shim "$occ" run --measure none --json -- sh -c 'exit 3' >/dev/null 2>&1
+count=$(cat "$tmp/count")
+n=0
+while [ $n -le "$count" ]; do
+  FAILMALLOC_AFTER=$n LD_PRELOAD=$shim "$occ" run --measure none --json -- sh -c 'exit 3' >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  runs=$((runs + 1))
+  case "$rc:$(wc -l <"$tmp/err"):$(cat "$tmp/err")" in
+    3:*"out of memory writing"*) bad=1 ;;
+    3:*) bad=0 ;;
+    "1:1:occcalc: "*"out of memory"*) bad=0 ;;
+    *) bad=1 ;;
+  esac
+  [ $bad = 0 ] || { echo "alloc_fail: occcalc run --json with allocation $n failing: status $rc: $(head -c 200 "$tmp/err")"; fail=1; }
+  n=$((n + 1))
+done
 # occcalc report merges run reports: two made by occcalc run.
 for i in 1 2; do
   "$occ" run --json -- build/forge launch distinct=$((i * 3)) >"$tmp/run$i.json" 2>/dev/null ||
