@@ -125,14 +125,14 @@ static void at_launch(builder *b, const occ_device *d, const occ_result *res,
   domains(b, l, &launch_names);
   s = step(b, "cluster_launch_max_active", "clusters active at once at launch",
            OCC_OP_SUM, "clusters active at once at launch: {r}", NULL);
-  occ_step_result(s, "cluster.at_launch.max_active_clusters",
+  occ_step_result(s, "at_launch.max_active_clusters",
                   (double)l->max_active_clusters, "clusters");
   s = step(b, "cluster_launch_occupancy", "occupancy at launch under clusters",
            OCC_OP_DIV,
            "{0} {0:cluster} x {1} {1:block} x {2} {2:warp} / ({3} SMs x {4} "
            "{4:warp}) = {r} % at launch",
            NULL);
-  occ_step_operand(s, "cluster.at_launch.max_active_clusters",
+  occ_step_operand(s, "at_launch.max_active_clusters",
                    (double)l->max_active_clusters, "clusters");
   occ_step_operand(s, "cluster.size", l->cluster_size, "blocks");
   occ_step_operand(s, "warps_per_block", res->warps_per_block, "warps");

@@ -137,7 +137,8 @@ static void at_launch_figures(occ_jw *w, const occ_at_launch *a) {
 
 /* What the SM holds when the kernel is launched: the same as the
  * occupancy API's answer except under a carveout preference (occ.h); for
- * a cluster launch, the cluster launch's, as the top-level figures. */
+ * a cluster launch, the cluster launch's, as the top-level figures, with
+ * its clusters at once. */
 static void at_launch(occ_jw *w, const occ_report *rep) {
   const occ_device *d = rep->device;
   const occ_result *r = rep->result;
@@ -151,6 +152,10 @@ static void at_launch(occ_jw *w, const occ_report *rep) {
                      known && d->l1_smem_bytes > 0);
   config_basis(w, r);
   occ_at_launch a = occ_report_at_launch(rep, true);
+  /* The clusters the SM's blocks at launch make, under the cluster
+   * object's name for the API's count: null without clusters. */
+  occ_jw_int_or_null(w, "max_active_clusters", a.max_active_clusters,
+                     a.clusters_known);
   at_launch_figures(w, &a);
   occ_jw_close(w);
 }

@@ -105,19 +105,24 @@ static void print_limits(FILE *out, const occ_result *r) {
 }
 
 /* An "at launch" line: blocks (an average for a cluster launch), warps
- * and the occupancy the SM holds under the driver's configuration. */
+ * and the occupancy the SM holds under the driver's configuration; for a
+ * cluster launch whose count differs from the API's, the clusters at once
+ * on the GPU (the "Thread block clusters" section gives the API's). */
 static void print_at_launch(FILE *out, const char *label,
                             const occ_at_launch *a) {
-  char blocks[32], warps[32], pct[32];
+  char blocks[32], warps[32], pct[32], clusters[48] = "";
   bool whole = a->active_blocks_per_sm == (double)(int64_t)a->active_blocks_per_sm;
   snprintf(blocks, sizeof blocks, whole ? "%.0f" : "%.2f",
            a->active_blocks_per_sm);
   snprintf(warps, sizeof warps, whole ? "%.0f" : "%.2f", a->active_warps_per_sm);
   occ_pct_text(a->occupancy, pct, sizeof pct);
-  fprintf(out, "  %-15s %6s block%s, %s warp%s, %s %%%s\n", label, blocks,
+  if (a->clusters_known && a->differs_from_api)
+    snprintf(clusters, sizeof clusters, ", %" PRId64 " cluster%s",
+             a->max_active_clusters, plural(a->max_active_clusters));
+  fprintf(out, "  %-15s %6s block%s, %s warp%s, %s %%%s%s\n", label, blocks,
           whole && a->active_blocks_per_sm == 1 ? "" : "s", warps,
           whole && a->active_warps_per_sm == 1 ? "" : "s", pct,
-          whole ? "" : " (on average)");
+          whole ? "" : " (on average)", clusters);
 }
 
 static void print_occupancy(FILE *out, const occ_report *rep) {

@@ -82,12 +82,14 @@ void occ_occupancy_rows(const occ_report *rep,
 occ_at_launch occ_report_at_launch(const occ_report *rep, bool clusters) {
   const occ_result *r = rep->result;
   const occ_cluster_result *c = clusters ? occ_report_cluster_launch(rep) : NULL;
-  occ_at_launch a;
+  occ_at_launch a = {0};
   if (c) {
     const occ_cluster_result *l =
         rep->launch_cluster_result ? rep->launch_cluster_result : c;
     a.active_blocks_per_sm = (double)l->active_blocks / rep->device->sm_count;
     a.occupancy = l->occupancy;
+    a.max_active_clusters = l->max_active_clusters;
+    a.clusters_known = true;
     a.differs_from_api = l->active_blocks != c->active_blocks;
   } else {
     a.active_blocks_per_sm = r->launch_active_blocks_per_sm;

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "render/report.h"
 
@@ -44,6 +45,11 @@ typedef struct occ_at_launch {
                                   top-level rows' */
   double active_warps_per_sm;
   double occupancy;            /* a fraction */
+  int64_t max_active_clusters; /* a cluster launch's clusters at once on the
+                                  GPU at launch, the same quantity as the
+                                  cluster object's max_active_clusters */
+  bool clusters_known;         /* false: not a cluster launch, or one whose
+                                  cluster figures are not known */
   bool differs_from_api;       /* not what the occupancy API's count gives
                                   for the same launch (with or without
                                   clusters, as asked) */

@@ -147,6 +147,104 @@ Test(report_rows, a_cluster_launch_shows_its_own_figures_at_the_top) {
     }
 }
 
+/* The clusters a board's domains hold when each SM holds blocks_per_sm
+ * of a cluster launch's blocks (the man page's rule, written out here
+ * as the oracle): the cap, then each domain's whole clusters. */
+static int64_t domain_clusters(const occ_device *d, int blocks_per_sm,
+                               int size) {
+  int per_sm = blocks_per_sm < d->cluster_max_blocks_per_sm
+                   ? blocks_per_sm
+                   : d->cluster_max_blocks_per_sm;
+  int64_t clusters = 0;
+  for (int i = 0; i < d->cluster_domain_count; i++)
+    if (d->cluster_domain_sms[i] >= size)
+      clusters += (int64_t)d->cluster_domain_sms[i] * per_sm / size;
+  return clusters;
+}
+
+/* A cluster launch's at_launch holds its clusters at once under the
+ * cluster object's name, the rule over the blocks the SM holds at
+ * launch; the text's "at launch" line ends with them where they differ
+ * from the API's count, and only there. */
+static void check_cluster_at_launch(const char *gpu, int64_t dyn, int carveout,
+                                    int size) {
+  occ_device d = board(gpu);
+  occ_cluster cluster = {{size, 1, 1}, false};
+  occ_item item = {.device = &d,
+                   .kernel = test_kernel(32, 0, dyn, 64, carveout)};
+  occ_model_request request = {.cluster = &cluster};
+  occ_model_section failed;
+  cr_assert_eq(occ_model_build(&item, &request, &failed), OCC_OK);
+  occ_report rep = {.device = &d, .kernel = &item.kernel, .result = &item.result,
+                    .cluster = &item.cluster,
+                    .cluster_result = &item.cluster_result,
+                    .launch_cluster_result = &item.launch_cluster_result};
+  int64_t api = domain_clusters(&d, item.result.active_blocks_per_sm, size);
+  int64_t launch =
+      domain_clusters(&d, item.result.launch_active_blocks_per_sm, size);
+  char *text = text_of(&rep);
+  cJSON *json = json_parsed(occ_json_report(&rep));
+  cr_assert_not_null(json);
+  const cJSON *at = cJSON_GetObjectItemCaseSensitive(json, "at_launch");
+  const cJSON *c = cJSON_GetObjectItemCaseSensitive(json, "cluster");
+  const cJSON *n = cJSON_GetObjectItemCaseSensitive(at, "max_active_clusters");
+  cr_assert(cJSON_IsNumber(n), "%s %lld B carveout %d cluster %d", gpu,
+            (long long)dyn, carveout, size);
+  cr_expect_eq(n->valuedouble, (double)launch, "%s %lld B carveout %d cluster %d",
+               gpu, (long long)dyn, carveout, size);
+  cr_expect_eq(cJSON_GetObjectItemCaseSensitive(c, "max_active_clusters")->valuedouble,
+               (double)api);
+  cr_expect_float_eq(
+      cJSON_GetObjectItemCaseSensitive(at, "active_blocks_per_sm")->valuedouble *
+          d.sm_count,
+      (double)(launch * size), 1e-6);
+  /* The top "at launch" line (the one without clusters is indented). */
+  char line[128] = "";
+  const char *at_line = strstr(text, "\n  at launch ");
+  if (at_line) {
+    const char *end = strchr(at_line + 1, '\n');
+    snprintf(line, sizeof line, "%.*s", (int)(end - at_line - 1), at_line + 1);
+  }
+  char ending[64];
+  snprintf(ending, sizeof ending, ", %lld clusters", (long long)launch);
+  size_t len = strlen(line), ending_len = strlen(ending);
+  if (launch != api)
+    cr_expect(len > ending_len && strcmp(line + len - ending_len, ending) == 0,
+              "'%s' does not end with '%s'", line, ending);
+  else
+    cr_expect_null(strstr(line, "cluster"), "'%s': the API's count again", line);
+  cJSON_Delete(json);
+  free(text);
+}
+
+Test(report_rows, a_cluster_launch_gives_its_clusters_at_launch) {
+  const char *gpus[] = {"H100 SXM", "H200"};
+  const int64_t dyn[] = {0, 7168, 12288};
+  const int carveouts[] = {OCC_CARVEOUT_DEFAULT, 0, 28, 50};
+  const int sizes[] = {2, 4, 8};
+  for (int g = 0; g < 2; g++)
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 4; j++)
+        for (int s = 0; s < 3; s++)
+          check_cluster_at_launch(gpus[g], dyn[i], carveouts[j], sizes[s]);
+}
+
+/* A launch without clusters has no count at launch: null, never 0. */
+Test(report_rows, a_launch_without_clusters_has_null_clusters_at_launch) {
+  occ_device d = board("H100 SXM");
+  occ_item item = {.device = &d,
+                   .kernel = test_kernel(32, 0, 12288, 64, 28)};
+  occ_model_request request = {0};
+  occ_model_section failed;
+  cr_assert_eq(occ_model_build(&item, &request, &failed), OCC_OK);
+  occ_report rep = {.device = &d, .kernel = &item.kernel, .result = &item.result};
+  cJSON *json = json_parsed(occ_json_report(&rep));
+  cr_assert_not_null(json);
+  const cJSON *at = cJSON_GetObjectItemCaseSensitive(json, "at_launch");
+  cr_expect(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(at, "max_active_clusters")));
+  cJSON_Delete(json);
+}
+
 /* --- every figure with its basis --- */
 
 /* The compute capabilities whose shared-memory configuration the driver

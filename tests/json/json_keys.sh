@@ -111,8 +111,8 @@ for json in "$with_grid" "$plain" "$carve"; do
   for k in warps blocks registers shared_memory barriers; do
     check limits "$json" ".limits | has(\"$k\")"
   done
-  for k in smem_config_bytes active_blocks_per_sm active_warps_per_sm occupancy \
-      differs_from_api; do
+  for k in smem_config_bytes max_active_clusters active_blocks_per_sm \
+      active_warps_per_sm occupancy differs_from_api; do
     check at_launch "$json" ".at_launch | has(\"$k\")"
   done
   check types "$json" '(.occupancy|type) == "number" and (.launchable|type) == "boolean" and (.limited_by|type) == "array"'
@@ -120,7 +120,7 @@ done
 check grid "$with_grid" '.waves.blocks_per_wave == 1716 and .active_blocks_per_sm == 13 and .waves.full_waves == 0 and .inactive_threads == 16'
 check source "$with_grid" '.device.source == "database" and .device.cc == "9.0" and .kernel.name == null and .kernel.carveout_pct == null and .kernel.block == [40, 2, 1] and .threads_per_block == 80'
 check nulls "$plain" '.waves == null and .limits.registers == null and .limits.barriers == null and .device.sm_count == null'
-check at_launch "$carve" '.kernel.carveout_pct == 28 and .active_blocks_per_sm == 8 and .at_launch.active_blocks_per_sm == 12 and .at_launch.smem_config_bytes == 102400 and .at_launch.differs_from_api and .at_launch.occupancy == 0.375'
+check at_launch "$carve" '.at_launch.max_active_clusters == null and .kernel.carveout_pct == 28 and .active_blocks_per_sm == 8 and .at_launch.active_blocks_per_sm == 12 and .at_launch.smem_config_bytes == 102400 and .at_launch.differs_from_api and .at_launch.occupancy == 0.375'
 
 charts=$(./occcalc --gpu a100 --regs 64 --block 256 --chart all --json)
 rules charts "$charts"
@@ -161,24 +161,31 @@ check cluster "$cluster" "(.cluster | keys) == ($cluster_keys) and .cluster.dims
   (.cluster.waves | keys) == ([\"grid_clusters\", \"clusters_per_wave\", \"full_waves\",
   \"tail_clusters\", \"waves\"] | sort)"
 # A cluster launch's at_launch is the cluster launch's, as the top level
-# is; the kernel's without clusters is under without_clusters.at_launch,
-# and each differs_from_api compares with its own level.
+# is, with its clusters at once under the cluster object's name; the
+# kernel's without clusters is under without_clusters.at_launch, and each
+# differs_from_api compares with its own level.
 check cluster-at-launch "$cluster" '.at_launch.active_blocks_per_sm == .active_blocks_per_sm and
+  .at_launch.max_active_clusters == .cluster.max_active_clusters and
   .at_launch.occupancy == .occupancy and (.at_launch.differs_from_api | not) and
   (.without_clusters.at_launch | keys) == (["active_blocks_per_sm", "active_warps_per_sm",
   "occupancy", "differs_from_api"] | sort) and .without_clusters.at_launch.active_blocks_per_sm == 16'
 carve_cluster=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 12288 --carveout 28 --cluster 4 --json)
 check cluster-at-launch-carveout "$carve_cluster" '.active_blocks_per_sm * 132 == 496 and
+  .cluster.max_active_clusters == 124 and .at_launch.max_active_clusters == 216 and
+  .at_launch.active_blocks_per_sm * 132 == .at_launch.max_active_clusters * .cluster.size and
   .at_launch.active_blocks_per_sm * 132 == 864 and .at_launch.differs_from_api and
   .at_launch.occupancy < .without_clusters.at_launch.occupancy and
   .without_clusters.at_launch.active_blocks_per_sm == 7 and .without_clusters.at_launch.differs_from_api'
 check not-cluster-at-launch "$carve" '.without_clusters == null'
 carve_explain=$(./occcalc --gpu h100 --regs 32 --block 64 --dyn-smem 12288 --carveout 28 --cluster 4 --explain --json)
 check cluster-at-launch-explained "$carve_explain" '[.explain[] | select(.result.name ==
-  "cluster.at_launch.occupancy") | .result.value] == [.at_launch.occupancy]'
+  "cluster.at_launch.occupancy") | .result.value] == [.at_launch.occupancy] and
+  [.explain[] | select(.result.name == "at_launch.max_active_clusters") | .result.value]
+  == [.at_launch.max_active_clusters]'
 no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
 check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
   .cluster.max_active_clusters == null and .cluster.occupancy == null and
+  .at_launch.max_active_clusters == null and
   (.cluster.unknown_reason | type) == \"string\" and .ncu.launch__cluster_max_active == null"
 
 # The ncu object: Nsight Compute's names, the driver's configuration.
