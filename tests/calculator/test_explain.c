@@ -269,7 +269,8 @@ Test(explain, json_steps) {
   cr_assert_eq(occ_compute(&d, &k, &r), OCC_OK);
   occ_step steps[OCC_EXPLAIN_MAX_STEPS];
   size_t n = occ_explain(&d, &k, &r, NULL, steps, OCC_EXPLAIN_MAX_STEPS);
-  occ_report rep = {&d, &k, NULL, &r, NULL, NULL, steps, n, NULL, NULL, NULL, NULL, NULL};
+  occ_report rep = {.device = &d, .kernel = &k, .result = &r,
+                    .steps = steps, .step_count = n};
   cJSON *array = json_parsed(occ_json_explain(&rep));
   cr_assert(cJSON_IsArray(array));
   cr_assert_eq((size_t)cJSON_GetArraySize(array), n);

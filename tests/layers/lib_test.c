@@ -25,10 +25,15 @@ int main(void) {
   occ_model_request request = {.grid_blocks = 1000, .explain = true};
   occ_model_section failed;
   if (occ_model_build(&item, &request, &failed) != OCC_OK) return 1;
-  occ_report rep = {item.device, &item.kernel, item.name, &item.result,
-                    &item.waves, item.has_ncu ? &item.ncu : NULL,
-                    item.explanation->steps, item.explanation->count, NULL,
-                    NULL, NULL, NULL, &item.waves};
+  occ_report rep = {.device = item.device,
+                    .kernel = &item.kernel,
+                    .kernel_name = item.name,
+                    .result = &item.result,
+                    .waves = &item.waves,
+                    .ncu = item.has_ncu ? &item.ncu : NULL,
+                    .steps = item.explanation->steps,
+                    .step_count = item.explanation->count,
+                    .waves_without_clusters = &item.waves};
   cJSON *doc = occ_json_report(&rep);
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
   const cJSON *occ = cJSON_GetObjectItemCaseSensitive(doc, "occupancy");
