@@ -29,6 +29,14 @@ expect 0 time 1.9 s "<=" 2
 expect 1 time 2.1 s "<=" 2
 OCC_BENCH_TIGHTEN=2 expect 1 throughput 75.5 MB/s ">=" 50
 OCC_BENCH_TIGHTEN=2 expect 1 time 1.9 s "<=" 2
+# A measurement that gave no figure misses (it once passed as 0).
+for figure in "" "x" "1.2.3"; do
+  line=$(verdict nothing "$figure" s "<=" 2)
+  got=$?
+  case "$got:$line" in 1:*"no figure"*"MISSED"*) ;; *)
+    echo "bench_fails: verdict on figure '$figure' gave status $got: $line"; fail=1 ;;
+  esac
+done
 out=$(OCC_BENCH_TIGHTEN=1000 sh tests/harness/run_targets.sh "$make" $bench 2>&1)
 status=$?
 if [ $status -eq 0 ]; then

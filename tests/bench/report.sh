@@ -91,7 +91,7 @@ ten=$wall
 python3 tests/bench/gen_reports.py "$dir/template.json" "$dir" 1 1 --metrics 40000 || exit 1
 measure "1 row of 40,000 metrics" "$dir/rank0.json"
 verdict "40,000 metrics, as a multiple of 10,000's time" \
-  "$(awk -v a="$ten" -v b="$wall" 'BEGIN { printf "%.2f", a > 0.01 ? b / a : b / 0.01 }')" \
+  "$(awk -v a="$ten" -v b="$wall" 'BEGIN { printf "%.2f", (a > 0.01 ? b / a : b / 0.01) }')" \
   x "<=" 6 || status=1
 echo "    (40,000 metrics: $wall s; linear when about 4)"
 exit $status
