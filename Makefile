@@ -226,6 +226,9 @@ RUN_TARGETS = sh tests/harness/run_targets.sh "$(MAKE)"
 .PHONY: check test-unit test-slow
 
 # The binaries first, in parallel under make -j, then the targets in turn.
+# What check builds, it builds with -Werror, as CI does (.ci/run): a
+# warning in a changed file fails here first.
+check: WERROR = 1
 check: all $(CHECK_BINS)
 	+@$(RUN_TARGETS) $(CHECK_TARGETS)
 
