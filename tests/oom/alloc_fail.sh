@@ -41,8 +41,8 @@ check --ptxas tests/ptxas/real/pressure.cuobjdump.txt
 check --data data/gpus.json --gpu a100 --regs 64 --block 256 --json
 # occcalc run's report of a program that launched nothing and exited 3:
 # status 3 only where the report was written whole, else the one line of
-# out of memory and status 1 (it used to say "out of memory writing JSON"
-# and exit 3, as if the report were there).
+# out of memory and status 1, never the program's status beside an "out
+# of memory writing JSON" that left no report.
 FAILMALLOC_COUNT="$tmp/count" LD_PRELOAD=$shim "$occ" run --measure none --json -- sh -c 'exit 3' >/dev/null 2>&1
 count=$(cat "$tmp/count")
 n=0
