@@ -87,6 +87,17 @@ Test(cluster_sweep, count_and_add) {
             s.placement_agree == 2);
 }
 
+/* The verifier's text section, malloc'd. */
+static char *printed(const occ_cluster_verify *v) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  cr_assert(out);
+  occ_print_cluster_verify(out, v);
+  fclose(out);
+  return text;
+}
+
 Test(cluster_verify_out, json_nulls_what_was_not_measured) {
   occ_cluster_verify v;
   memset(&v, 0, sizeof v);
@@ -132,12 +143,7 @@ Test(cluster_verify_out, text_names_cudart_measured_and_placement) {
   v.run.sm_groups = 1;
   v.run.sm_group_sms[0] = 2;
   occ_verify_cluster_judge(&v);
-  char *text = NULL;
-  size_t size = 0;
-  FILE *out = open_memstream(&text, &size);
-  cr_assert(out);
-  occ_print_cluster_verify(out, &v);
-  fclose(out);
+  char *text = printed(&v);
   cr_expect(strstr(text, "528 clusters at once"), "%s", text);
   cr_expect(strstr(text, "528 (cudaOccupancyMaxActiveClusters), driver 528"), "%s", text);
   cr_expect(strstr(text, "528..528 clusters co-resident over 3"), "%s", text);
@@ -163,12 +169,7 @@ Test(cluster_verify_out, the_prediction_at_launch_beside_the_api_s,
   v.run.launches = 3;
   v.run.measured_min = v.run.measured_max = 216;
   occ_verify_cluster_judge(&v);
-  char *text = NULL;
-  size_t size = 0;
-  FILE *out = open_memstream(&text, &size);
-  cr_assert(out);
-  occ_print_cluster_verify(out, &v);
-  fclose(out);
+  char *text = printed(&v);
   cr_expect(strstr(text, "  predicted              124 clusters at once\n"
                          "  predicted at launch    216 clusters: the driver "
                          "configures 100 KB, not 64 KB\n"),
