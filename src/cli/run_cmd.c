@@ -645,7 +645,6 @@ static int start_sampler(run_state *s) {
   }
   s->sampling = true;
   const occ_sampler_status *st = &s->sampler.status;
-  int on = 0;
   const occ_sampler_device *off = NULL;
   for (int i = 0; i < st->device_count; i++) {
     const occ_sampler_device *d = &st->devices[i];
@@ -656,7 +655,6 @@ static int start_sampler(run_state *s) {
       s->sampling = false;
       return OCC_EXIT_DEVICE;
     }
-    on += d->state == OCC_SAMPLER_ON;
     if (d->state != OCC_SAMPLER_ON && d->state != OCC_SAMPLER_OFF && !off)
       off = d;
   }
@@ -674,7 +672,6 @@ static int start_sampler(run_state *s) {
   if (off)
     snprintf(s->sample_why, sizeof s->sample_why, "GPU %d not sampled: %s",
              off->ordinal, off->why);
-  (void)on;
   return OCC_EXIT_OK;
 }
 

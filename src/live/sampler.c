@@ -798,7 +798,7 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
     }
   }
   /* The final status once every sample is written: occcalc reads them
-   * while Disable runs (it waits for the child's end before it exits). */
+   * while Disable runs, and does not wait for it (occ_sampler_close). */
   for (int i = 0; i < status.device_count; i++) stop_sampling(&runs[i]);
   status.phase = OCC_SAMPLER_FINAL;
   write_status(status_fd, &status);
