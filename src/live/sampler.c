@@ -5,7 +5,7 @@
  * cuptiProfilerDeviceSupported, the chip's name, Enable (where another
  * profiler holding the counters shows), the counter availability and a
  * host configuration of the two metrics (one pass), SetConfig (GPU time
- * interval, keep the oldest records), the counter data image, Start; a
+ * interval, keep the oldest records), Start, the counter data image; a
  * loop of DecodeData and per sample GetSampleInfo and
  * EvaluateToGpuValues; at the end Stop, the rest decoded, Disable.
  *
@@ -292,16 +292,20 @@ static int availability(device_run *d, bool use_cache) {
   return 0;
 }
 
+/* The host object's end. */
+static void end_host(device_run *d) {
+  if (!d->host) return;
+  CUpti_Profiler_Host_Deinitialize_Params p = {
+      .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
+  p.pHostObject = d->host;
+  api.cuptiProfilerHostDeinitialize(&p);
+  d->host = NULL;
+}
+
 /* What configure and start_device made, let go (a retry with a fresh
  * availability image follows). */
 static void unconfigure(device_run *d) {
-  if (d->host) {
-    CUpti_Profiler_Host_Deinitialize_Params p = {
-        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-    p.pHostObject = d->host;
-    api.cuptiProfilerHostDeinitialize(&p);
-    d->host = NULL;
-  }
+  end_host(d);
   free(d->availability);
   free(d->config);
   free(d->image);
@@ -355,7 +359,8 @@ static int configure(device_run *d, bool use_cache) {
   return 0;
 }
 
-/* The device side: configure, the image, start. */
+/* The device side: configure and start. The counter data image follows
+ * (prepare_image), once the program's gate is open. */
 static int start_device(device_run *d, uint64_t interval_ns) {
   occ_sampler_device *st = d->st;
   CUpti_PmSampling_SetConfig_Params cfg = {
@@ -368,25 +373,6 @@ static int start_device(device_run *d, uint64_t interval_ns) {
   cfg.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
   cfg.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
   CUPTI(st, cuptiPmSamplingSetConfig, &cfg);
-  CUpti_PmSampling_GetCounterDataSize_Params size = {
-      .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
-  size.pPmSamplingObject = d->obj;
-  size.pMetricNames = metrics;
-  size.numMetrics = 2;
-  size.maxSamples = IMAGE_SAMPLES;
-  CUPTI(st, cuptiPmSamplingGetCounterDataSize, &size);
-  d->image_size = size.counterDataSize;
-  d->image = malloc(d->image_size);
-  d->blank = malloc(d->image_size);
-  if (!d->image || !d->blank)
-    return fail(st, CUPTI_ERROR_OUT_OF_MEMORY, "malloc");
-  CUpti_PmSampling_CounterDataImage_Initialize_Params init = {
-      .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
-  init.pPmSamplingObject = d->obj;
-  init.counterDataSize = d->image_size;
-  init.pCounterData = d->image;
-  CUPTI(st, cuptiPmSamplingCounterDataImageInitialize, &init);
-  memcpy(d->blank, d->image, d->image_size);
   CUpti_PmSampling_Start_Params go = {
       .structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE};
   go.pPmSamplingObject = d->obj;
@@ -395,6 +381,50 @@ static int start_device(device_run *d, uint64_t interval_ns) {
   st->interval_ns = interval_ns;
   st->state = OCC_SAMPLER_ON;
   return 0;
+}
+
+/* The host image the records are decoded into, and its blank copy (the
+ * image is reset by copying it back, faster than initialising it).
+ * Made after Start, off the program's path: the first decode comes a
+ * decode period later, and the hardware buffer holds the records until
+ * then. 0, or -1 with the device stopped (no sample taken). */
+static int prepare_image(device_run *d) {
+  occ_sampler_device *st = d->st;
+  CUptiResult r = CUPTI_SUCCESS;
+  const char *call = "cuptiPmSamplingGetCounterDataSize";
+  CUpti_PmSampling_GetCounterDataSize_Params size = {
+      .structSize = CUpti_PmSampling_GetCounterDataSize_Params_STRUCT_SIZE};
+  size.pPmSamplingObject = d->obj;
+  size.pMetricNames = metrics;
+  size.numMetrics = 2;
+  size.maxSamples = IMAGE_SAMPLES;
+  step = call;
+  if ((r = api.cuptiPmSamplingGetCounterDataSize(&size)) == CUPTI_SUCCESS) {
+    d->image_size = size.counterDataSize;
+    d->image = malloc(d->image_size);
+    d->blank = malloc(d->image_size);
+    call = "malloc";
+    if (!d->image || !d->blank) r = CUPTI_ERROR_OUT_OF_MEMORY;
+  }
+  if (r == CUPTI_SUCCESS) {
+    CUpti_PmSampling_CounterDataImage_Initialize_Params init = {
+        .structSize = CUpti_PmSampling_CounterDataImage_Initialize_Params_STRUCT_SIZE};
+    init.pPmSamplingObject = d->obj;
+    init.counterDataSize = d->image_size;
+    init.pCounterData = d->image;
+    step = call = "cuptiPmSamplingCounterDataImageInitialize";
+    r = api.cuptiPmSamplingCounterDataImageInitialize(&init);
+  }
+  if (r == CUPTI_SUCCESS) {
+    memcpy(d->blank, d->image, d->image_size);
+    return 0;
+  }
+  CUpti_PmSampling_Stop_Params stop = {
+      .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+  stop.pPmSamplingObject = d->obj;
+  api.cuptiPmSamplingStop(&stop);
+  d->started = false;
+  return fail(st, r, call);
 }
 
 static void flush_batch(device_run *d) {
@@ -549,13 +579,7 @@ static void stop_sampling(device_run *d) {
 /* Disable, and the host object's end. */
 static void release(device_run *d) {
   disable(d);
-  if (d->host) {
-    CUpti_Profiler_Host_Deinitialize_Params p = {
-        .structSize = CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE};
-    p.pHostObject = d->host;
-    api.cuptiProfilerHostDeinitialize(&p);
-    d->host = NULL;
-  }
+  end_host(d);
 }
 
 static void stop_device(device_run *d) {
@@ -774,6 +798,8 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
   start_all(spec, &status, runs);
   if (gate_out >= 0) close(gate_out);
   gate_out = -1;
+  for (int i = 0; i < status.device_count; i++)
+    if (runs[i].started && prepare_image(&runs[i]) != 0) release(&runs[i]);
   status.phase = OCC_SAMPLER_STARTED;
   write_status(status_fd, &status);
   bool any = false;
