@@ -1,6 +1,7 @@
 /* cluster_explain.c - the cluster steps of --explain (cluster_explain.h). */
 #include "core/cluster_explain.h"
 
+#include <string.h>
 
 /* The cluster steps are one section's. */
 typedef occ_step_list builder;
@@ -188,4 +189,35 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
     at_launch(&b, d, res, launch);
   cluster_waves(&b, waves);
   return b.count;
+}
+
+/* The figures of sections 7 to 9 that a cluster launch changes. */
+static const char *const cluster_less[][2] = {
+    {"active_blocks_per_sm", "without_clusters.active_blocks_per_sm"},
+    {"active_warps_per_sm", "without_clusters.active_warps_per_sm"},
+    {"occupancy", "without_clusters.occupancy"},
+    {"at_launch.active_blocks_per_sm",
+     "without_clusters.at_launch.active_blocks_per_sm"},
+    {"at_launch.active_warps_per_sm",
+     "without_clusters.at_launch.active_warps_per_sm"},
+    {"at_launch.occupancy", "without_clusters.at_launch.occupancy"},
+    {"waves.grid_blocks", "without_clusters.waves.grid_blocks"},
+    {"waves.blocks_per_wave", "without_clusters.waves.blocks_per_wave"},
+    {"waves.waves", "without_clusters.waves.waves"}};
+
+static void rename_value(occ_explain_value *v) {
+  for (size_t i = 0; i < sizeof cluster_less / sizeof *cluster_less; i++) {
+    if (v->name && strcmp(v->name, cluster_less[i][0]) == 0) {
+      v->name = cluster_less[i][1];
+      return;
+    }
+  }
+}
+
+void occ_explain_name_without_clusters(occ_step *steps, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    for (int j = 0; j < steps[i].operand_count; j++)
+      rename_value(&steps[i].operands[j]);
+    if (steps[i].has_result) rename_value(&steps[i].result);
+  }
 }

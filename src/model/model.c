@@ -82,6 +82,7 @@ static void build_explanation(occ_item *item, occ_explanation *e) {
                             OCC_EXPLAIN_MAX_STEPS - e->count);
     e->count += n > OCC_EXPLAIN_MAX_STEPS - e->count
                     ? OCC_EXPLAIN_MAX_STEPS - e->count : n;
+    occ_explain_name_without_clusters(e->steps, e->count);
   }
 }
 

@@ -182,6 +182,16 @@ check cluster-at-launch-explained "$carve_explain" '[.explain[] | select(.result
   "cluster.at_launch.occupancy") | .result.value] == [.at_launch.occupancy] and
   [.explain[] | select(.result.name == "at_launch.max_active_clusters") | .result.value]
   == [.at_launch.max_active_clusters]'
+# Every figure the steps name that the report has is the report's own
+# number: a cluster launch's steps name its figures without clusters
+# without_clusters.*, as the report does.
+named_figures='. as $r | [.explain[] | (.result, .operands[]) | select(. != null)
+  | (.name | split(".")) as $p | select(($r | getpath($p)) | type == "number")
+  | {name, value, report: ($r | getpath($p))}] | length > 50 and
+  all(.[]; .value == .report)'
+check cluster-explain-names "$carve_explain" "$named_figures"
+check cluster-explain-names-waves "$(./occcalc --gpu h100 --regs 32 --block 128 \
+  --cluster 2 --grid 1056 --explain --json)" "$named_figures"
 no_layout=$(./occcalc --gpu 'H100 PCIe' --regs 32 --block 128 --cluster 4 --json)
 check cluster-no-layout "$no_layout" "(.cluster | keys) == ($cluster_keys) and
   .cluster.max_active_clusters == null and .cluster.occupancy == null and
