@@ -70,14 +70,18 @@ typedef struct occ_probe_config {
   int carveout_pct;           /* 0..100 or OCC_CARVEOUT_DEFAULT */
   bool counter;               /* also read the hardware counter */
   double deadline_s;          /* occ_gpu_now_s() after which to give up */
+  int expected_blocks_per_sm; /* the caller's prediction at launch (0:
+                                 none): the configuration at launch can
+                                 hold more than the API's count */
 } occ_probe_config;
 
 /* Runs the probe once with cfg into *run (model/verify.h): JIT
  * (cudaLibraryLoadData with the register cap, cached per cap), the
  * occupancy API of the runtime and of the driver, a timeline launch of
- * 4 x api x SMs blocks (one block, expected to be refused, when the API
- * says 0) with the configuration the driver chose for it, the counter if
- * asked and the cooperative bound. */
+ * 4 x SMs x the API's blocks per SM, or the expected ones where more
+ * (one block, expected to be refused, when the API says 0), with the
+ * configuration the driver chose for it, the counter if asked and the
+ * cooperative bound. */
 occ_gpu_status occ_gpu_probe(occ_gpu *gpu, const occ_probe_config *cfg,
                              occ_probe_run *run, char *err, size_t err_size);
 

@@ -205,9 +205,13 @@ static occ_gpu_status timeline_run(occ_gpu *gpu, CUfunction fn,
                                    occ_probe_run *run, char *err,
                                    size_t err_size) {
   const occ_device *d = &gpu->device;
-  int64_t grid = run->api_blocks_per_sm > 0
-                     ? WAVES * (int64_t)run->api_blocks_per_sm * d->sm_count
-                     : 1;
+  /* WAVES x the API's blocks, or the expected ones where more, keep every
+   * SM full; never more than the records. */
+  int per_sm = run->api_blocks_per_sm;
+  if (per_sm > 0 && cfg->expected_blocks_per_sm > per_sm)
+    per_sm = cfg->expected_blocks_per_sm;
+  int64_t grid = per_sm > 0 ? WAVES * (int64_t)per_sm * d->sm_count : 1;
+  if (grid > gpu->records_cap) grid = gpu->records_cap;
   run->grid_blocks = grid;
   bool counting = false;
   double t0 = occ_gpu_now_s();

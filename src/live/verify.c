@@ -35,11 +35,18 @@ occ_gpu_status occ_verify_kernel(occ_gpu *gpu, const occ_kernel *kernel,
       .carveout_pct = kernel->carveout_pct,
       .counter = options->counter,
       .deadline_s = options->deadline_s};
+  /* The probe as asked for, predicted before the launch so that the grid
+   * covers the blocks expected at launch; predicted again below with the
+   * registers the JIT compiler gave. */
+  const occ_device *d = occ_gpu_device(gpu);
+  occ_probe_run asked = {.regs_per_thread = kernel->regs_per_thread};
+  probe_kernel(kernel, &asked, &v->probe);
+  if (occ_compute(d, &v->probe, &v->prediction) == OCC_OK)
+    cfg.expected_blocks_per_sm = v->prediction.launch_active_blocks_per_sm;
   occ_gpu_status s = occ_gpu_probe(gpu, &cfg, &v->run, err, err_size);
   if (s != OCC_GPU_OK) return s;
   probe_kernel(kernel, &v->run, &v->probe);
   v->regs_exact = v->run.regs_per_thread == kernel->regs_per_thread;
-  const occ_device *d = occ_gpu_device(gpu);
   occ_status st = occ_compute(d, &v->probe, &v->prediction);
   if (st != OCC_OK) {
     snprintf(err, err_size, "the probe's configuration: %s", occ_strerror(st));
