@@ -9,10 +9,10 @@
  * partial sample weighted). Samples carry no context: a sample that also
  * covers other launches (shared) is split between them by their rates,
  * the maximum-likelihood split: each launch's rate is its warps (cycles)
- * per ns of its samples, all weighted by f, and launch k gets
- * rate(k) x overlap(k) / sum over the sample's launches j of rate(j) x
- * overlap(j) of the sample's warps (cycles); by overlap alone where no
- * launch has a rate. Where its own samples span at least
+ * per ns of it inside its samples, every sample taken by f, and launch k
+ * gets rate(k) x overlap(k) / (the sum of rate(j) x overlap(j) over the
+ * sample's launches j) of the sample's warps (cycles); by overlap alone
+ * where that sum is 0. Where its own samples span at least
  * OCC_OWN_FRACTION of a launch, only they count. A launch with over a
  * tenth of its time in shared samples and less than that of its own is
  * marked (occ_basis), as are launches beside others and in lost samples. */
