@@ -8,6 +8,9 @@
  * value is marked. */
 #define MARK_FRACTION 0.10
 
+/* The first capacity of the shared samples' array, which then doubles. */
+#define SHARED_FIRST_CAPACITY 64
+
 static const occ_sampled_launch *sort_base;
 
 static int by_device_start(const void *x, const void *y) {
@@ -84,7 +87,8 @@ static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
 
 int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
                   size_t count) {
-  *a = (occ_attribution){.launches = launches, .count = count};
+  *a = (occ_attribution){.launches = launches, .count = count,
+                         .shared_kept = true};
   a->order = malloc((count + 1) * sizeof *a->order);
   if (!a->order) return -1;
   for (size_t i = 0; i < count; i++) {
@@ -92,6 +96,7 @@ int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
     occ_sampled_launch *l = &launches[i];
     l->warps = l->cycles = l->covered_ns = l->shared_ns = l->lost_ns = 0;
     l->own_warps = l->own_cycles = l->own_ns = 0;
+    l->split_warps = l->split_cycles = 0;
     l->sample_count = 0;
     l->beside_same = l->beside_other = l->known = false;
     l->basis = OCC_BASIS_UNKNOWN;
@@ -145,20 +150,52 @@ static double overlap_ns(const occ_sampled_launch *l, uint64_t s0,
   return e > b ? (double)(e - b) : 0;
 }
 
+/* The launches that may overlap sample s (device in range, duration
+ * not 0): order[*from, *to). A launch that overlaps it starts before its
+ * end and after its start less the device's longest launch. */
+static void candidates(const occ_attribution *a, const occ_pm_sample *s,
+                       size_t *from, size_t *to) {
+  size_t begin = a->devices[s->device].begin, end = a->devices[s->device].end;
+  uint64_t longest = a->devices[s->device].longest_ns;
+  uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
+  *from = first_from(a, begin, end, s0 > longest ? s0 - longest : 0);
+  *to = first_from(a, *from, end, s1);
+}
+
+/* Keeps a copy of a shared sample; on a failed allocation, drops those
+ * kept and keeps none from then on. */
+static void keep_shared(occ_attribution *a, const occ_pm_sample *s) {
+  if (!a->shared_kept) return;
+  if (a->shared_count == a->shared_capacity) {
+    size_t capacity = a->shared_capacity ? 2 * a->shared_capacity
+                                         : SHARED_FIRST_CAPACITY;
+    occ_pm_sample *grown = capacity <= SIZE_MAX / sizeof *grown
+                               ? realloc(a->shared, capacity * sizeof *grown)
+                               : NULL;
+    if (!grown) {
+      free(a->shared);
+      a->shared = NULL;
+      a->shared_count = a->shared_capacity = 0;
+      a->shared_kept = false;
+      return;
+    }
+    a->shared = grown;
+    a->shared_capacity = capacity;
+  }
+  a->shared[a->shared_count++] = *s;
+}
+
 void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
   if (!device_in_range(s->device) || s->duration_ns == 0) return;
-  size_t begin = a->devices[s->device].begin, end = a->devices[s->device].end;
   uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
-  uint64_t longest = a->devices[s->device].longest_ns;
-  /* A launch that overlaps the sample starts before s1 and after
-   * s0 - longest. */
-  size_t from = first_from(a, begin, end, s0 > longest ? s0 - longest : 0);
-  size_t to = first_from(a, from, end, s1);
+  size_t from, to;
+  candidates(a, s, &from, &to);
   size_t covering = 0;
   for (size_t i = from; i < to; i++) {
     const occ_sampled_launch *l = &a->launches[a->order[i]];
     covering += timed(l) && overlap_ns(l, s0, s1) > 0;
   }
+  if (covering > 1 && !(s->flags & OCC_SAMPLE_LOST)) keep_shared(a, s);
   for (size_t i = from; i < to; i++) {
     occ_sampled_launch *l = &a->launches[a->order[i]];
     double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
@@ -180,6 +217,55 @@ void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
     }
     l->sample_count++;
   }
+}
+
+/* A launch's rate: the counts (warps or cycles) of its samples, split
+ * by time, per ns of it inside them. */
+static double rate_of(const occ_sampled_launch *l, bool warps) {
+  if (l->covered_ns <= 0) return 0;
+  return (warps ? l->warps : l->cycles) / l->covered_ns;
+}
+
+/* Gives each launch that shared sample s covers its part of the
+ * sample's warps and cycles: in proportion to its rate x its time
+ * inside, or to its time inside where the sample's launches have no
+ * rate. */
+static void split_shared(occ_attribution *a, const occ_pm_sample *s) {
+  uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
+  size_t from, to;
+  candidates(a, s, &from, &to);
+  double expected_warps = 0, expected_cycles = 0;
+  for (size_t i = from; i < to; i++) {
+    const occ_sampled_launch *l = &a->launches[a->order[i]];
+    double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
+    expected_warps += rate_of(l, true) * in;
+    expected_cycles += rate_of(l, false) * in;
+  }
+  for (size_t i = from; i < to; i++) {
+    occ_sampled_launch *l = &a->launches[a->order[i]];
+    double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
+    if (in <= 0) continue;
+    double by_time = in / (double)s->duration_ns;
+    double warps_part = expected_warps > 0
+                            ? rate_of(l, true) * in / expected_warps
+                            : by_time;
+    double cycles_part = expected_cycles > 0
+                             ? rate_of(l, false) * in / expected_cycles
+                             : by_time;
+    l->split_warps += warps_part * s->warps_active;
+    l->split_cycles += cycles_part * s->cycles_active;
+  }
+}
+
+/* Each launch's split sums: its own samples' and its parts of the shared
+ * ones; where a shared sample was not kept, its sums split by time. */
+static void split_all(occ_attribution *a) {
+  for (size_t i = 0; i < a->count; i++) {
+    occ_sampled_launch *l = &a->launches[i];
+    l->split_warps = a->shared_kept ? l->own_warps : l->warps;
+    l->split_cycles = a->shared_kept ? l->own_cycles : l->cycles;
+  }
+  for (size_t i = 0; i < a->shared_count; i++) split_shared(a, &a->shared[i]);
 }
 
 /* Whether the samples covering the launch alone span enough of it to be
@@ -214,19 +300,21 @@ static void finish_one(occ_sampled_launch *l, const occ_sampled_device *d) {
              (d->first_ns == 0 || l->end_ns <= d->first_ns ||
               l->start_ns >= d->last_ns)) {
     l->miss = OCC_MISS_OUTSIDE;
-  } else if (l->cycles <= 0 || d->max_warps_per_sm <= 0) {
+  } else if (l->split_cycles <= 0 || d->max_warps_per_sm <= 0) {
     l->miss = OCC_MISS_NO_CYCLES;
   } else {
     l->known = true;
     bool own = own_samples_suffice(l);
-    l->achieved = (own ? l->own_warps : l->warps) /
-                  ((own ? l->own_cycles : l->cycles) * d->max_warps_per_sm);
+    l->achieved =
+        (own ? l->own_warps : l->split_warps) /
+        ((own ? l->own_cycles : l->split_cycles) * d->max_warps_per_sm);
     l->basis = basis_of(l, d);
   }
 }
 
-void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
-                     int device_count) {
+int occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
+                    int device_count) {
+  split_all(a);
   for (size_t i = 0; i < a->count; i++) {
     occ_sampled_launch *l = &a->launches[i];
     const occ_sampled_device *d =
@@ -235,6 +323,7 @@ void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
     finish_one(l, d);
     occ_attr_word(l);
   }
+  return a->shared_kept ? 0 : -1;
 }
 
 void occ_attr_word(occ_sampled_launch *l) {
@@ -246,6 +335,9 @@ void occ_attr_word(occ_sampled_launch *l) {
 void occ_attr_free(occ_attribution *a) {
   free(a->order);
   a->order = NULL;
+  free(a->shared);
+  a->shared = NULL;
+  a->shared_count = a->shared_capacity = 0;
 }
 
 const char *occ_basis_key(occ_basis basis) {
@@ -269,7 +361,7 @@ const char *occ_basis_words(occ_basis basis) {
   case OCC_BASIS_LOST: return "some of its samples were lost";
   case OCC_BASIS_SHARED:
     return "over a tenth of its time lies in samples shared with the "
-           "kernels before or after it";
+           "kernels before or after it, split by each kernel's rate";
   case OCC_BASIS_SHORT: return "shorter than two sampling intervals";
   case OCC_BASIS_CLEAN: return "its samples cover it alone";
   default: return "not measured";

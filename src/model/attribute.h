@@ -2,13 +2,20 @@
  * (`occcalc run --measure sample`): pure, no I/O, unit-tested over
  * synthetic sample streams (tests/run/attribute_unit.c).
  *
- * A launch's value is sum(f x warps_active) / (sum(f x cycles_active) x
- * max warps per SM) over the samples of its device that overlap its
- * [start, end), f the fraction of the sample inside it (a partial sample
- * weighted). Samples carry no context: a sample that also covers another
- * launch blends both, so where the samples that cover the launch alone
- * span at least OCC_OWN_FRACTION of it, only they count; otherwise all
- * count and the value is marked (occ_basis). */
+ * A launch's value is its warps_active over (its cycles_active x max
+ * warps per SM), summed over the samples of its device that overlap its
+ * [start, end). A sample that covers that launch alone (one of its own)
+ * gives it f x its counts, f the fraction of the sample inside it (a
+ * partial sample weighted). Samples carry no context: a sample that also
+ * covers other launches (shared) is split between them by their rates,
+ * the maximum-likelihood split: each launch's rate is its warps (cycles)
+ * per ns of it inside its samples, every sample taken by f, and launch k
+ * gets rate(k) x overlap(k) / (the sum of rate(j) x overlap(j) over the
+ * sample's launches j) of the sample's warps (cycles); by overlap alone
+ * where that sum is 0. Where its own samples span at least
+ * OCC_OWN_FRACTION of a launch, only they count. A launch with over a
+ * tenth of its time in shared samples and less than that of its own is
+ * marked (occ_basis), as are launches beside others and in lost samples. */
 #ifndef OCC_ATTRIBUTE_H
 #define OCC_ATTRIBUTE_H
 
@@ -25,7 +32,9 @@ typedef enum occ_basis {
   OCC_BASIS_CONCURRENT,     /* ran beside another kernel of its process */
   OCC_BASIS_LOST,           /* over a tenth of it fell in lost samples */
   OCC_BASIS_SHARED,         /* over a tenth of its time in samples that
-                               also cover a kernel before or after it */
+                               also cover a kernel before or after it:
+                               its value is its share of them, split by
+                               their kernels' rates */
   OCC_BASIS_SHORT,          /* shorter than OCC_SHORT_INTERVALS intervals */
   OCC_BASIS_CLEAN           /* its samples cover it alone */
 } occ_basis;
@@ -57,6 +66,8 @@ typedef struct occ_sampled_launch {
                                    other launch */
   double own_ns;            /* its time inside those samples */
   double covered_ns;        /* its time inside samples */
+  double split_warps, split_cycles; /* its own sums and its shares of the
+                                       shared samples: the value's */
   double shared_ns;         /* of it, in samples that cover another launch */
   double lost_ns;           /* its time inside lost samples */
   uint32_t sample_count;    /* samples that overlap it */
@@ -84,6 +95,12 @@ typedef struct occ_attribution {
   occ_sampled_launch *launches;
   size_t count;
   size_t *order;          /* launches by (device, start) */
+  /* The samples (not lost) that cover more than one launch of their
+   * device, split at finish; shared_kept false once one could not be
+   * kept (out of memory). */
+  occ_pm_sample *shared;
+  size_t shared_count, shared_capacity;
+  bool shared_kept;
   /* Per device: its launches in order[begin, end), their longest. */
   struct { size_t begin, end; uint64_t longest_ns; } devices[OCC_SAMPLER_DEVICES_MAX];
 } occ_attribution;
@@ -95,13 +112,17 @@ typedef struct occ_attribution {
 int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
                   size_t count);
 
-/* Adds one sample, in any order: its share to each launch it overlaps. */
+/* Adds one sample, in any order: its share by time to each launch it
+ * overlaps, and a copy of it where it covers more than one. */
 void occ_attr_add(occ_attribution *a, const occ_pm_sample *sample);
 
 /* Each launch's value, basis or miss, given the devices as sampled
- * (devices[i] is ordinal i; device_count of them). */
-void occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
-                     int device_count);
+ * (devices[i] is ordinal i; device_count of them), the shared samples
+ * split by the launches' rates. Returns 0, or -1 where a shared sample
+ * could not be kept (out of memory): the values are then made with every
+ * shared sample split by time (as occ_attr_add's sums have it). */
+int occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
+                    int device_count);
 
 void occ_attr_free(occ_attribution *a);
 

@@ -23,7 +23,8 @@
 #   at counts of one and two (plural.py).
 # - test-run-attribute: achieved occupancy from PM samples (--measure
 #   sample): the attribution over synthetic sample streams and launch
-#   records, and the samples' reader (attribute_unit.c).
+#   records (shared samples split by the kernels' rates, an allocation
+#   failing), and the samples' reader (attribute_unit.c).
 # - test-run-trace: --trace's Chrome trace read back (trace_test.sh,
 #   trace_check.py).
 # - test-run-timeline: --svg's timeline read back as XML (timeline_test.sh,
@@ -151,10 +152,11 @@ test-gpu-run-turns: occcalc $(INJECT_LIB) build/run_turns
 test-gpu-run-graphs: occcalc $(INJECT_LIB) build/run_graphs
 	sh tests/run/graphs.sh build/run_graphs
 
+# --wrap=realloc: the test makes the attribution's allocations fail.
 build/attribute_unit: tests/run/attribute_unit.c build/model/attribute.o \
                       build/model/measure.o build/live/sample_file.o $(LIB_OBJS)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/attribute_unit.c \
-	  $(LIB_OBJS) $(LDFLAGS) $(LIBS)
+	  $(LIB_OBJS) $(LDFLAGS) -Wl,--wrap=realloc $(LIBS)
 
 test-run-attribute: build/attribute_unit
 	./build/attribute_unit
