@@ -719,9 +719,9 @@ static int attribute(run_state *s) {
         .first_ns = d->first_ns,
         .last_ns = d->last_ns};
   }
-  occ_attr_finish(&a, devices, OCC_SAMPLER_DEVICES_MAX);
+  int status = occ_attr_finish(&a, devices, OCC_SAMPLER_DEVICES_MAX);
   occ_attr_free(&a);
-  return 0;
+  return status;
 }
 
 static int launch(run_state *s, const char *inject) {
