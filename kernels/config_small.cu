@@ -24,6 +24,7 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 
+#include "survey_config.cuh"
 #include "survey_device.cuh"
 
 /* 96 live values: the cap, not the code, decides the register count. The
@@ -58,31 +59,6 @@ __global__ void __maxnreg__(MAXREG)
   __syncthreads();
 }
 
-static unsigned last_executed;
-static int records;
-
-static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
-                                      size_t *max_records) {
-  *size = 1 << 20;
-  *buffer = (uint8_t *)aligned_alloc(8, *size);
-  *max_records = 0;
-}
-
-static void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t *buffer,
-                                      size_t, size_t valid) {
-  CUpti_Activity *record = NULL;
-  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
-    last_executed = ((CUpti_ActivityKernel10 *)record)->sharedMemoryExecuted;
-    records++;
-  }
-  free(buffer);
-}
-
-static int sm_count;
-static int *in_sm, *peak;
-static float *sink;
-
 static const int dyns[] = {0,   8,   16,   24,   64,   128,  256,  384,  512,
                            640, 768, 896,  1024, 1152, 1536, 2048, 3072, 4096};
 static const int blocks[] = {32, 64, 96, 128, 192, 256, 512};
@@ -100,22 +76,10 @@ static void survey_one(int carveout, int dyn, int block, int optin) {
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&api, kernel, block, dyn);
   cudaFuncAttributes attrs;
   cudaFuncGetAttributes(&attrs, kernel);
-  cudaMemset(peak, 0, sm_count * sizeof(int));
-  cudaMemset(in_sm, 0, sm_count * sizeof(int));
-  int before = records;
-  kernel<<<3 * 32 * sm_count, block, dyn>>>(in_sm, peak, sink, 20000);
-  cudaError_t e = cudaDeviceSynchronize();
-  cuptiActivityFlushAll(1);
-  int seen[1024], lo = 1 << 30, hi = 0;
-  cudaMemcpy(seen, peak, sm_count * sizeof(int), cudaMemcpyDeviceToHost);
-  for (int i = 0; i < sm_count; i++) {
-    if (seen[i] < lo) lo = seen[i];
-    if (seen[i] > hi) hi = seen[i];
-  }
-  long executed = records > before ? (long)last_executed : -1;
+  probe_seen seen = probe_launch(kernel, block, dyn);
   printf("%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d,%d\n", (int)attrs.sharedSizeBytes,
-         attrs.numRegs, block, dyn, carveout, api, lo, hi, executed, (int)e,
-         optin);
+         attrs.numRegs, block, dyn, carveout, api, seen.lo, seen.hi,
+         seen.executed, (int)seen.err, optin);
 }
 
 /* TAG 0: the attribute never set; TAG 1: set to the device's opt-in cap. */
@@ -143,18 +107,9 @@ static void survey_regs(int optin_cap) {
 
 int main(int argc, char **argv) {
   bool fine = argc == 2 && strcmp(argv[1], "fine") == 0;
-  cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
   int optin_cap = 0;
   cudaDeviceGetAttribute(&optin_cap, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
-  cudaMalloc(&in_sm, 1024 * sizeof(int));
-  cudaMalloc(&peak, 1024 * sizeof(int));
-  cudaMalloc(&sink, 1024 * sizeof(float));
-  cudaMemset(sink, 0, 1024 * sizeof(float));
-  if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) !=
-          CUPTI_SUCCESS ||
-      cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS)
-    fprintf(stderr, "config_small: CUPTI's activity API is not available; "
-                    "executed is -1\n");
+  survey_start("config_small");
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
   int driver = 0, runtime = 0;

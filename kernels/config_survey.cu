@@ -21,6 +21,7 @@
 #include <cuda_runtime.h>
 #include <cupti.h>
 
+#include "survey_config.cuh"
 #include "survey_device.cuh"
 
 /* LIVE values kept live across the spin raise the register count; STATIC
@@ -55,32 +56,6 @@ __global__ void survey_probe(int *in_sm, int *peak, float *sink,
   __syncthreads();
 }
 
-/* --- CUPTI: the last kernel record's configuration --- */
-
-static unsigned last_executed;
-static int records;
-
-static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size,
-                                      size_t *max_records) {
-  *size = 1 << 20;
-  *buffer = (uint8_t *)aligned_alloc(8, *size);
-  *max_records = 0;
-}
-
-static void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t *buffer,
-                                      size_t, size_t valid) {
-  CUpti_Activity *record = NULL;
-  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
-    if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) continue;
-    last_executed = ((CUpti_ActivityKernel10 *)record)->sharedMemoryExecuted;
-    records++;
-  }
-  free(buffer);
-}
-
-static int sm_count;
-static int *in_sm, *peak;
-static float *sink;
 static long every = 1, index_;
 
 template <int LIVE, int STATIC>
@@ -97,22 +72,10 @@ static void survey(int carveout, int dyn, int block) {
   if (every > 1 && api == 0) return;
   cudaFuncAttributes attrs;
   cudaFuncGetAttributes(&attrs, kernel);
-  cudaMemset(peak, 0, sm_count * sizeof(int));
-  cudaMemset(in_sm, 0, sm_count * sizeof(int));
-  int before = records;
-  /* Three waves of the most blocks any configuration here can hold. */
-  kernel<<<3 * 32 * sm_count, block, dyn>>>(in_sm, peak, sink, 20000);
-  cudaError_t e = cudaDeviceSynchronize();
-  cuptiActivityFlushAll(1);
-  int seen[1024], lo = 1 << 30, hi = 0;
-  cudaMemcpy(seen, peak, sm_count * sizeof(int), cudaMemcpyDeviceToHost);
-  for (int i = 0; i < sm_count; i++) {
-    if (seen[i] < lo) lo = seen[i];
-    if (seen[i] > hi) hi = seen[i];
-  }
-  long executed = records > before ? (long)last_executed : -1;
+  probe_seen seen = probe_launch(kernel, block, dyn);
   printf("%d,%d,%d,%d,%d,%d,%d,%d,%ld,%d\n", (int)attrs.sharedSizeBytes,
-         attrs.numRegs, block, dyn, carveout, api, lo, hi, executed, (int)e);
+         attrs.numRegs, block, dyn, carveout, api, seen.lo, seen.hi,
+         seen.executed, (int)seen.err);
 }
 
 static int last_carveout = 100;
@@ -131,17 +94,7 @@ int main(int argc, char **argv) {
   /* "blocks": the default preference over every block size in steps of
    * 32 threads and a few that are not whole warps. */
   bool every_block = argc == 2 && strcmp(argv[1], "blocks") == 0;
-  cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, 0);
-  cudaMalloc(&in_sm, 1024 * sizeof(int));
-  cudaMalloc(&peak, 1024 * sizeof(int));
-  cudaMalloc(&sink, 1024 * sizeof(float));
-  cudaMemset(sink, 0, 1024 * sizeof(float));
-  /* Under ncu, which holds CUPTI itself, executed is -1: ncu names it. */
-  if (cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed) !=
-          CUPTI_SUCCESS ||
-      cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL) != CUPTI_SUCCESS)
-    fprintf(stderr, "config_survey: CUPTI's activity API is not available; "
-                    "executed is -1\n");
+  survey_start("config_survey");
   cudaDeviceProp prop;
   cudaGetDeviceProperties(&prop, 0);
   printf("# %s, %d SMs\n", prop.name, sm_count);

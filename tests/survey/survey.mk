@@ -19,7 +19,7 @@ carveout-survey: build/carveout_survey
 # the default preference and every preference, beside residency; a sample
 # under ncu names launch__shared_mem_config_size for the same launches
 # (h100-config-survey.csv, h200-config-*.csv).
-build/config_survey: kernels/config_survey.cu kernels/survey_device.cuh
+build/config_survey: kernels/config_survey.cu kernels/survey_config.cuh kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -o $@ $< -L$(CUDA)/lib64 -lcupti
 
@@ -29,7 +29,7 @@ config-survey: build/config_survey
 
 # The same for blocks with 0 B to 4 KB of their own memory and exact
 # register caps (h{100,200}-config-small.csv; "fine": h{100,200}-config-fine.csv).
-build/config_small: kernels/config_small.cu kernels/survey_device.cuh
+build/config_small: kernels/config_small.cu kernels/survey_config.cuh kernels/survey_device.cuh
 	@mkdir -p build
 	$(NVCC) -O2 -arch=sm_90 -o $@ $< -L$(CUDA)/lib64 -lcupti
 
