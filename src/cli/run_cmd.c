@@ -16,6 +16,7 @@
 #include "live/gpu.h"
 #include "live/out_pattern.h"
 #include "live/run.h"
+#include "live/run_device.h"
 #include "live/sample_file.h"
 #include "live/sampler.h"
 #include "model/attribute.h"
@@ -28,7 +29,6 @@
 #include "text/text_safe.h"
 #include "ptxas/demangle.h"
 
-#define MAX_DEVICES 64
 /* --counter-launches: the launches of each configuration whose counters
  * are read (each is replayed, about 4 ms on an H100; 0 reads every
  * launch's). A few by default: the lab's reduction, 22 launches of each
@@ -57,7 +57,6 @@ typedef struct run_state {
   occ_sample_read sample_read;   /* what reading the samples found */
   char measure_why[OCC_SAMPLER_WHY_MAX + 64]; /* why this measurement */
   char sample_why[OCC_SAMPLER_WHY_MAX + 64];  /* why no launch is sampled */
-  const occ_gpudb *db;
   int device_filter;             /* -1: every device */
   int64_t counter_launches;      /* profiled of each configuration; 0: all */
   bool flush_caches;             /* --cache-control all */
@@ -71,10 +70,7 @@ typedef struct run_state {
   size_t launch_count;
   occ_run_join join;             /* the launches joined to the records */
   occ_run_counters streamed;     /* --jsonl: the counters read so far */
-  occ_gpu *gpus[MAX_DEVICES];
-  bool gpu_tried[MAX_DEVICES];
-  occ_device devices[MAX_DEVICES]; /* from the records' compute capability */
-  bool device_known[MAX_DEVICES];
+  occ_run_devices devices;       /* each launch's, looked up once */
   occ_outfile output;            /* --output, resolved before the run */
   occ_outfile trace_file;        /* --trace, likewise */
   occ_outfile svg_file;          /* --svg, likewise */
@@ -279,84 +275,6 @@ static int index_records(run_state *s) {
   return rc;
 }
 
-/* The board the program's driver named, where the database has it with
- * the same capability and SM count: its entry (limits and cluster
- * domains) in place of the architecture's. The device keeps the driver's
- * name either way; limits_from names the entry. */
-static void board_of(const run_state *s, const occ_launch_record *l,
-                     occ_device *d) {
-  if (!l->device_name[0]) return;
-  occ_device board;
-  char near[256];
-  if (occ_gpudb_find_gpu(s->db, l->device_name, &board, near, sizeof near) ==
-          0 &&
-      board.cc_major == d->cc_major && board.cc_minor == d->cc_minor &&
-      board.sm_count == d->sm_count) {
-    board.sm_count_source = d->sm_count_source;
-    *d = board;
-  }
-  snprintf(d->name, sizeof d->name, "%.*s", OCC_NAME_MAX - 1, l->device_name);
-}
-
-/* The device a launch ran on: the database's board of the name, or its
- * architecture of the compute capability, the program's driver gave, with
- * its SM count (no GPU to open); else the device itself, opened once after
- * the program (so occcalc holds no context while it runs). NULL, with a
- * note, when it cannot be. */
-static const occ_device *device_of(run_state *s, const occ_launch_record *l) {
-  int ordinal = l->device;
-  if (ordinal < 0 || ordinal >= MAX_DEVICES) return NULL;
-  char err[512];
-  if (!s->device_known[ordinal] && l->cc_major > 0 &&
-      occ_gpudb_find_cc(s->db, l->cc_major, l->cc_minor, &s->devices[ordinal], err,
-                        sizeof err) == 0) {
-    s->devices[ordinal].sm_count = l->sm_count;
-    s->devices[ordinal].sm_count_source = "driver";
-    board_of(s, l, &s->devices[ordinal]);
-    s->device_known[ordinal] = true;
-  }
-  if (s->device_known[ordinal]) return &s->devices[ordinal];
-  if (!s->gpu_tried[ordinal]) {
-    s->gpu_tried[ordinal] = true;
-    if (occ_gpu_open(ordinal, s->db, &s->gpus[ordinal], err, sizeof err) !=
-        OCC_GPU_OK)
-      occ_msg(stderr, "GPU %d: %s (theoretical occupancy not computed)",
-              ordinal, err);
-  }
-  return s->gpus[ordinal] ? occ_gpu_device(s->gpus[ordinal]) : NULL;
-}
-
-/* A cluster launch's domains are a board's (make cluster-survey), and the
- * records name only an architecture: the live GPU of the launch's ordinal
- * gives its board's layout (occ_gpu_open takes it from the database's
- * board of the GPU's name, SM count and capability). Tried once per
- * ordinal, and only for cluster launches. Returns why the layout stays
- * unknown where the core's reason would be wrong, else NULL. */
-static const char *attach_cluster_layout(run_state *s,
-                                         const occ_launch_record *l) {
-  int o = l->device;
-  occ_device *d = &s->devices[o];
-  if (!s->device_known[o] || d->cluster_domain_count > 0) return NULL;
-  char err[512];
-  if (!s->gpu_tried[o]) {
-    s->gpu_tried[o] = true;
-    if (occ_gpu_open(o, s->db, &s->gpus[o], err, sizeof err) != OCC_GPU_OK)
-      s->gpus[o] = NULL;
-  }
-  const occ_device *live = s->gpus[o] ? occ_gpu_device(s->gpus[o]) : NULL;
-  if (!live)
-    return "the launch records name an architecture, not a board, and the "
-           "GPU could not be read for its cluster domains";
-  if (live->cluster_domain_count > 0 && live->sm_count == d->sm_count &&
-      live->cc_major == d->cc_major && live->cc_minor == d->cc_minor) {
-    d->cluster_domain_count = live->cluster_domain_count;
-    memcpy(d->cluster_domain_sms, live->cluster_domain_sms,
-           sizeof d->cluster_domain_sms);
-    d->cluster_max_blocks_per_sm = live->cluster_max_blocks_per_sm;
-  }
-  return NULL;
-}
-
 static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
   occ_kernel_init(k);
   for (int i = 0; i < 3; i++) k->block[i] = l->block[i];
@@ -374,7 +292,11 @@ static int compute_row(run_state *s, occ_run_row *row) {
   kernel_of(l, &item->kernel);
   item->name = item->label = l->name;
   if (!(item->readable = strdup(occ_demangle(&s->names, l->name)))) return -1;
-  item->device = device_of(s, l);
+  occ_run_device_why device_why;
+  item->device = occ_run_device_of(&s->devices, l, &device_why);
+  if (device_why.open_failed)
+    occ_msg(stderr, "GPU %d: %s (theoretical occupancy not computed)",
+            l->device, device_why.open);
   /* At most 2^31 x 2^16 x 2^16 (records.c): no overflow. */
   occ_model_request request = {
       .grid_blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2]};
@@ -382,7 +304,7 @@ static int compute_row(run_state *s, occ_run_row *row) {
    * refuses the shape keeps the API's alone). */
   occ_cluster cluster;
   bool clustered = item->device && occ_model_cluster_of_dims(l->cluster, &cluster);
-  const char *why = clustered ? attach_cluster_layout(s, l) : NULL;
+  const char *why = clustered ? device_why.layout : NULL;
   request.cluster = clustered ? &cluster : NULL;
   occ_model_section failed;
   if (item->device && occ_model_build(item, &request, &failed) != OCC_OK) {
@@ -778,7 +700,7 @@ static void finish(run_state *s) {
   free(s->launches);
   occ_run_join_free(&s->join);
   occ_run_counters_free(&s->streamed);
-  for (int i = 0; i < MAX_DEVICES; i++) occ_gpu_close(s->gpus[i]);
+  occ_run_devices_close(&s->devices);
   occ_demangler_free(&s->names);
   if (s->sampling) occ_sampler_close(&s->sampler);
   free(s->sampled);
@@ -791,7 +713,8 @@ static void finish(run_state *s) {
 
 int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
                            occ_run_result *result) {
-  run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  run_state s = {.cli = cli, .names = OCC_DEMANGLER_INIT};
+  occ_run_devices_init(&s.devices, db);
   occ_run_counters_init(&s.streamed);
   int rc = check_options(&s);
   /* Records written before: their counters are replay's. */
@@ -815,7 +738,8 @@ int occ_run_report_records(const occ_cli *cli, const occ_gpudb *db,
 }
 
 int occ_run_command(const occ_cli *cli, const occ_gpudb *db) {
-  run_state s = {.cli = cli, .db = db, .names = OCC_DEMANGLER_INIT};
+  run_state s = {.cli = cli, .names = OCC_DEMANGLER_INIT};
+  occ_run_devices_init(&s.devices, db);
   occ_run_counters_init(&s.streamed);
   int rc = check_options(&s);
   if (rc != OCC_EXIT_OK) return rc;
