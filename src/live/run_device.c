@@ -20,8 +20,7 @@ static void board_of(const occ_gpudb *db, const occ_launch_record *l,
   if (!l->device_name[0]) return;
   occ_device board;
   char near[256];
-  if (occ_gpudb_find_gpu(db, l->device_name, &board, near, sizeof near) ==
-          0 &&
+  if (occ_gpudb_find_gpu(db, l->device_name, &board, near, sizeof near) == 0 &&
       board.cc_major == d->cc_major && board.cc_minor == d->cc_minor &&
       board.sm_count == d->sm_count) {
     board.sm_count_source = d->sm_count_source;
