@@ -1,7 +1,10 @@
-/* run_cmd.c - occcalc run (see run_cmd.h): the program run, its launch
- * records joined into rows of one kernel and launch configuration by the
- * model (model/run_rows.h), each row computed by the core on the device
- * the program used, then written by render/run_out.c. */
+/* run_cmd.c - occcalc run (see run_cmd.h): the order of the steps. The
+ * options checked, the sampler started (live/sampler.h), the program run
+ * (live/run.h), its records read (live/records.h) and joined to the
+ * samples (model/attribute.h), grouped into rows of one kernel and
+ * launch configuration (model/run_rows.h), each row computed on the
+ * device the program used (live/run_device.h, model/run_item.h), then
+ * gated and written by render/run_out.c. */
 #include "cli/run_cmd.h"
 
 #include <errno.h>
@@ -20,7 +23,7 @@
 #include "live/sample_file.h"
 #include "live/sampler.h"
 #include "model/attribute.h"
-#include "model/cluster.h"
+#include "model/run_item.h"
 #include "model/run_rows.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
@@ -275,47 +278,18 @@ static int index_records(run_state *s) {
   return rc;
 }
 
-static void kernel_of(const occ_launch_record *l, occ_kernel *k) {
-  occ_kernel_init(k);
-  for (int i = 0; i < 3; i++) k->block[i] = l->block[i];
-  k->regs_per_thread = l->regs_per_thread;
-  k->smem_static_bytes = l->smem_static_bytes;
-  k->smem_dynamic_bytes = l->smem_dynamic_bytes;
-  k->carveout_pct = l->carveout_requested_pct;
-}
-
-/* The row's item on its device (the row measured already). Returns 0,
- * or -1 out of memory. */
+/* The row's item on the device its first launch ran on (the row
+ * measured already). Returns 0, or -1 out of memory. */
 static int compute_row(run_state *s, occ_run_row *row) {
   const occ_launch_record *l = row->first;
-  occ_item *item = &row->item;
-  kernel_of(l, &item->kernel);
-  item->name = item->label = l->name;
-  if (!(item->readable = strdup(occ_demangle(&s->names, l->name)))) return -1;
-  occ_run_device_why device_why;
-  item->device = occ_run_device_of(&s->devices, l, &device_why);
-  if (device_why.open_failed)
+  char *readable = strdup(occ_demangle(&s->names, l->name));
+  if (!readable) return -1;
+  occ_run_device_why why;
+  const occ_device *device = occ_run_device_of(&s->devices, l, &why);
+  if (why.open_failed)
     occ_msg(stderr, "GPU %d: %s (theoretical occupancy not computed)",
-            l->device, device_why.open);
-  /* At most 2^31 x 2^16 x 2^16 (records.c): no overflow. */
-  occ_model_request request = {
-      .grid_blocks = (int64_t)l->grid[0] * l->grid[1] * l->grid[2]};
-  /* A cluster launch: the cluster rule beside the API's (a device that
-   * refuses the shape keeps the API's alone). */
-  occ_cluster cluster;
-  bool clustered = item->device && occ_model_cluster_of_dims(l->cluster, &cluster);
-  const char *why = clustered ? device_why.layout : NULL;
-  request.cluster = clustered ? &cluster : NULL;
-  occ_model_section failed;
-  if (item->device && occ_model_build(item, &request, &failed) != OCC_OK) {
-    request.cluster = NULL;
-    if (!clustered || occ_model_build(item, &request, &failed) != OCC_OK)
-      item->device = NULL;
-  }
-  if (item->device && item->has_cluster &&
-      !item->cluster_result.layout_known && why)
-    item->cluster_result.unknown_reason = why;
-  occ_measure_derive(item, &row->measure);
+            l->device, why.open);
+  occ_run_row_compute(row, device, readable, why.layout);
   return 0;
 }
 

@@ -3,8 +3,9 @@
  * summaries summed into the run's cost, then the launches grouped into
  * one row per kernel and launch configuration, each row measured (times,
  * achieved occupancy, metrics). The command line reads the records
- * (live/records.h), chooses the launches shown and computes each row's
- * item on its device; the writers (render/run_out.h) only read the rows.
+ * (live/records.h) and chooses the launches shown; each row's item is
+ * computed on its device by model/run_item.h; the writers
+ * (render/run_out.h) only read the rows.
  * Every lookup is a hash map (model/run_index.h): linear in the records. */
 #ifndef OCC_RUN_ROWS_H
 #define OCC_RUN_ROWS_H
@@ -122,8 +123,8 @@ typedef struct occ_run_measure_spec {
 /* join's launches grouped into rows in the order each configuration first
  * ran, each row's launches, counters and samples (sampled: parallel to
  * join's launches, or NULL) in launch order, and each row measured
- * (model/measure.h) but its item not built: the caller computes it on
- * the row's device, then occ_measure_derive. Returns 0 with *rows
+ * (model/measure.h) but its item not built: occ_run_row_compute
+ * (model/run_item.h) computes it on the row's device. Returns 0 with *rows
  * (*row_count of them, freed with occ_run_rows_free), or -1 out of
  * memory with none. */
 int occ_run_rows_group(const occ_run_join *join,
