@@ -1,7 +1,7 @@
 /* run_cmd.c - occcalc run (see run_cmd.h): the order of the steps. The
  * options checked, the sampler started (live/sampler.h), the program run
  * (live/run.h), its records read (live/records.h) and joined to the
- * samples (model/attribute.h), grouped into rows of one kernel and
+ * samples (model/run_samples.h), grouped into rows of one kernel and
  * launch configuration (model/run_rows.h), each row computed on the
  * device the program used (live/run_device.h, model/run_item.h), then
  * gated and written by render/run_out.c. */
@@ -22,9 +22,9 @@
 #include "live/run_device.h"
 #include "live/sample_file.h"
 #include "live/sampler.h"
-#include "model/attribute.h"
 #include "model/run_item.h"
 #include "model/run_rows.h"
+#include "model/run_samples.h"
 #include "render/outfile.h"
 #include "render/run_out.h"
 #include "render/run_timeline.h"
@@ -571,53 +571,23 @@ static int start_sampler(run_state *s) {
   return OCC_EXIT_OK;
 }
 
-static void attribute_sample(const occ_pm_sample *sample, void *context) {
-  occ_attr_add(context, sample);
-}
-
-/* The samples joined to the launches shown (model/attribute.h), after
+/* The samples joined to the launches shown (model/run_samples.h), after
  * the sampler has stopped. Returns 0, or -1 out of memory. */
 static int attribute(run_state *s) {
   if (!s->sampling) return 0;
   char why[256];
   if (occ_sampler_stop(&s->sampler, why, sizeof why) != 0 && !s->sample_why[0])
     snprintf(s->sample_why, sizeof s->sample_why, "%s", why);
-  const occ_sampler_status *fin = &s->sampler.status;
-  for (int i = 0; i < fin->device_count && !s->sample_why[0]; i++) {
-    const occ_sampler_device *d = &fin->devices[i];
-    if (d->state != OCC_SAMPLER_ON && d->state != OCC_SAMPLER_OFF)
-      snprintf(s->sample_why, sizeof s->sample_why, "GPU %d not sampled: %s",
-               d->ordinal, d->why);
-  }
-  s->sampled = calloc(s->launch_count + 1, sizeof *s->sampled);
-  if (!s->sampled) return -1;
-  for (size_t i = 0; i < s->launch_count; i++) {
-    const occ_launch_record *l = s->launches[i];
-    s->sampled[i] = (occ_sampled_launch){.device = l->device,
-                                         .pid = l->pid,
-                                         .stream = l->stream,
-                                         .start_ns = l->start_ns,
-                                         .end_ns = l->end_ns};
-  }
-  occ_attribution a;
-  if (occ_attr_init(&a, s->sampled, s->launch_count) != 0) return -1;
-  occ_samples_read(s->sampler.samples_fd, attribute_sample, &a,
+  if (!s->sample_why[0])
+    occ_run_unsampled_why(&s->sampler.status, s->sample_why,
+                          sizeof s->sample_why);
+  occ_run_attribution a;
+  int rc = occ_run_attribution_start(&a, s->launches, s->launch_count);
+  s->sampled = a.launches;
+  if (rc != 0) return rc;
+  occ_samples_read(s->sampler.samples_fd, occ_run_attribution_add, &a,
                    &s->sample_read);
-  occ_sampled_device devices[OCC_SAMPLER_DEVICES_MAX] = {{0}};
-  const occ_sampler_status *st = &s->sampler.status;
-  for (int i = 0; i < st->device_count; i++) {
-    const occ_sampler_device *d = &st->devices[i];
-    if (d->ordinal < 0 || d->ordinal >= OCC_SAMPLER_DEVICES_MAX) continue;
-    devices[d->ordinal] = (occ_sampled_device){
-        .sampled = d->state == OCC_SAMPLER_ON,
-        .max_warps_per_sm = d->max_warps_per_sm,
-        .interval_ns = d->interval_ns,
-        .first_ns = d->first_ns,
-        .last_ns = d->last_ns};
-  }
-  int status = occ_attr_finish(&a, devices, OCC_SAMPLER_DEVICES_MAX);
-  occ_attr_free(&a);
-  return status;
+  return occ_run_attribution_finish(&a, &s->sampler.status);
 }
 
 static int launch(run_state *s, const char *inject) {
