@@ -3,13 +3,20 @@
  * either correlation id of its process, each process' first refusal, the
  * summaries summed, the report's note, the launches grouped by
  * configuration in the order each first ran (the driver's shared memory
- * compared only where both launches know it) and each row measured. */
+ * compared only where both launches know it) and each row measured;
+ * each row computed on its device (src/model/run_item.c); the launches
+ * and the sampler's status handed to the attribution
+ * (src/model/run_samples.c). */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "db/gpudb.h"
+#include "model/run_item.h"
 #include "model/run_rows.h"
+#include "model/run_samples.h"
 
 enum { MAX_RECORDS = 32 };
 
@@ -246,4 +253,151 @@ Test(rows, why_achieved_is_unknown) {
   cr_assert_str_eq(rows[1].measure.achieved_why, "GPU 0 not sampled: busy");
   occ_run_rows_free(rows, n);
   occ_run_join_free(&j);
+}
+
+/* ---- a row computed on its device (model/run_item.c) ---- */
+
+/* The database's generic sm_90 with an H100's SMs (no cluster domains:
+ * they are a board's). */
+static occ_device hopper(void) {
+  char why[256];
+  occ_gpudb *db = occ_gpudb_load_builtin(why, sizeof why);
+  cr_assert_not_null(db, "%s", why);
+  occ_device d;
+  cr_assert_eq(occ_gpudb_find_cc(db, 9, 0, &d, why, sizeof why), 0);
+  occ_gpudb_free(db);
+  d.sm_count = 132; /* an architecture's is the driver's (live/run_device.c) */
+  return d;
+}
+
+/* r's one row, computed on device with the layout's reason why. */
+static void compute_one(run *r, const occ_device *device, const char *why,
+                        occ_run_join *j, occ_run_row **rows) {
+  size_t n;
+  group(r, j, rows, &n);
+  cr_assert_eq(n, 1);
+  occ_run_row_compute(&(*rows)[0], device, strdup("k()"), why);
+}
+
+Test(item, computed_on_its_device) {
+  static run r;
+  memset(&r, 0, sizeof r);
+  launch(&r, 10, 1)->grid[0] = 264;
+  occ_device d = hopper();
+  occ_run_join j;
+  occ_run_row *rows;
+  compute_one(&r, &d, "unused", &j, &rows);
+  const occ_item *item = &rows[0].item;
+  cr_assert_eq(item->device, &d);
+  cr_assert_str_eq(item->name, "_Z1kv");
+  cr_assert_str_eq(item->readable, "k()");
+  cr_assert_eq(item->kernel.block[0], 128);
+  cr_assert_eq(item->kernel.regs_per_thread, 32);
+  cr_assert_not(item->has_cluster);
+  /* 16 blocks of 4 warps a SM: 264 blocks fill an eighth of a wave. */
+  cr_assert_float_eq(item->waves.waves, 264.0 / (16 * 132), 1e-12);
+  cr_assert_float_eq(rows[0].measure.launch_occupancy, 1.0, 1e-12);
+  occ_run_rows_free(rows, 1);
+  occ_run_join_free(&j);
+}
+
+Test(item, cluster_layout_unknown_says_the_callers_reason) {
+  static run r;
+  memset(&r, 0, sizeof r);
+  launch(&r, 10, 1)->cluster[0] = 2;
+  occ_device d = hopper();
+  occ_run_join j;
+  occ_run_row *rows;
+  compute_one(&r, &d, "no board", &j, &rows);
+  const occ_item *item = &rows[0].item;
+  cr_assert_eq(item->device, &d);
+  cr_assert(item->has_cluster);
+  cr_assert_not(item->cluster_result.layout_known);
+  cr_assert_str_eq(item->cluster_result.unknown_reason, "no board");
+  occ_run_rows_free(rows, 1);
+  occ_run_join_free(&j);
+}
+
+Test(item, refused_cluster_shape_keeps_the_api_figures) {
+  static run r;
+  memset(&r, 0, sizeof r);
+  occ_launch_record *l = launch(&r, 10, 1);
+  l->cluster[0] = 64; /* past any GPU's cluster size */
+  occ_device d = hopper();
+  occ_run_join j;
+  occ_run_row *rows;
+  compute_one(&r, &d, NULL, &j, &rows);
+  cr_assert_eq(rows[0].item.device, &d);
+  cr_assert_not(rows[0].item.has_cluster);
+  cr_assert_gt(rows[0].item.result.active_warps_per_sm, 0);
+  occ_run_rows_free(rows, 1);
+  occ_run_join_free(&j);
+}
+
+Test(item, without_a_device_nothing_is_computed) {
+  static run r;
+  memset(&r, 0, sizeof r);
+  launch(&r, 10, 1);
+  occ_run_join j;
+  occ_run_row *rows;
+  compute_one(&r, NULL, NULL, &j, &rows);
+  cr_assert_null(rows[0].item.device);
+  cr_assert_str_eq(rows[0].item.readable, "k()");
+  occ_run_rows_free(rows, 1);
+  occ_run_join_free(&j);
+}
+
+/* ---- the samples joined to the launches (model/run_samples.c) ---- */
+
+/* A sample of device d over [t, t + 100) at half of 64 warps. */
+static occ_pm_sample half_busy(uint16_t d, uint64_t t) {
+  return (occ_pm_sample){.start_ns = t,
+                         .duration_ns = 100,
+                         .device = d,
+                         .magic = OCC_SAMPLE_MAGIC,
+                         .warps_active = 3200,
+                         .cycles_active = 100};
+}
+
+Test(samples, launches_and_devices_from_the_records_and_status) {
+  static run r;
+  memset(&r, 0, sizeof r);
+  /* 1000..1500 on GPU 0, sampled; 2000..2500 on GPU 1, not. */
+  launch(&r, 10, 1)->stream = 7;
+  launch(&r, 10, 2)->device = 1;
+  show_all(&r);
+  occ_sampler_status st = {.device_count = 2};
+  st.devices[0] = (occ_sampler_device){.ordinal = 0,
+                                       .state = OCC_SAMPLER_ON,
+                                       .max_warps_per_sm = 64,
+                                       .interval_ns = 100,
+                                       .first_ns = 900,
+                                       .last_ns = 1700};
+  st.devices[1] =
+      (occ_sampler_device){.ordinal = 1, .state = OCC_SAMPLER_PRIVILEGES};
+  snprintf(st.devices[1].why, sizeof st.devices[1].why, "no permission");
+  occ_run_attribution a;
+  cr_assert_eq(occ_run_attribution_start(&a, r.launches, r.launch_count), 0);
+  cr_assert_eq(a.launches[0].stream, 7);
+  cr_assert_eq(a.launches[0].pid, 10);
+  cr_assert_eq(a.launches[1].device, 1);
+  cr_assert_eq(a.launches[1].start_ns, 2000);
+  cr_assert_eq(a.launches[1].end_ns, 2500);
+  for (uint64_t t = 900; t < 1700; t += 100) {
+    occ_pm_sample s = half_busy(0, t);
+    occ_run_attribution_add(&s, &a);
+  }
+  cr_assert_eq(occ_run_attribution_finish(&a, &st), 0);
+  cr_assert(a.launches[0].known);
+  cr_assert_float_eq(a.launches[0].achieved, 0.5, 1e-12);
+  cr_assert_not(a.launches[1].known);
+  cr_assert_eq(a.launches[1].miss, OCC_MISS_NOT_SAMPLED);
+  free(a.launches);
+  char why[OCC_SAMPLER_WHY_MAX + 64] = "";
+  cr_assert(occ_run_unsampled_why(&st, why, sizeof why));
+  cr_assert_str_eq(why, "GPU 1 not sampled: no permission");
+  st.devices[1].state = OCC_SAMPLER_OFF; /* another --device */
+  why[0] = '\0';
+  cr_assert_not(occ_run_unsampled_why(&st, why, sizeof why));
+  cr_assert_str_eq(why, "");
 }

@@ -6,7 +6,9 @@
 #   reader caps and hash index (records_unit.c), --output's patterns
 #   (pattern_unit.c), the merge of several run --json files
 #   (merge_unit.c), the counters' turns between processes (turns_unit.c),
-#   the records joined into measured rows by the model (rows_unit.c).
+#   the records joined into measured rows by the model, each row computed
+#   on its device, and the launches and the sampler's status handed to
+#   the attribution (rows_unit.c).
 # - test-run: the launcher's statuses, usage errors, the library's exports
 #   and the report's path with fake records (cpu_test.sh, fake_launches.c).
 # - test-run-hostile: hostile programs, descriptors, signals and output
