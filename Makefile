@@ -22,7 +22,8 @@
 #           (tests/layers/walk/ checks the calls, tests/layers/layers.sh the
 #           includes and the symbols each layer's objects use)
 #   live/   occcalc's live GPU backend (with inject/, the only code that
-#           sees CUDA's headers) and the reader of run's launch records
+#           sees CUDA's headers), the reader of run's launch records and
+#           the device each launch ran on
 #   inject/ the injection library run loads into the user's program
 #           (build/libocc_inject.so), a program of its own
 #   cli/    options, commands, main: the sources that fill the model
