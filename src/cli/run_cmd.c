@@ -279,7 +279,9 @@ static int index_records(run_state *s) {
 }
 
 /* The row's item on the device its first launch ran on (the row
- * measured already). Returns 0, or -1 out of memory. */
+ * measured already). The name is copied before the device is looked up,
+ * so that running out of memory says so alone, without a GPU's note.
+ * Returns 0, or -1 out of memory. */
 static int compute_row(run_state *s, occ_run_row *row) {
   const occ_launch_record *l = row->first;
   char *readable = strdup(occ_demangle(&s->names, l->name));
