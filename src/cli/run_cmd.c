@@ -567,9 +567,7 @@ static int start_sampler(run_state *s) {
   snprintf(s->measure_why, sizeof s->measure_why, "%s",
            s->measure_given ? "--measure sample"
                             : "auto: the GPUs support PM sampling");
-  if (off)
-    snprintf(s->sample_why, sizeof s->sample_why, "GPU %d not sampled: %s",
-             off->ordinal, off->why);
+  occ_run_unsampled_why(st, s->sample_why, sizeof s->sample_why);
   return OCC_EXIT_OK;
 }
 
