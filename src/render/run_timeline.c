@@ -101,12 +101,13 @@ static int collect(timeline *t) {
   if (occ_run_launches_collect(&t->ls, t->rep)) return -1;
   for (size_t i = 0; i < t->ls.count; i++)
     if (add_device(t, t->ls.launches[i].rec->device)) return -1;
-  qsort(t->devices, t->device_count, sizeof *t->devices, by_ordinal);
+  /* None when no launch is shown (devices is then NULL, which qsort may
+   * not be given). */
+  if (t->device_count > 1)
+    qsort(t->devices, t->device_count, sizeof *t->devices, by_ordinal);
   t->span_ns = t->ls.count ? t->ls.last_end_ns - t->ls.origin_ns : 0;
   return 0;
 }
-
-
 
 static void write_head(FILE *out, const timeline *t, double height) {
   fprintf(out,

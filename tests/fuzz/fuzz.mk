@@ -94,7 +94,7 @@ fuzz-cli: build/fuzz_cli
 	grep -E '^(Done|stat::peak_rss)' build/fuzz_cli.log
 
 # ---- run's records and report, in-process. Seeded from tests/fuzz/run-seeds
-# (records forged by tests/run/forge.c behind the two option bytes).
+# (records forged by tests/run/forge.c behind the three option bytes).
 build/fuzz_run: tests/fuzz/fuzz_run.c $(FUZZ_PROGRAM_SRCS) $(HDRS) build/cshim/string
 	$(CLANG) $(FUZZ_FLAGS) -I$(CUDA)/include -Ibuild/cshim \
 	  -o $@ tests/fuzz/fuzz_run.c $(FUZZ_PROGRAM_SRCS) -lcjson -lm -ldl -l:libstdc++.a

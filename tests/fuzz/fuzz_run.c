@@ -7,8 +7,9 @@
  * --csv, --jsonl; then --metrics, --kernel, --device 0, --no-counters,
  * --counter-launches all, --min-occupancy 60); byte 1 where the file is
  * read in two steps, as while the program runs and after it (its top bit:
- * a hole of 1 MiB between the two parts); the rest is the records' file,
- * a memfd read with occ_records_read. stdout and stderr go to /dev/null.
+ * a hole of 1 MiB between the two parts); byte 2 the timeline's writers
+ * (bit 0 --trace, bit 1 --svg, both to /dev/null, written in place); the
+ * rest is the records' file, a memfd read with occ_records_read. stdout and stderr go to /dev/null.
  * A status other than run's documented ones (0-3 here: the "program"
  * exits 0) aborts. Built and run by `make fuzz-run` (tests/fuzz/fuzz.mk). */
 #define _GNU_SOURCE
@@ -39,8 +40,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   return 0;
 }
 
-/* The command line byte picks; NULL-terminated in argv. */
-static int command_line(uint8_t pick, char **argv) {
+/* The command line bytes pick; NULL-terminated in argv. */
+static int command_line(uint8_t pick, uint8_t timeline, char **argv) {
   static char *const formats[] = {NULL, "--json", "--csv", "--jsonl"};
   int argc = 0;
   argv[argc++] = "occcalc";
@@ -52,6 +53,8 @@ static int command_line(uint8_t pick, char **argv) {
   if (pick & 32) argv[argc++] = "--no-counters";
   if (pick & 64) argv[argc++] = "--counter-launches", argv[argc++] = "all";
   if (pick & 128) argv[argc++] = "--min-occupancy", argv[argc++] = "60";
+  if (timeline & 1) argv[argc++] = "--trace", argv[argc++] = "/dev/null";
+  if (timeline & 2) argv[argc++] = "--svg", argv[argc++] = "/dev/null";
   argv[argc++] = "--";
   argv[argc++] = "program";
   argv[argc] = NULL;
@@ -79,13 +82,13 @@ static bool read_file(occ_run_result *result, uint8_t split,
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  if (size < 2) return 0;
-  char *argv[24];
-  int argc = command_line(data[0], argv);
+  if (size < 3) return 0;
+  char *argv[28];
+  int argc = command_line(data[0], data[2], argv);
   occ_cli cli;
   if (occ_cli_parse(argc, argv, &cli, devnull) != 0) return 0;
   occ_run_result result = {0};
-  if (!read_file(&result, data[1], data + 2, size - 2)) {
+  if (!read_file(&result, data[1], data + 3, size - 3)) {
     occ_run_result_free(&result);
     return 0;
   }
