@@ -5,14 +5,17 @@
  * A launch's value is its warps_active over (its cycles_active x max
  * warps per SM), summed over the samples of its device that overlap its
  * [start, end). A sample that covers that launch alone (one of its own)
- * gives it f x its counts, f the fraction of the sample inside it (a
- * partial sample weighted). Samples carry no context: a sample that also
+ * gives it all its counts (its idle part counts nothing). Samples carry
+ * no context: a sample that also
  * covers other launches (shared) is split between them by their rates,
- * the maximum-likelihood split: each launch's rate is its warps (cycles)
- * per ns of it inside its samples, every sample taken by f, and launch k
- * gets rate(k) x overlap(k) / (the sum of rate(j) x overlap(j) over the
- * sample's launches j) of the sample's warps (cycles); by overlap alone
- * where that sum is 0. Where its own samples span at least
+ * the maximum-likelihood split: launch k gets rate(k) x overlap(k) / (the
+ * sum of rate(j) x overlap(j) over the sample's launches j) of the
+ * sample's warps (cycles); by overlap alone where that sum is 0. A
+ * launch's rate is its kernel's warps (cycles) per ns over the samples
+ * its kernel's launches had alone (launches of one kernel and
+ * configuration run alike), or where there are none, its own per ns of
+ * it inside its samples, each sample taken by f, the fraction of it
+ * inside the launch. Where its own samples span at least
  * OCC_OWN_FRACTION of a launch, only they count. A launch with over a
  * tenth of its time in shared samples and less than that of its own is
  * marked (occ_basis), as are launches beside others and in lost samples. */
@@ -61,13 +64,18 @@ typedef struct occ_sampled_launch {
   int32_t device, pid;      /* in */
   uint32_t stream;          /* in */
   uint64_t start_ns, end_ns;/* in; 0 when unknown */
+  size_t kernel;            /* in: 1..count, the same for the launches of
+                               one kernel and launch configuration; 0:
+                               none (its rates are its own) */
   double warps, cycles;     /* the weighted sums */
-  double own_warps, own_cycles; /* of them, from samples that cover no
-                                   other launch */
+  double own_warps, own_cycles; /* the whole counts of the samples that
+                                   cover no other launch */
   double own_ns;            /* its time inside those samples */
   double covered_ns;        /* its time inside samples */
   double split_warps, split_cycles; /* its own sums and its shares of the
                                        shared samples: the value's */
+  double rate_warps, rate_cycles; /* the rates its part of a shared sample
+                                     follows (per ns) */
   double shared_ns;         /* of it, in samples that cover another launch */
   double lost_ns;           /* its time inside lost samples */
   uint32_t sample_count;    /* samples that overlap it */
@@ -118,9 +126,11 @@ void occ_attr_add(occ_attribution *a, const occ_pm_sample *sample);
 
 /* Each launch's value, basis or miss, given the devices as sampled
  * (devices[i] is ordinal i; device_count of them), the shared samples
- * split by the launches' rates. Returns 0, or -1 where a shared sample
- * could not be kept (out of memory): the values are then made with every
- * shared sample split by time (as occ_attr_add's sums have it). */
+ * split by the launches' rates (their kernel's, where the launch names
+ * one with samples of its own). Returns 0, or -1 out of memory: where a
+ * shared sample could not be kept, the values are made with every shared
+ * sample split by time (as occ_attr_add's sums have it); where the
+ * kernels' rates could not be pooled, by each launch's own rates. */
 int occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
                     int device_count);
 

@@ -1,8 +1,8 @@
 /* fuzz_samples.c - libFuzzer target of --measure sample's sample reader
  * (live/sample_file.c) and the attribution it feeds (model/attribute.c,
  * occ_measure_from_samples): the input's first 96 bytes make up to four
- * launches (device, pid, start and end, each a few bytes), the rest is
- * the samples' file as the sampler writes it. Whatever the bytes, the
+ * launches (device, pid, stream, kernel, start and end, each a few
+ * bytes), the rest is the samples' file as the sampler writes it. Whatever the bytes, the
  * reader must only accept valid samples and the attribution must give
  * each launch a value in a sane range or a reason. */
 #define _GNU_SOURCE
@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(&length, p + 16, 8);
     l[i] = (occ_sampled_launch){.device = p[0] % 20 - 2, .pid = p[1] % 3,
                                 .stream = p[2], .start_ns = start % 100000,
-                                .end_ns = start % 100000 + length % 5000};
+                                .end_ns = start % 100000 + length % 5000,
+                                .kernel = p[3] % 3};
   }
   occ_attribution a;
   if (occ_attr_init(&a, l, LAUNCHES) != 0) return 0;

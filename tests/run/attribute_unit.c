@@ -4,7 +4,8 @@
  * shorter than an interval, overlapping streams, two processes, launches
  * with no sample, lost samples, back-to-back kernels sharing a sample,
  * shared samples split by the kernels' rates (two and three kernels, no
- * rate, two devices, out of memory); and the sample reader
+ * rate, two devices, a kernel's rates pooled over its launches, out of
+ * memory); and the sample reader
  * (live/sample_file.c) over good, bad and cut records. Exits 1 after
  * the cases, naming each failure. */
 #include <math.h>
@@ -255,16 +256,19 @@ static size_t samples_of(const kernel *kernels, size_t n, int d, uint64_t t0,
   return count;
 }
 
-/* Attributes to launches l[0..n) of kernels[0..n) (process 1, stream 7)
- * the samples of each of their devices every 25 ns from 1000 to 1400. */
+/* Attributes to launches l[0..n) of kernels[0..n) (process 1, stream 7;
+ * their kernel numbers ids[0..n), or none with ids NULL) the samples of
+ * each of their devices every 25 ns from 1000 to 1400. */
 static int attribute_kernels(const kernel *kernels, size_t n,
-                             occ_sampled_launch *l) {
+                             const size_t *ids, occ_sampled_launch *l) {
   occ_pm_sample s[2 * SAMPLES_MAX];
   size_t count = 0;
   for (int d = 0; d < 2; d++)
     count += samples_of(kernels, n, d, 1000, 1400, 25, s + count);
-  for (size_t k = 0; k < n; k++)
+  for (size_t k = 0; k < n; k++) {
     l[k] = launch(kernels[k].device, 1, 7, kernels[k].start, kernels[k].end);
+    l[k].kernel = ids ? ids[k] : 0;
+  }
   return attribute(l, n, s, count);
 }
 
@@ -275,7 +279,7 @@ static int attribute_kernels(const kernel *kernels, size_t n,
 static void split_neighbour(void) {
   kernel k[2] = {{0, 1010, 1020, 0.5}, {0, 1022, 1082, 0.9}};
   occ_sampled_launch l[2];
-  CHECK(attribute_kernels(k, 2, l) == 0, "neighbour: a failed finish");
+  CHECK(attribute_kernels(k, 2, NULL, l) == 0, "neighbour: a failed finish");
   CHECK(l[0].known && fabs(l[0].achieved - 0.5) < 0.02 &&
             l[0].basis == OCC_BASIS_SHARED,
         "neighbour: the short kernel %g basis %d", l[0].achieved, l[0].basis);
@@ -288,10 +292,10 @@ static void split_neighbour(void) {
   for (uint64_t shift = 0; shift < 25; shift++) {
     kernel at[2] = {{0, 1000 + shift, 1010 + shift, 0.5},
                     {0, 1012 + shift, 1072 + shift, 0.9}};
-    attribute_kernels(at, 2, l);
+    attribute_kernels(at, 2, NULL, l);
     double split = l[0].achieved;
     realloc_fails = true;
-    attribute_kernels(at, 2, l);
+    attribute_kernels(at, 2, NULL, l);
     realloc_fails = false;
     double by_time = l[0].achieved;
     bool shared = l[0].basis == OCC_BASIS_SHARED;
@@ -310,7 +314,7 @@ static void split_three(void) {
   kernel k[3] = {{0, 1000, 1053, 0.3}, {0, 1055, 1069, 0.8},
                  {0, 1071, 1145, 0.4}};
   occ_sampled_launch l[3];
-  attribute_kernels(k, 3, l);
+  attribute_kernels(k, 3, NULL, l);
   CHECK(l[1].known && fabs(l[1].achieved - 0.8) < 0.03 &&
             l[1].basis == OCC_BASIS_SHARED,
         "three: the middle kernel %g basis %d", l[1].achieved, l[1].basis);
@@ -324,7 +328,7 @@ static void split_three(void) {
 static void split_without_rate(void) {
   kernel k[2] = {{0, 1010, 1020, 0}, {0, 1022, 1030, 0}};
   occ_sampled_launch l[2];
-  attribute_kernels(k, 2, l);
+  attribute_kernels(k, 2, NULL, l);
   for (int i = 0; i < 2; i++)
     CHECK(l[i].known && l[i].achieved == 0 && l[i].basis == OCC_BASIS_SHARED,
           "no rate: launch %d %g basis %d", i, l[i].achieved, l[i].basis);
@@ -336,9 +340,9 @@ static void split_two_devices(void) {
   kernel k[4] = {{0, 1010, 1020, 0.5}, {0, 1022, 1082, 0.9},
                  {1, 1010, 1020, 0.2}, {1, 1022, 1082, 0.6}};
   occ_sampled_launch both[4], one[2];
-  attribute_kernels(k, 4, both);
+  attribute_kernels(k, 4, NULL, both);
   for (int d = 0; d < 2; d++) {
-    attribute_kernels(k + 2 * d, 2, one);
+    attribute_kernels(k + 2 * d, 2, NULL, one);
     for (int i = 0; i < 2; i++)
       CHECK(both[2 * d + i].known && near(both[2 * d + i].achieved, one[i].achieved),
             "devices: device %d launch %d %g, alone %g", d, i,
@@ -348,6 +352,28 @@ static void split_two_devices(void) {
         "kernel %g", both[2].achieved);
 }
 
+/* Kernel A alone (its samples its own, 0.3), later a 14 ns launch of A
+ * between B and C (0.9 both, long enough for samples of their own), 2 ns
+ * apart, none of its samples its own. Its own rates are a blend of its
+ * neighbours'; its kernel's, pooled from the first launch, split its
+ * samples exactly. */
+static void split_kernel_rates(void) {
+  kernel k[4] = {{0, 1000, 1100, 0.3}, {0, 1150, 1210, 0.9},
+                 {0, 1212, 1226, 0.3}, {0, 1228, 1290, 0.9}};
+  const size_t ids[4] = {1, 2, 1, 3};
+  occ_sampled_launch l[4];
+  attribute_kernels(k, 4, NULL, l);
+  double own = l[2].achieved;
+  CHECK(l[2].known && l[2].basis == OCC_BASIS_SHARED && fabs(own - 0.3) > 0.02,
+        "kernel rates: by its own rates %g basis %d", own, l[2].basis);
+  CHECK(attribute_kernels(k, 4, ids, l) == 0, "kernel rates: a failed finish");
+  CHECK(l[2].known && fabs(l[2].achieved - 0.3) < 1e-9,
+        "kernel rates: by its kernel's %g (by its own %g)", l[2].achieved, own);
+  for (int i = 0; i < 4; i++)
+    CHECK(i == 2 || near(l[i].achieved, k[i].occupancy),
+          "kernel rates: launch %d %g", i, l[i].achieved);
+}
+
 /* A shared sample that cannot be kept (out of memory): occ_attr_finish
  * says so, and the values are the split by time, the same as the
  * samples' sums give. */
@@ -355,7 +381,7 @@ static void split_out_of_memory(void) {
   kernel k[2] = {{0, 1010, 1020, 0.5}, {0, 1022, 1082, 0.9}};
   occ_sampled_launch l[2];
   realloc_fails = true;
-  int status = attribute_kernels(k, 2, l);
+  int status = attribute_kernels(k, 2, NULL, l);
   realloc_fails = false;
   CHECK(status == -1, "out of memory: finish returned %d", status);
   CHECK(l[0].known && near(l[0].achieved, (10 * 0.5 + 3 * 0.9) / 13),
@@ -425,6 +451,7 @@ int main(void) {
   split_three();
   split_without_rate();
   split_two_devices();
+  split_kernel_rates();
   split_out_of_memory();
   reader();
   if (failures) return 1;

@@ -401,3 +401,30 @@ Test(samples, launches_and_devices_from_the_records_and_status) {
   cr_assert_not(occ_run_unsampled_why(&st, why, sizeof why));
   cr_assert_str_eq(why, "");
 }
+
+Test(samples, launches_numbered_by_kernel_and_configuration) {
+  static run r;
+  memset(&r, 0, sizeof r);
+  launch(&r, 10, 1);
+  launch(&r, 10, 2)->grid[0] = 16; /* another configuration */
+  launch(&r, 11, 3);               /* the first's, another process */
+  snprintf(launch(&r, 10, 4)->name, OCC_RECORD_NAME_MAX, "_Z1gv");
+  launch(&r, 10, 5)->device = 1; /* the first's, on another GPU */
+  launch(&r, 10, 6)->smem_dynamic_bytes = 16;
+  launch(&r, 10, 7);
+  show_all(&r);
+  occ_run_attribution a;
+  cr_assert_eq(occ_run_attribution_start(&a, r.launches, r.launch_count), 0);
+  size_t k[7];
+  for (int i = 0; i < 7; i++) {
+    k[i] = a.launches[i].kernel;
+    cr_assert(k[i] >= 1 && k[i] <= 7, "launch %d: kernel %zu", i, k[i]);
+  }
+  cr_assert(k[0] == k[2] && k[0] == k[6], "one kernel, one number");
+  for (int i = 1; i < 6; i++)
+    for (int j = 0; j < i; j++)
+      if (!(j == 0 && i == 2))
+        cr_assert_neq(k[i], k[j], "launches %d and %d", j, i);
+  cr_assert_eq(occ_run_attribution_finish(&a, &(occ_sampler_status){0}), 0);
+  free(a.launches);
+}
