@@ -171,6 +171,37 @@ static size_t find_row(const grouping *g, const occ_launch_record *l,
                         is_row, &q);
 }
 
+/* ---- each launch's kernel and configuration numbered ---- */
+
+typedef struct config_query {
+  const occ_launch_record *const *launches;
+  const occ_launch_record *launch;
+} config_query;
+
+static bool same_as_first(size_t first, const void *context) {
+  const config_query *q = context;
+  return same_config(q->launches[first], q->launch);
+}
+
+int occ_run_number_kernels(const occ_launch_record *const *launches,
+                           size_t count, occ_sampled_launch *sampled) {
+  occ_index index;
+  occ_index_init(&index);
+  size_t numbered = 0;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < count; i++) {
+    config_query q = {launches, launches[i]};
+    uint64_t key = occ_index_config_key(&index, launches[i], FIRST_ROW);
+    size_t first = occ_index_find(&index, key, same_as_first, &q);
+    if (first != OCC_INDEX_NONE)
+      sampled[i].kernel = sampled[first].kernel;
+    else if ((rc = occ_index_put(&index, key, i)) == 0)
+      sampled[i].kernel = ++numbered;
+  }
+  occ_index_free(&index);
+  return rc;
+}
+
 /* A new row of launch l at position first; OCC_INDEX_NONE out of memory. */
 static size_t add_row(grouping *g, const occ_launch_record *l, int64_t slot,
                       size_t first) {

@@ -136,4 +136,12 @@ int occ_run_rows_group(const occ_run_join *join,
  * the row); NULL-safe. */
 void occ_run_rows_free(occ_run_row *rows, size_t row_count);
 
+/* Numbers the kernel and launch configuration of each of
+ * launches[0..count) (as a row groups them, the shared memory the driver
+ * configured aside) into sampled[i].kernel: 1 for the first met, then
+ * 2, ... (model/attribute.h pools each kernel's rate over its launches).
+ * Returns 0, or -1 out of memory. */
+int occ_run_number_kernels(const occ_launch_record *const *launches,
+                           size_t count, occ_sampled_launch *sampled);
+
 #endif

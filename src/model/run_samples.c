@@ -4,52 +4,8 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-/* Whether two launches are of one kernel and configuration on one
- * device: the launches whose samples pool into one rate (attribute.h). */
-static int by_kernel(const occ_launch_record *x, const occ_launch_record *y) {
-  if (x->device != y->device) return x->device < y->device ? -1 : 1;
-  int c = strncmp(x->name, y->name, sizeof x->name);
-  if (c) return c;
-  c = memcmp(x->grid, y->grid, sizeof x->grid);
-  if (c) return c;
-  c = memcmp(x->block, y->block, sizeof x->block);
-  if (c) return c;
-  c = memcmp(x->cluster, y->cluster, sizeof x->cluster);
-  if (c) return c;
-  if (x->smem_dynamic_bytes != y->smem_dynamic_bytes)
-    return x->smem_dynamic_bytes < y->smem_dynamic_bytes ? -1 : 1;
-  return 0;
-}
-
-static const occ_launch_record *const *sort_launches;
-
-static int by_kernel_index(const void *x, const void *y) {
-  size_t i = *(const size_t *)x, j = *(const size_t *)y;
-  int c = by_kernel(sort_launches[i], sort_launches[j]);
-  return c ? c : (i < j ? -1 : 1);
-}
-
-/* Numbers each launch's kernel and configuration 1..count (the same for
- * the same). Returns 0, or -1 out of memory. */
-static int number_kernels(occ_sampled_launch *sampled,
-                          const occ_launch_record *const *launches,
-                          size_t count) {
-  size_t *order = malloc((count + 1) * sizeof *order);
-  if (!order) return -1;
-  for (size_t i = 0; i < count; i++) order[i] = i;
-  sort_launches = launches;
-  qsort(order, count, sizeof *order, by_kernel_index);
-  size_t kernel = 0;
-  for (size_t i = 0; i < count; i++) {
-    if (i == 0 || by_kernel(launches[order[i - 1]], launches[order[i]]))
-      kernel++;
-    sampled[order[i]].kernel = kernel;
-  }
-  free(order);
-  return 0;
-}
+#include "model/run_rows.h"
 
 int occ_run_attribution_start(occ_run_attribution *a,
                               const occ_launch_record *const *launches,
@@ -64,7 +20,7 @@ int occ_run_attribution_start(occ_run_attribution *a,
                                           .start_ns = l->start_ns,
                                           .end_ns = l->end_ns};
   }
-  if (number_kernels(a->launches, launches, count) != 0) return -1;
+  if (occ_run_number_kernels(launches, count, a->launches) != 0) return -1;
   return occ_attr_init(&a->attribution, a->launches, count);
 }
 
