@@ -91,7 +91,8 @@ static void occupancy(builder *b, const occ_device *d, const occ_result *res,
           : "without clusters {0} {0:block} x {1} SMs = {r}: not lowered by "
             "the cluster",
       NULL);
-  occ_step_operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "without_clusters.active_blocks_per_sm",
+                   res->active_blocks_per_sm, "blocks");
   occ_step_operand(s, "device.sm_count", d->sm_count, "sms");
   occ_step_result(s, "cluster_blocks_without_clusters",
          (double)r->blocks_without_clusters, "blocks");
@@ -117,7 +118,7 @@ static void at_launch(builder *b, const occ_device *d, const occ_result *res,
                      "at launch, blocks per SM: the smaller of {0} and the "
                      "cap of {1} = {r}",
                      NULL);
-  occ_step_operand(s, "at_launch.active_blocks_per_sm",
+  occ_step_operand(s, "without_clusters.at_launch.active_blocks_per_sm",
                    res->launch_active_blocks_per_sm, "blocks");
   occ_step_operand(s, "device.cluster_max_blocks_per_sm",
                    d->cluster_max_blocks_per_sm, "blocks");
@@ -178,7 +179,8 @@ size_t occ_explain_cluster(const occ_device *d, const occ_result *res,
            "blocks per SM: the smaller of {0} and the cluster "
            "launch's cap of {1} = {r}",
            NULL);
-  occ_step_operand(s, "active_blocks_per_sm", res->active_blocks_per_sm, "blocks");
+  occ_step_operand(s, "without_clusters.active_blocks_per_sm",
+                   res->active_blocks_per_sm, "blocks");
   occ_step_operand(s, "device.cluster_max_blocks_per_sm", d->cluster_max_blocks_per_sm,
           "blocks");
   occ_step_result(s, "cluster.blocks_per_sm", r->cluster_blocks_per_sm, "blocks");

@@ -26,11 +26,11 @@ size_t occ_explain_cluster(const occ_device *device, const occ_result *result,
                            const occ_cluster_waves *waves, occ_step *steps,
                            size_t max);
 
-/* Renames, in steps[0..count-1], the figures of the launch without
- * clusters (sections 7 to 10 name them as a cluster-less launch has them:
- * "occupancy", "at_launch.occupancy", "waves.waves") to the report's
- * names for a cluster launch ("without_clusters.occupancy", ...), where
- * the plain names hold the cluster launch's figures. */
+/* Renames, in steps[0..count-1] (occ_explain's), the figures of the
+ * launch without clusters ("occupancy", "at_launch.occupancy",
+ * "waves.waves") to the report's names for them in a cluster launch
+ * ("without_clusters.occupancy", ...), where the plain names hold the
+ * cluster launch's figures. The cluster steps name them so themselves. */
 void occ_explain_name_without_clusters(occ_step *steps, size_t count);
 
 #endif

@@ -73,6 +73,7 @@ static void build_explanation(occ_item *item, occ_explanation *e) {
                          OCC_EXPLAIN_MAX_STEPS);
   e->count = n > OCC_EXPLAIN_MAX_STEPS ? OCC_EXPLAIN_MAX_STEPS : n;
   if (item->has_cluster) {
+    occ_explain_name_without_clusters(e->steps, e->count);
     n = occ_explain_cluster(item->device, &item->result, &item->cluster,
                             &item->cluster_result,
                             &item->launch_cluster_result,
@@ -82,7 +83,6 @@ static void build_explanation(occ_item *item, occ_explanation *e) {
                             OCC_EXPLAIN_MAX_STEPS - e->count);
     e->count += n > OCC_EXPLAIN_MAX_STEPS - e->count
                     ? OCC_EXPLAIN_MAX_STEPS - e->count : n;
-    occ_explain_name_without_clusters(e->steps, e->count);
   }
 }
 
