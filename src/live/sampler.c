@@ -383,15 +383,6 @@ static int start_device(device_run *d, uint64_t interval_ns) {
   return 0;
 }
 
-/* Stop: the GPU samples no more; what its buffer holds stays to decode. */
-static void stop(device_run *d) {
-  CUpti_PmSampling_Stop_Params p = {
-      .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
-  p.pPmSamplingObject = d->obj;
-  api.cuptiPmSamplingStop(&p);
-  d->started = false;
-}
-
 /* The host image the records are decoded into, and its blank copy (the
  * image is reset by copying it back, faster than initialising it).
  * Made after Start, off the program's path: the first decode comes a
@@ -428,7 +419,11 @@ static int prepare_image(device_run *d) {
     memcpy(d->blank, d->image, d->image_size);
     return 0;
   }
-  stop(d);
+  CUpti_PmSampling_Stop_Params stop = {
+      .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+  stop.pPmSamplingObject = d->obj;
+  api.cuptiPmSamplingStop(&stop);
+  d->started = false;
   return fail(st, r, call);
 }
 
@@ -568,7 +563,11 @@ static int decode(device_run *d) {
 /* Stop, and the rest of the buffer decoded: every sample is in the file. */
 static void stop_sampling(device_run *d) {
   if (!d->started) return;
-  stop(d);
+  CUpti_PmSampling_Stop_Params p = {
+      .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
+  p.pPmSamplingObject = d->obj;
+  api.cuptiPmSamplingStop(&p);
+  d->started = false;
   double t = now_s();
   /* The rest of the buffer, to its end (bounded: a device that keeps
    * answering "more" is left after 100,000 decodes). */
