@@ -576,7 +576,8 @@ static int start_sampler(run_state *s) {
 static int attribute(run_state *s) {
   if (!s->sampling) return 0;
   char why[256];
-  if (occ_sampler_stop(&s->sampler, why, sizeof why) != 0 && !s->sample_why[0])
+  if (occ_sampler_stop(&s->sampler, 0, why, sizeof why) != 0 &&
+      !s->sample_why[0])
     snprintf(s->sample_why, sizeof s->sample_why, "%s", why);
   if (!s->sample_why[0])
     occ_run_unsampled_why(&s->sampler.status, s->sample_why,
@@ -585,8 +586,8 @@ static int attribute(run_state *s) {
   int rc = occ_run_attribution_start(&a, s->launches, s->launch_count);
   s->sampled = a.launches;
   if (rc != 0) return rc;
-  occ_samples_read(s->sampler.samples_fd, occ_run_attribution_add, &a,
-                   &s->sample_read);
+  occ_samples_read(s->sampler.samples_fd, s->sampler.samples_bytes,
+                   occ_run_attribution_add, &a, &s->sample_read);
   return occ_run_attribution_finish(&a, &s->sampler.status);
 }
 
@@ -611,10 +612,11 @@ static int launch(run_state *s, const char *inject) {
   if (s->sampling) spec.gate = s->sampler.gate_env;
   int failed = occ_run_program(&spec, &s->run, why, sizeof why);
   /* Stop then Disable as soon as the program has ended, whatever comes
-   * next (a signal, an error). */
+   * next (a signal, an error): once the samples cover its last launch. */
   if (s->sampling) {
     char stop_why[256];
-    if (occ_sampler_stop(&s->sampler, stop_why, sizeof stop_why) != 0 &&
+    uint64_t last = failed ? 0 : occ_records_last_end(&s->run.records);
+    if (occ_sampler_stop(&s->sampler, last, stop_why, sizeof stop_why) != 0 &&
         !s->sample_why[0])
       snprintf(s->sample_why, sizeof s->sample_why, "%s", stop_why);
   }

@@ -324,6 +324,14 @@ size_t occ_records_read(occ_records *set, int fd, uint64_t *offset,
   return added;
 }
 
+uint64_t occ_records_last_end(const occ_records *set) {
+  if (set->unread_why[0] || set->out_of_memory) return 0;
+  uint64_t last = 0;
+  for (size_t i = 0; i < set->count; i++)
+    if (set->at[i].end_ns > last) last = set->at[i].end_ns;
+  return last;
+}
+
 void occ_records_free(occ_records *set) {
   if (!set) return;
   free(set->at);

@@ -75,6 +75,11 @@ size_t occ_records_add(occ_records *set, const unsigned char *bytes,
                        size_t size, uint64_t offset, occ_record_fn fn,
                        void *context);
 
+/* The latest end of a record (CUPTI's clock), or 0 where the set may lack
+ * some (a cap, a read error, out of memory): what PM sampling must cover
+ * once the program has ended. */
+uint64_t occ_records_last_end(const occ_records *set);
+
 /* Frees what set holds and zeroes it; NULL-safe. */
 void occ_records_free(occ_records *set);
 

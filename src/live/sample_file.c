@@ -20,19 +20,23 @@ int occ_sample_valid(const occ_pm_sample *s) {
   return 1;
 }
 
-void occ_samples_read(int fd, occ_sample_fn *fn, void *context,
-                      occ_sample_read *out) {
+void occ_samples_read(int fd, uint64_t limit, occ_sample_fn *fn,
+                      void *context, occ_sample_read *out) {
   static occ_pm_sample chunk[CHUNK];
   memset(out, 0, sizeof *out);
   size_t have = 0; /* bytes in chunk */
   for (;;) {
-    ssize_t n = read(fd, (char *)chunk + have, sizeof chunk - have);
+    size_t want = sizeof chunk - have;
+    if (want > limit) want = (size_t)limit;
+    if (want == 0) break;
+    ssize_t n = read(fd, (char *)chunk + have, want);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       out->read_errno = errno;
       break;
     }
     if (n == 0) break;
+    limit -= (uint64_t)n;
     have += (size_t)n;
     size_t whole = have / sizeof *chunk;
     for (size_t i = 0; i < whole; i++) {

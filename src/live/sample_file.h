@@ -18,10 +18,11 @@ typedef struct occ_sample_read {
   int read_errno;         /* a read error stopped the reading, or 0 */
 } occ_sample_read;
 
-/* Reads fd from its current offset to its end, calling fn with each
- * valid sample. Never fails: what was refused is counted in *out. */
-void occ_samples_read(int fd, occ_sample_fn *fn, void *context,
-                      occ_sample_read *out);
+/* Reads fd from its current offset to its end, or for at most limit
+ * bytes (UINT64_MAX: no limit), calling fn with each valid sample. Never
+ * fails: what was refused is counted in *out. */
+void occ_samples_read(int fd, uint64_t limit, occ_sample_fn *fn,
+                      void *context, occ_sample_read *out);
 
 /* Whether s is a sample occcalc accepts. */
 int occ_sample_valid(const occ_pm_sample *s);

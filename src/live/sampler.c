@@ -4,10 +4,13 @@
  * cuInit only (no context), then per device
  * cuptiProfilerDeviceSupported, the chip's name, Enable (where another
  * profiler holding the counters shows), the counter availability and a
- * host configuration of the two metrics (one pass), SetConfig (GPU time
- * interval, keep the oldest records), Start, the counter data image; a
- * loop of DecodeData and per sample GetSampleInfo and
- * EvaluateToGpuValues; at the end Stop, the rest decoded, Disable.
+ * host configuration of the two metrics (one pass), the counter data
+ * image, SetConfig (GPU time interval, keep the oldest records), Start;
+ * a loop of DecodeData and per sample GetSampleInfo and
+ * EvaluateToGpuValues, in a thread of its own; at the end, once the
+ * samples cover the program's last launch, the final status, then Stop
+ * and Disable (or, where they do not get there, Stop, the rest decoded,
+ * the final status, Disable).
  *
  * Enable comes first so that occcalc learns early whether the counters
  * are free and can start the program while the rest is configured (on an
@@ -17,6 +20,7 @@
 #include "live/sampler.h"
 
 #include <cuda.h>
+#include <cupti_activity.h>
 #include <cupti_pmsampling.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
@@ -28,7 +32,9 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,12 +64,17 @@
 /* The samples' file is capped: past it a device stops sampling (its
  * later launches say so). 2 GiB is 67 million samples. */
 #define FILE_CAP_BYTES (2ull << 30)
+/* How long the samples may take, past two intervals, to reach the time
+ * occcalc asks them to cover before the devices are stopped and drained
+ * instead (the decoder can lag that far behind at short intervals). */
+#define CATCH_UP_MS 500
 /* Samples written at once. */
 #define WRITE_BATCH 512
 
 #define CUPTI_FUNCS(X)                                                       \
   X(cuptiGetResultString)                                                    \
   X(cuptiGetVersion)                                                         \
+  X(cuptiGetTimestamp)                                                       \
   X(cuptiProfilerInitialize)                                                 \
   X(cuptiProfilerDeviceSupported)                                            \
   X(cuptiDeviceGetChipName)                                                  \
@@ -359,35 +370,12 @@ static int configure(device_run *d, bool use_cache) {
   return 0;
 }
 
-/* The device side: configure and start. The counter data image follows
- * (prepare_image), once the program's gate is open. */
-static int start_device(device_run *d, uint64_t interval_ns) {
-  occ_sampler_device *st = d->st;
-  CUpti_PmSampling_SetConfig_Params cfg = {
-      .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
-  cfg.pPmSamplingObject = d->obj;
-  cfg.configSize = d->config_size;
-  cfg.pConfig = d->config;
-  cfg.hardwareBufferSize = hw_buffer_bytes();
-  cfg.samplingInterval = interval_ns;
-  cfg.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
-  cfg.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
-  CUPTI(st, cuptiPmSamplingSetConfig, &cfg);
-  CUpti_PmSampling_Start_Params go = {
-      .structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE};
-  go.pPmSamplingObject = d->obj;
-  CUPTI(st, cuptiPmSamplingStart, &go);
-  d->started = true;
-  st->interval_ns = interval_ns;
-  st->state = OCC_SAMPLER_ON;
-  return 0;
-}
-
 /* The host image the records are decoded into, and its blank copy (the
  * image is reset by copying it back, faster than initialising it).
- * Made after Start, off the program's path: the first decode comes a
- * decode period later, and the hardware buffer holds the records until
- * then. 0, or -1 with the device stopped (no sample taken). */
+ * Made before Start, so that the first decode follows Start at once: a
+ * backlog larger than the image is decoded in several calls, and each
+ * call that fills the image was seen to lose the samples that followed
+ * (about 3 to 30 ms of them, CUDA 13.0 on an H100). 0, or -1. */
 static int prepare_image(device_run *d) {
   occ_sampler_device *st = d->st;
   CUptiResult r = CUPTI_SUCCESS;
@@ -415,16 +403,33 @@ static int prepare_image(device_run *d) {
     step = call = "cuptiPmSamplingCounterDataImageInitialize";
     r = api.cuptiPmSamplingCounterDataImageInitialize(&init);
   }
-  if (r == CUPTI_SUCCESS) {
-    memcpy(d->blank, d->image, d->image_size);
-    return 0;
-  }
-  CUpti_PmSampling_Stop_Params stop = {
-      .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
-  stop.pPmSamplingObject = d->obj;
-  api.cuptiPmSamplingStop(&stop);
-  d->started = false;
-  return fail(st, r, call);
+  if (r != CUPTI_SUCCESS) return fail(st, r, call);
+  memcpy(d->blank, d->image, d->image_size);
+  return 0;
+}
+
+/* The device side: the counter data image, configure and start. */
+static int start_device(device_run *d, uint64_t interval_ns) {
+  occ_sampler_device *st = d->st;
+  if (prepare_image(d) != 0) return -1;
+  CUpti_PmSampling_SetConfig_Params cfg = {
+      .structSize = CUpti_PmSampling_SetConfig_Params_STRUCT_SIZE};
+  cfg.pPmSamplingObject = d->obj;
+  cfg.configSize = d->config_size;
+  cfg.pConfig = d->config;
+  cfg.hardwareBufferSize = hw_buffer_bytes();
+  cfg.samplingInterval = interval_ns;
+  cfg.triggerMode = CUPTI_PM_SAMPLING_TRIGGER_MODE_GPU_TIME_INTERVAL;
+  cfg.hwBufferAppendMode = CUPTI_PM_SAMPLING_HARDWARE_BUFFER_APPEND_MODE_KEEP_OLDEST;
+  CUPTI(st, cuptiPmSamplingSetConfig, &cfg);
+  CUpti_PmSampling_Start_Params go = {
+      .structSize = CUpti_PmSampling_Start_Params_STRUCT_SIZE};
+  go.pPmSamplingObject = d->obj;
+  CUPTI(st, cuptiPmSamplingStart, &go);
+  d->started = true;
+  st->interval_ns = interval_ns;
+  st->state = OCC_SAMPLER_ON;
+  return 0;
 }
 
 static void flush_batch(device_run *d) {
@@ -560,14 +565,20 @@ static int decode(device_run *d) {
   return 0;
 }
 
-/* Stop, and the rest of the buffer decoded: every sample is in the file. */
-static void stop_sampling(device_run *d) {
+/* Stop, without reading what the buffer still holds. */
+static void halt(device_run *d) {
   if (!d->started) return;
   CUpti_PmSampling_Stop_Params p = {
       .structSize = CUpti_PmSampling_Stop_Params_STRUCT_SIZE};
   p.pPmSamplingObject = d->obj;
   api.cuptiPmSamplingStop(&p);
   d->started = false;
+}
+
+/* Stop, and the rest of the buffer decoded: every sample is in the file. */
+static void stop_sampling(device_run *d) {
+  if (!d->started) return;
+  halt(d);
   double t = now_s();
   /* The rest of the buffer, to its end (bounded: a device that keeps
    * answering "more" is left after 100,000 decodes). */
@@ -750,6 +761,125 @@ static void start_all(const occ_sampler_spec *spec, occ_sampler_status *status,
   }
 }
 
+/* The devices' decoding, in a thread of its own, so that the main
+ * thread answers occcalc's stop at once: a decode call can take tens
+ * of milliseconds. After each round it publishes the status as of the
+ * samples written so far. */
+typedef struct decoding {
+  occ_sampler_status *status;   /* the thread's own, until it is joined */
+  device_run *runs;
+  atomic_bool quit;
+  pthread_mutex_t lock;
+  pthread_cond_t moved;
+  occ_sampler_status published; /* as of published_bytes of the file */
+  uint64_t published_bytes;
+  /* Each device's samples reach this far (its last sample's end),
+   * UINT64_MAX once it samples no more. */
+  uint64_t covered[OCC_SAMPLER_DEVICES_MAX];
+} decoding;
+
+static void publish(decoding *w) {
+  pthread_mutex_lock(&w->lock);
+  w->published = *w->status;
+  w->published_bytes = written_bytes;
+  for (int i = 0; i < w->status->device_count; i++)
+    w->covered[i] = w->runs[i].started ? w->runs[i].last_end : UINT64_MAX;
+  pthread_cond_broadcast(&w->moved);
+  pthread_mutex_unlock(&w->lock);
+}
+
+static void *decode_devices(void *arg) {
+  decoding *w = arg;
+  struct timespec period = {0, DECODE_PERIOD_MS * 1000000L};
+  while (!atomic_load(&w->quit)) {
+    for (int i = 0; i < w->status->device_count; i++) {
+      device_run *d = &w->runs[i];
+      if (!d->started) continue;
+      int more;
+      int rounds = 0;
+      while ((more = decode(d)) == 1 && ++rounds < 64 &&
+             !atomic_load(&w->quit)) {
+      }
+      if (more < 0) {
+        stop_device(d);
+        d->st->state = OCC_SAMPLER_ON;
+      }
+    }
+    publish(w);
+    nanosleep(&period, NULL);
+  }
+  return NULL;
+}
+
+/* The thread started, with the signals left to the main thread. */
+static int start_decoding(decoding *w, pthread_t *thread) {
+  atomic_init(&w->quit, false);
+  pthread_mutex_init(&w->lock, NULL);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&w->moved, &attr);
+  pthread_condattr_destroy(&attr);
+  publish(w);
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int rc = pthread_create(thread, NULL, decode_devices, w);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  return rc == 0 ? 0 : -1;
+}
+
+/* Waits for occcalc's stop: the time the samples must cover (0 for
+ * "now": the pipe's end, occcalc gone, or SIGTERM or SIGHUP). */
+static uint64_t wait_for_stop(int control) {
+  struct pollfd p = {.fd = control, .events = POLLIN};
+  while (!stop_requested) {
+    /* Bounded: a signal that came just before poll is seen. */
+    int n = poll(&p, 1, 100);
+    if (n == 0 || (n < 0 && errno == EINTR)) continue;
+    uint64_t until = 0;
+    if (n > 0 && read(control, &until, sizeof until) != (ssize_t)sizeof until)
+      until = 0;
+    return until;
+  }
+  return 0;
+}
+
+/* Whether every device's samples reached `until` (CUPTI's clock, the
+ * launch records' too) within CATCH_UP_MS and two intervals. Each
+ * device's wait is in its drain_seconds. */
+static bool wait_covered(decoding *w, uint64_t until) {
+  uint64_t interval = 0;
+  for (int i = 0; i < w->status->device_count; i++)
+    if (w->runs[i].st && w->runs[i].st->interval_ns > interval)
+      interval = w->runs[i].st->interval_ns;
+  double t = now_s();
+  struct timespec deadline;
+  clock_gettime(CLOCK_MONOTONIC, &deadline);
+  uint64_t wait_ns = 2 * interval + CATCH_UP_MS * 1000000ull;
+  deadline.tv_sec += (time_t)(wait_ns / 1000000000u);
+  deadline.tv_nsec += (long)(wait_ns % 1000000000u);
+  if (deadline.tv_nsec >= 1000000000L) {
+    deadline.tv_sec++;
+    deadline.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&w->lock);
+  bool covered = false;
+  for (;;) {
+    covered = true;
+    for (int i = 0; i < w->published.device_count; i++)
+      covered &= w->covered[i] >= until;
+    if (covered ||
+        pthread_cond_timedwait(&w->moved, &w->lock, &deadline) == ETIMEDOUT)
+      break;
+  }
+  if (covered)
+    for (int i = 0; i < w->published.device_count; i++)
+      w->published.devices[i].drain_seconds = now_s() - t;
+  pthread_mutex_unlock(&w->lock);
+  return covered;
+}
+
 static void write_status(int fd, const occ_sampler_status *status);
 
 /* A crash in the child: its status says where, then it ends. Not
@@ -798,37 +928,54 @@ static void child(const occ_sampler_spec *spec, int control, int status_fd,
   start_all(spec, &status, runs);
   if (gate_out >= 0) close(gate_out);
   gate_out = -1;
-  for (int i = 0; i < status.device_count; i++)
-    if (runs[i].started && prepare_image(&runs[i]) != 0) release(&runs[i]);
   status.phase = OCC_SAMPLER_STARTED;
   write_status(status_fd, &status);
   bool any = false;
   for (int i = 0; i < status.device_count; i++) any |= runs[i].started;
   /* Devices that failed to start were let go (start_all); the status
    * says why. */
-  while (any && !stop_requested) {
-    struct pollfd p = {.fd = control, .events = POLLIN};
-    int n = poll(&p, 1, DECODE_PERIOD_MS);
-    /* A byte, or the end: occcalc asks to stop, or is gone. */
-    if (n > 0) break;
-    for (int i = 0; i < status.device_count; i++) {
-      if (!runs[i].started) continue;
-      int more;
-      int rounds = 0;
-      while ((more = decode(&runs[i])) == 1 && ++rounds < 64) {
-      }
-      if (more < 0) {
+  decoding w = {.status = &status, .runs = runs};
+  pthread_t worker;
+  if (any && start_decoding(&w, &worker) != 0) {
+    for (int i = 0; i < status.device_count; i++)
+      if (runs[i].started) {
         stop_device(&runs[i]);
-        status.devices[i].state = OCC_SAMPLER_ON;
+        snprintf(status.devices[i].why, sizeof status.devices[i].why,
+                 "no thread to decode the samples");
       }
-    }
+    any = false;
   }
-  /* The final status once every sample is written: occcalc reads them
-   * while Disable runs, and does not wait for it (occ_sampler_close). */
-  for (int i = 0; i < status.device_count; i++) stop_sampling(&runs[i]);
-  status.phase = OCC_SAMPLER_FINAL;
-  write_status(status_fd, &status);
-  for (int i = 0; i < status.device_count; i++) release(&runs[i]);
+  /* With no device sampling, the final status at once: the GPUs' locks
+   * are let go for a run that follows. */
+  uint64_t until = any ? wait_for_stop(control) : 0;
+  if (any && !until && api.cuptiGetTimestamp(&until) != CUPTI_SUCCESS)
+    until = 0;
+  /* The final status once every sample to `until` is in the file:
+   * occcalc reads them while the decoding ends and Stop and Disable
+   * run, and does not wait for them (occ_sampler_close). */
+  bool covered = !any || (until && wait_covered(&w, until));
+  if (covered && any) {
+    pthread_mutex_lock(&w.lock);
+    occ_sampler_status final = w.published;
+    final.samples_bytes = w.published_bytes;
+    pthread_mutex_unlock(&w.lock);
+    final.phase = OCC_SAMPLER_FINAL;
+    write_status(status_fd, &final);
+  }
+  if (any) {
+    atomic_store(&w.quit, true);
+    pthread_join(worker, NULL);
+  }
+  if (!covered || !any) {
+    for (int i = 0; i < status.device_count; i++) stop_sampling(&runs[i]);
+    status.phase = OCC_SAMPLER_FINAL;
+    status.samples_bytes = written_bytes;
+    write_status(status_fd, &status);
+  }
+  for (int i = 0; i < status.device_count; i++) {
+    halt(&runs[i]);
+    release(&runs[i]);
+  }
   _exit(0);
 }
 
@@ -960,7 +1107,23 @@ static void reap(occ_sampler *s) {
   s->pid = 0;
 }
 
-int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
+/* The time the samples must cover, to a child that may have ended
+ * already (no devices sampled): unwritten then, without the SIGPIPE
+ * that would end occcalc; the child takes its clock's now where it is
+ * there and the write failed. */
+static void write_until(int fd, uint64_t until) {
+  sigset_t pipe_signal, old;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &old);
+  if (write(fd, &until, sizeof until) < 0 && errno == EPIPE &&
+      !sigismember(&old, SIGPIPE))
+    sigtimedwait(&pipe_signal, NULL, &(struct timespec){0, 0});
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+int occ_sampler_stop(occ_sampler *s, uint64_t covered_to, char *why,
+                     size_t why_size) {
   if (!s->pid || s->control_fd < 0) return 0;
   /* The final status must not be cut short by a signal now. */
   sigset_t block, old;
@@ -970,6 +1133,7 @@ int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
   sigaddset(&block, SIGHUP);
   sigaddset(&block, SIGQUIT);
   sigprocmask(SIG_BLOCK, &block, &old);
+  if (covered_to) write_until(s->control_fd, covered_to);
   close(s->control_fd);
   s->control_fd = -1;
   int rc = 0;
@@ -979,6 +1143,8 @@ int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size) {
     reap(s);
   }
   sigprocmask(SIG_SETMASK, &old, NULL);
+  s->samples_bytes = s->status.phase == OCC_SAMPLER_FINAL
+                         ? s->status.samples_bytes : UINT64_MAX;
   lseek(s->samples_fd, 0, SEEK_SET);
   return rc;
 }
@@ -989,7 +1155,7 @@ void occ_sampler_close(occ_sampler *s) {
    * own (about 0.09 s on an H200), holding the GPU's lock until then: a
    * run that follows at once waits for it (LOCK_WAIT_MS), and occcalc
    * need not. Its end is reaped by init once occcalc has gone. */
-  if (s->pid) occ_sampler_stop(s, why, sizeof why);
+  if (s->pid) occ_sampler_stop(s, 0, why, sizeof why);
   if (s->control_fd >= 0) close(s->control_fd);
   if (s->status_fd >= 0) close(s->status_fd);
   if (s->gate_fd >= 0) close(s->gate_fd);

@@ -47,6 +47,10 @@ typedef struct occ_sampler {
   int gate_fd;
   char gate_env[64];
   occ_sampler_status status; /* the last status read */
+  /* The samples' file's bytes to read (the final status's; the child
+   * may still write past them), or UINT64_MAX where it ended without
+   * one. */
+  uint64_t samples_bytes;
 } occ_sampler;
 
 /* Starts sampling every device (or spec->device) and waits until each
@@ -57,13 +61,16 @@ typedef struct occ_sampler {
 int occ_sampler_start(const occ_sampler_spec *spec, occ_sampler *s,
                       char *why, size_t why_size);
 
-/* Stops sampling (Stop, the rest decoded) and reads the child's final
- * status into s->status, once every sample is in the file; the child
- * then disables sampling and ends on its own.
+/* Asks the child to stop and reads its final status into s->status,
+ * once the samples reach covered_to (CUPTI's clock, the launch records'
+ * too: the last launch's end), or, where covered_to is 0, the moment it
+ * was asked; every sample up to then is in the file. The child then
+ * stops and disables sampling and ends on its own.
  * Returns 0, or -1 with why (the child died: its status is the first
- * one, with why). The samples stay in s->samples_fd (rewound) until
- * occ_sampler_close. */
-int occ_sampler_stop(occ_sampler *s, char *why, size_t why_size);
+ * one, with why). The samples stay in s->samples_fd (rewound; read
+ * s->samples_bytes of them) until occ_sampler_close. */
+int occ_sampler_stop(occ_sampler *s, uint64_t covered_to, char *why,
+                     size_t why_size);
 
 /* Closes what occ_sampler_start opened; a child still running is
  * stopped first. Its Disable is not waited for (sampler.c). */

@@ -59,7 +59,7 @@ typedef struct occ_sampler_device {
   int32_t max_warps_per_sm;   /* the device's, from the driver */
   int32_t overflow;           /* the hardware buffer overflowed (times) */
   uint64_t interval_ns;       /* the sampling interval set */
-  uint64_t sample_count;      /* samples decoded */
+  uint64_t sample_count;      /* samples decoded, to the final status */
   uint64_t idle_count;        /* of them, idle ones not written */
   uint64_t lost_count;        /* samples missing from the timeline */
   uint64_t first_ns, last_ns; /* the first sample's start, the last's end */
@@ -68,7 +68,8 @@ typedef struct occ_sampler_device {
   double init_seconds;        /* loading CUPTI and cuInit */
   double config_seconds;      /* the availability and host configuration */
   double start_seconds;       /* Enable, and SetConfig to Start */
-  double drain_seconds;       /* decoding after the program ended */
+  double drain_seconds;       /* after the program ended, until the
+                                 samples covered its last launch */
   char chip[32];
   char why[OCC_SAMPLER_WHY_MAX]; /* not ON, or stopped early: why */
 } occ_sampler_device;
@@ -82,6 +83,9 @@ typedef struct occ_sampler_status {
   int32_t device_count;       /* devices[] valid */
   int32_t phase;              /* OCC_SAMPLER_CLAIMED, _STARTED, _FINAL */
   int32_t pad;
+  /* _FINAL: the samples' file's bytes it covers. The child may write
+   * past them while it ends; they are not read. */
+  uint64_t samples_bytes;
   occ_sampler_device devices[OCC_SAMPLER_DEVICES_MAX];
 } occ_sampler_status;
 

@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (write(fd, data + HEAD, size - HEAD) == (ssize_t)(size - HEAD)) {
     lseek(fd, 0, SEEK_SET);
     occ_sample_read r;
-    occ_samples_read(fd, add, &a, &r);
+    occ_samples_read(fd, UINT64_MAX, add, &a, &r);
     if (r.accepted + r.skipped != (size - HEAD) / sizeof(occ_pm_sample)) abort();
   }
   close(fd);

@@ -428,9 +428,18 @@ static void reader(void) {
   write_all(fd, &good, 7);
   lseek(fd, 0, SEEK_SET);
   occ_sample_read r;
-  occ_samples_read(fd, count, NULL, &r);
+  occ_samples_read(fd, UINT64_MAX, count, NULL, &r);
   CHECK(seen == 3 && r.accepted == 3 && r.skipped == 5 && r.partial_bytes == 7,
         "reader: %llu accepted, %llu skipped, %zu partial",
+        (unsigned long long)r.accepted, (unsigned long long)r.skipped,
+        r.partial_bytes);
+  /* A limit (the sampler's final status) ends the reading there, even
+   * inside a sample. */
+  lseek(fd, 0, SEEK_SET);
+  seen = 0;
+  occ_samples_read(fd, 2 * sizeof good + 5, count, NULL, &r);
+  CHECK(seen == 2 && r.accepted == 2 && r.skipped == 0 && r.partial_bytes == 5,
+        "reader with a limit: %llu accepted, %llu skipped, %zu partial",
         (unsigned long long)r.accepted, (unsigned long long)r.skipped,
         r.partial_bytes);
   close(fd);
