@@ -850,9 +850,11 @@ static uint64_t wait_for_stop(int control) {
  * device's wait is in its drain_seconds. */
 static bool wait_covered(decoding *w, uint64_t until) {
   uint64_t interval = 0;
-  for (int i = 0; i < w->status->device_count; i++)
-    if (w->runs[i].st && w->runs[i].st->interval_ns > interval)
-      interval = w->runs[i].st->interval_ns;
+  pthread_mutex_lock(&w->lock);
+  for (int i = 0; i < w->published.device_count; i++)
+    if (w->published.devices[i].interval_ns > interval)
+      interval = w->published.devices[i].interval_ns;
+  pthread_mutex_unlock(&w->lock);
   double t = now_s();
   struct timespec deadline;
   clock_gettime(CLOCK_MONOTONIC, &deadline);
