@@ -89,6 +89,29 @@ Test(records, byte_cap) {
   free(bytes);
 }
 
+/* What the sampling must cover: the latest end of any record, not the
+ * last one's; none where records may be missing. */
+Test(records, last_end) {
+  unsigned char *bytes = launches(3);
+  const uint64_t ends[3] = {500, 900, 700};
+  for (size_t i = 0; i < 3; i++) {
+    occ_launch_record *r = (occ_launch_record *)(bytes + i * OCC_RECORD_BYTES);
+    r->start_ns = ends[i] - 100;
+    r->end_ns = ends[i];
+  }
+  occ_records set = {0};
+  occ_records_add(&set, bytes, 3 * OCC_RECORD_BYTES, 0, NULL, NULL);
+  cr_assert_eq(set.count, 3);
+  cr_assert_eq(occ_records_last_end(&set), 900);
+  occ_records_free(&set);
+  set = (occ_records){.max_records = 2};
+  occ_records_add(&set, bytes, 3 * OCC_RECORD_BYTES, 0, NULL, NULL);
+  cr_assert_eq(occ_records_last_end(&set), 0);
+  occ_records_free(&set);
+  cr_assert_eq(occ_records_last_end(&set), 0);
+  free(bytes);
+}
+
 Test(records, growth_is_geometric) {
   enum { N = 5000 };
   unsigned char *bytes = launches(N);
