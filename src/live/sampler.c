@@ -375,7 +375,7 @@ static int configure(device_run *d, bool use_cache) {
  * Made before Start, so that the first decode follows Start at once: a
  * backlog larger than the image is decoded in several calls, and each
  * call that fills the image was seen to lose the samples that followed
- * (about 3 to 30 ms of them, CUDA 13.0 on an H100). 0, or -1. */
+ * (about 1 to 30 ms of them, CUDA 13.0 on an H100). 0, or -1. */
 static int prepare_image(device_run *d) {
   occ_sampler_device *st = d->st;
   CUptiResult r = CUPTI_SUCCESS;
