@@ -575,10 +575,6 @@ static int start_sampler(run_state *s) {
  * the sampler has stopped. Returns 0, or -1 out of memory. */
 static int attribute(run_state *s) {
   if (!s->sampling) return 0;
-  char why[256];
-  if (occ_sampler_stop(&s->sampler, 0, why, sizeof why) != 0 &&
-      !s->sample_why[0])
-    snprintf(s->sample_why, sizeof s->sample_why, "%s", why);
   if (!s->sample_why[0])
     occ_run_unsampled_why(&s->sampler.status, s->sample_why,
                           sizeof s->sample_why);

@@ -261,7 +261,6 @@ static void disable(device_run *d) {
   d->enabled = false;
 }
 
-/* The counter availability and the host configuration of the metrics. */
 /* Where the chip's availability image is kept (pm_cache.h): 0, or -1
  * with none (no cache directory, no versions). */
 static int cache_path(const device_run *d, char *path, size_t size) {
@@ -324,6 +323,7 @@ static void unconfigure(device_run *d) {
   d->availability = d->config = d->image = d->blank = NULL;
 }
 
+/* The counter availability and the host configuration of the metrics. */
 static int configure(device_run *d, bool use_cache) {
   occ_sampler_device *st = d->st;
   if (availability(d, use_cache) != 0) return -1;
