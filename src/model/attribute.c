@@ -2,14 +2,33 @@
  * attribute.h). */
 #include "model/attribute.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 /* Over this fraction of a launch's time in shared or lost samples, its
  * value is marked. */
 #define MARK_FRACTION 0.10
 
-/* The first capacity of the shared samples' array, which then doubles. */
-#define SHARED_FIRST_CAPACITY 64
+/* The first capacity of the kept samples' array, which then doubles. */
+#define KEPT_FIRST_CAPACITY 64
+
+/* The fit's rounds: at most FIT_ROUNDS_MAX, fewer (down to
+ * FIT_ROUNDS_MIN) where the kept samples' terms times the rounds would
+ * pass FIT_WORK_MAX (about half a second), and none past the one where no
+ * rate moved by more than FIT_SETTLED of itself. Over recorded PyTorch
+ * runs the split stopped improving near 700 rounds. */
+#define FIT_ROUNDS_MAX 1000
+#define FIT_ROUNDS_MIN 20
+#define FIT_WORK_MAX 50000000.0
+#define FIT_SETTLED 1e-7
+
+/* A launch's time in bins, each with a warps and a cycles rate of its
+ * kernel's: from either end, the first 2, 5, 10 and 20 us (capped at its
+ * middle), and the middle. A kernel's rate falls at its end as its last
+ * blocks leave SMs idle, over microseconds: bins of fixed length near
+ * the ends follow that, whatever the launch's length. */
+static const uint64_t edge_ns[] = {2000, 5000, 10000, 20000};
+enum { EDGES = sizeof edge_ns / sizeof edge_ns[0], BINS = 2 * EDGES + 1 };
 
 static const occ_sampled_launch *sort_base;
 
@@ -88,9 +107,29 @@ static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
 int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
                   size_t count) {
   *a = (occ_attribution){.launches = launches, .count = count,
-                         .shared_kept = true};
+                         .kept_all = true};
   a->order = malloc((count + 1) * sizeof *a->order);
-  if (!a->order) return -1;
+  a->profile = malloc((count + 1) * sizeof *a->profile);
+  if (!a->order || !a->profile) {
+    occ_attr_free(a);
+    return -1;
+  }
+  /* Launches of one kernel number share its rates; one with none has
+   * its own. */
+  size_t numbered = 0, unnumbered = 0;
+  for (size_t i = 0; i < count; i++)
+    if (launches[i].kernel >= 1 && launches[i].kernel <= count &&
+        launches[i].kernel > numbered)
+      numbered = launches[i].kernel;
+  for (size_t i = 0; i < count; i++) {
+    size_t k = launches[i].kernel;
+    a->profile[i] = k >= 1 && k <= count ? k - 1 : numbered + unnumbered++;
+  }
+  a->profile_count = numbered + unnumbered;
+  /* Without the fit's memory, samples are split by time (occ_attr_finish). */
+  a->fit = a->profile_count <= SIZE_MAX / BINS / sizeof *a->fit
+               ? calloc(a->profile_count * BINS + 1, sizeof *a->fit)
+               : NULL;
   for (size_t i = 0; i < count; i++) {
     a->order[i] = i;
     occ_sampled_launch *l = &launches[i];
@@ -162,27 +201,86 @@ static void candidates(const occ_attribution *a, const occ_pm_sample *s,
   *to = first_from(a, *from, end, s1);
 }
 
-/* Keeps a copy of a shared sample; on a failed allocation, drops those
- * kept and keeps none from then on. */
-static void keep_shared(occ_attribution *a, const occ_pm_sample *s) {
-  if (!a->shared_kept) return;
-  if (a->shared_count == a->shared_capacity) {
-    size_t capacity = a->shared_capacity ? 2 * a->shared_capacity
-                                         : SHARED_FIRST_CAPACITY;
+/* The cuts between launch l's bins: cuts[0] its start, cuts[BINS] its
+ * end; a bin of a short launch may be empty. */
+static void cuts_of(const occ_sampled_launch *l, uint64_t cuts[BINS + 1]) {
+  uint64_t half = (l->end_ns - l->start_ns) / 2;
+  cuts[0] = l->start_ns;
+  for (size_t k = 0; k < EDGES; k++) {
+    uint64_t e = edge_ns[k] < half ? edge_ns[k] : half;
+    cuts[1 + k] = l->start_ns + e;
+    cuts[BINS - 1 - k] = l->end_ns - e;
+  }
+  cuts[BINS] = l->end_ns;
+}
+
+/* One launch's bin inside one sample. */
+typedef struct term {
+  size_t launch;
+  size_t bin; /* profile x BINS + bin: its rates in a->fit */
+  double ns;
+} term;
+
+/* Calls fn for each bin of each launch (timed, of the sample's device)
+ * that sample s overlaps, in the order of the launches; returns how
+ * many. */
+typedef void term_fn(occ_attribution *a, const term *t, void *context);
+static size_t terms_of(occ_attribution *a, const occ_pm_sample *s,
+                       term_fn *fn, void *context) {
+  uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
+  size_t from, to, n = 0;
+  candidates(a, s, &from, &to);
+  for (size_t i = from; i < to; i++) {
+    size_t k = a->order[i];
+    const occ_sampled_launch *l = &a->launches[k];
+    if (!timed(l) || overlap_ns(l, s0, s1) <= 0) continue;
+    uint64_t cuts[BINS + 1];
+    cuts_of(l, cuts);
+    for (size_t b = 0; b < BINS; b++) {
+      uint64_t lo = cuts[b] > s0 ? cuts[b] : s0;
+      uint64_t hi = cuts[b + 1] < s1 ? cuts[b + 1] : s1;
+      if (hi <= lo) continue;
+      n++;
+      if (fn) {
+        term t = {k, a->profile[k] * BINS + b, (double)(hi - lo)};
+        fn(a, &t, context);
+      }
+    }
+  }
+  return n;
+}
+
+/* Keeps a copy of a sample for the fit and the split; on a failed
+ * allocation, drops those kept and keeps none from then on. */
+static void keep(occ_attribution *a, const occ_pm_sample *s) {
+  if (!a->kept_all) return;
+  if (a->kept_count == a->kept_capacity) {
+    size_t capacity = a->kept_capacity ? 2 * a->kept_capacity
+                                       : KEPT_FIRST_CAPACITY;
     occ_pm_sample *grown = capacity <= SIZE_MAX / sizeof *grown
-                               ? realloc(a->shared, capacity * sizeof *grown)
+                               ? realloc(a->kept, capacity * sizeof *grown)
                                : NULL;
     if (!grown) {
-      free(a->shared);
-      a->shared = NULL;
-      a->shared_count = a->shared_capacity = 0;
-      a->shared_kept = false;
+      free(a->kept);
+      a->kept = NULL;
+      a->kept_count = a->kept_capacity = 0;
+      a->kept_all = false;
       return;
     }
-    a->shared = grown;
-    a->shared_capacity = capacity;
+    a->kept = grown;
+    a->kept_capacity = capacity;
   }
-  a->shared[a->shared_count++] = *s;
+  a->kept[a->kept_count++] = *s;
+}
+
+/* A sample inside one bin of one launch: its counts are that bin's
+ * alone, the same in every round of the fit. */
+static void add_alone(occ_attribution *a, const term *t, void *context) {
+  const occ_pm_sample *s = context;
+  occ_fit_bin *f = &a->fit[t->bin];
+  f->alone_warps += s->warps_active;
+  f->alone_cycles += s->cycles_active;
+  f->ns += t->ns;
 }
 
 void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
@@ -195,7 +293,11 @@ void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
     const occ_sampled_launch *l = &a->launches[a->order[i]];
     covering += timed(l) && overlap_ns(l, s0, s1) > 0;
   }
-  if (covering > 1 && !(s->flags & OCC_SAMPLE_LOST)) keep_shared(a, s);
+  if (covering > 0 && !(s->flags & OCC_SAMPLE_LOST)) {
+    if (covering == 1 && a->fit && terms_of(a, s, NULL, NULL) == 1)
+      terms_of(a, s, add_alone, (void *)s);
+    else keep(a, s);
+  }
   for (size_t i = from; i < to; i++) {
     occ_sampled_launch *l = &a->launches[a->order[i]];
     double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
@@ -221,94 +323,161 @@ void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
   }
 }
 
-/* A kernel's own samples, pooled over its launches. */
-typedef struct kernel_own {
-  double warps, cycles, ns;
-} kernel_own;
+/* The kept samples' terms, flat: sample i's are terms[first[i],
+ * first[i + 1]). */
+typedef struct kept_terms {
+  term *terms;
+  size_t *first;
+  size_t count;
+} kept_terms;
 
-/* The launch's kernel in kernels (attribute.h: 1..count), or NULL. */
-static kernel_own *kernel_of(kernel_own *kernels, const occ_attribution *a,
-                             const occ_sampled_launch *l) {
-  return l->kernel >= 1 && l->kernel <= a->count ? &kernels[l->kernel] : NULL;
+static void add_term(occ_attribution *a, const term *t, void *context) {
+  kept_terms *k = context;
+  k->terms[k->count++] = *t;
+  a->fit[t->bin].ns += t->ns;
 }
 
-/* Each launch's rates, the ones its part of a shared sample follows:
- * its kernel's, from the samples its launches had alone (the launches of
- * one kernel and configuration run alike, and those alone in their
- * samples show how: over a recorded PyTorch run this put 410 of 480
- * serial launches within 3 points of ncu, against 374 with each launch's
- * own rates); where the kernel has no such sample, the launch's own
- * counts (split by time) per ns. Returns 0, or -1 out of memory (each
- * launch's own rates then). */
-static int set_rates(occ_attribution *a) {
-  for (size_t i = 0; i < a->count; i++) {
-    occ_sampled_launch *l = &a->launches[i];
-    double ns = l->covered_ns;
-    l->rate_warps = ns > 0 ? l->warps / ns : 0;
-    l->rate_cycles = ns > 0 ? l->cycles / ns : 0;
+/* Lists the kept samples' terms (adding their time to the fit's bins).
+ * Returns 0, or -1 out of memory. */
+static int list_terms(occ_attribution *a, kept_terms *k) {
+  size_t total = 0;
+  for (size_t i = 0; i < a->kept_count; i++)
+    total += terms_of(a, &a->kept[i], NULL, NULL);
+  k->terms = malloc((total + 1) * sizeof *k->terms);
+  k->first = malloc((a->kept_count + 1) * sizeof *k->first);
+  k->count = 0;
+  if (!k->terms || !k->first) return -1;
+  for (size_t i = 0; i < a->kept_count; i++) {
+    k->first[i] = k->count;
+    terms_of(a, &a->kept[i], add_term, k);
   }
-  kernel_own *kernels = calloc(a->count + 1, sizeof *kernels);
-  if (!kernels) return -1;
-  for (size_t i = 0; i < a->count; i++) {
-    const occ_sampled_launch *l = &a->launches[i];
-    kernel_own *k = kernel_of(kernels, a, l);
-    if (!k) continue;
-    k->warps += l->own_warps;
-    k->cycles += l->own_cycles;
-    k->ns += l->own_ns;
-  }
-  for (size_t i = 0; i < a->count; i++) {
-    occ_sampled_launch *l = &a->launches[i];
-    const kernel_own *k = kernel_of(kernels, a, l);
-    if (!k || k->ns <= 0) continue;
-    l->rate_warps = k->warps / k->ns;
-    l->rate_cycles = k->cycles / k->ns;
-  }
-  free(kernels);
+  k->first[a->kept_count] = k->count;
   return 0;
 }
 
-/* Gives each launch that shared sample s covers its part of the
- * sample's warps and cycles: in proportion to its rate x its time
- * inside, or to its time inside where the sample's launches have no
- * rate. */
-static void split_shared(occ_attribution *a, const occ_pm_sample *s) {
-  uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
-  size_t from, to;
-  candidates(a, s, &from, &to);
-  double expected_warps = 0, expected_cycles = 0;
-  for (size_t i = from; i < to; i++) {
-    const occ_sampled_launch *l = &a->launches[a->order[i]];
-    double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
-    expected_warps += l->rate_warps * in;
-    expected_cycles += l->rate_cycles * in;
+/* The first rates: each kernel's counts over its launches' time in
+ * samples, split by time, the same in each of its bins (1 where it has
+ * none, or without the memory to pool them). */
+static void first_rates(occ_attribution *a) {
+  double *sums = calloc(a->profile_count, 3 * sizeof *sums);
+  for (size_t i = 0; sums && i < a->count; i++) {
+    const occ_sampled_launch *l = &a->launches[i];
+    double *p = &sums[3 * a->profile[i]];
+    p[0] += l->warps;
+    p[1] += l->cycles;
+    p[2] += l->covered_ns;
   }
-  for (size_t i = from; i < to; i++) {
-    occ_sampled_launch *l = &a->launches[a->order[i]];
-    double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
-    if (in <= 0) continue;
-    double by_time = in / (double)s->duration_ns;
-    double warps_part =
-        expected_warps > 0 ? l->rate_warps * in / expected_warps : by_time;
-    double cycles_part =
-        expected_cycles > 0 ? l->rate_cycles * in / expected_cycles : by_time;
-    l->split_warps += warps_part * s->warps_active;
-    l->split_cycles += cycles_part * s->cycles_active;
+  for (size_t p = 0; p < a->profile_count; p++) {
+    const double *sum = sums ? &sums[3 * p] : NULL;
+    double w = sum && sum[2] > 0 ? sum[0] / sum[2] : 0;
+    double c = sum && sum[2] > 0 ? sum[1] / sum[2] : 0;
+    for (size_t b = 0; b < BINS; b++) {
+      a->fit[p * BINS + b].rate_warps = w > 0 ? w : 1;
+      a->fit[p * BINS + b].rate_cycles = c > 0 ? c : 1;
+    }
+  }
+  free(sums);
+}
+
+/* The rates of each kernel's bins that best explain every sample kept
+ * and alone: the maximum-likelihood fit of counts that are sums of rate
+ * x time over the bins inside them, by the expectation-maximisation
+ * rounds of Richardson and Lucy (each bin's rate scaled by how far its
+ * samples' counts stand from what the rates expect; the rates stay
+ * positive and the likelihood never falls). Launches of one kernel and
+ * configuration run alike, and their seams fall at different places in
+ * the samples from launch to launch: together they show how each kernel
+ * rises and falls near its ends, which one launch cannot. */
+static void fit_rates(occ_attribution *a, const kept_terms *k) {
+  first_rates(a);
+  size_t rounds = FIT_ROUNDS_MAX;
+  if (k->count > 0 && FIT_WORK_MAX / (double)k->count < (double)rounds)
+    rounds = (size_t)(FIT_WORK_MAX / (double)k->count);
+  if (rounds < FIT_ROUNDS_MIN) rounds = FIT_ROUNDS_MIN;
+  size_t bins = a->profile_count * BINS;
+  for (size_t round = 0; round < rounds; round++) {
+    for (size_t b = 0; b < bins; b++)
+      a->fit[b].acc_warps = a->fit[b].acc_cycles = 0;
+    for (size_t i = 0; i < a->kept_count; i++) {
+      const occ_pm_sample *s = &a->kept[i];
+      double expected_warps = 0, expected_cycles = 0;
+      for (size_t t = k->first[i]; t < k->first[i + 1]; t++) {
+        expected_warps += a->fit[k->terms[t].bin].rate_warps * k->terms[t].ns;
+        expected_cycles += a->fit[k->terms[t].bin].rate_cycles * k->terms[t].ns;
+      }
+      for (size_t t = k->first[i]; t < k->first[i + 1]; t++) {
+        occ_fit_bin *f = &a->fit[k->terms[t].bin];
+        if (expected_warps > 0)
+          f->acc_warps += k->terms[t].ns * s->warps_active / expected_warps;
+        if (expected_cycles > 0)
+          f->acc_cycles += k->terms[t].ns * s->cycles_active / expected_cycles;
+      }
+    }
+    double moved = 0;
+    for (size_t b = 0; b < bins; b++) {
+      occ_fit_bin *f = &a->fit[b];
+      if (f->ns <= 0) continue;
+      double w = (f->rate_warps * f->acc_warps + f->alone_warps) / f->ns;
+      double c = (f->rate_cycles * f->acc_cycles + f->alone_cycles) / f->ns;
+      double dw = f->rate_warps > 0 ? fabs(w - f->rate_warps) / f->rate_warps : 0;
+      double dc = f->rate_cycles > 0 ? fabs(c - f->rate_cycles) / f->rate_cycles : 0;
+      if (dw > moved) moved = dw;
+      if (dc > moved) moved = dc;
+      f->rate_warps = w;
+      f->rate_cycles = c;
+    }
+    a->fit_rounds = round + 1;
+    if (moved < FIT_SETTLED) break;
+  }
+}
+
+/* Gives each launch that kept sample i covers, beside another launch,
+ * its part of the sample's warps and cycles: in proportion to the counts
+ * its bins' rates expect of it there, or to its time inside where the
+ * rates expect none. A sample that covers one launch is all its own
+ * already. */
+static void split_kept(occ_attribution *a, const kept_terms *k, size_t i) {
+  const term *t0 = &k->terms[k->first[i]], *t1 = &k->terms[k->first[i + 1]];
+  if (t0 == t1 || t0->launch == (t1 - 1)->launch) return;
+  const occ_pm_sample *s = &a->kept[i];
+  double expected_warps = 0, expected_cycles = 0, ns = 0;
+  for (const term *t = t0; t < t1; t++) {
+    expected_warps += a->fit[t->bin].rate_warps * t->ns;
+    expected_cycles += a->fit[t->bin].rate_cycles * t->ns;
+    ns += t->ns;
+  }
+  for (const term *t = t0; t < t1; t++) {
+    occ_sampled_launch *l = &a->launches[t->launch];
+    double by_time = t->ns / ns;
+    l->split_warps += s->warps_active *
+                      (expected_warps > 0
+                           ? a->fit[t->bin].rate_warps * t->ns / expected_warps
+                           : by_time);
+    l->split_cycles += s->cycles_active *
+                       (expected_cycles > 0 ? a->fit[t->bin].rate_cycles *
+                                                  t->ns / expected_cycles
+                                            : by_time);
   }
 }
 
 /* Each launch's split sums: its own samples' and its parts of the shared
- * ones; where a shared sample was not kept, its sums split by time.
- * Returns 0, or -1 out of memory (set_rates). */
+ * ones; where a sample could not be kept or the fit had no memory, its
+ * sums split by time. Returns 0, or -1 in that case. */
 static int split_all(occ_attribution *a) {
-  int status = set_rates(a);
+  kept_terms k = {0};
+  bool fitted = a->kept_all && a->fit && list_terms(a, &k) == 0;
   for (size_t i = 0; i < a->count; i++) {
     occ_sampled_launch *l = &a->launches[i];
-    l->split_warps = a->shared_kept ? l->own_warps : l->warps;
-    l->split_cycles = a->shared_kept ? l->own_cycles : l->cycles;
+    l->split_warps = fitted ? l->own_warps : l->warps;
+    l->split_cycles = fitted ? l->own_cycles : l->cycles;
   }
-  for (size_t i = 0; i < a->shared_count; i++) split_shared(a, &a->shared[i]);
-  return status;
+  if (fitted) {
+    fit_rates(a, &k);
+    for (size_t i = 0; i < a->kept_count; i++) split_kept(a, &k, i);
+  }
+  free(k.terms);
+  free(k.first);
+  return fitted ? 0 : -1;
 }
 
 /* Whether the samples covering the launch alone span enough of it to be
@@ -347,10 +516,7 @@ static void finish_one(occ_sampled_launch *l, const occ_sampled_device *d) {
     l->miss = OCC_MISS_NO_CYCLES;
   } else {
     l->known = true;
-    bool own = own_samples_suffice(l);
-    l->achieved =
-        (own ? l->own_warps : l->split_warps) /
-        ((own ? l->own_cycles : l->split_cycles) * d->max_warps_per_sm);
+    l->achieved = l->split_warps / (l->split_cycles * d->max_warps_per_sm);
     l->basis = basis_of(l, d);
   }
 }
@@ -366,7 +532,7 @@ int occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
     finish_one(l, d);
     occ_attr_word(l);
   }
-  return a->shared_kept && status == 0 ? 0 : -1;
+  return status;
 }
 
 void occ_attr_word(occ_sampled_launch *l) {
@@ -378,9 +544,13 @@ void occ_attr_word(occ_sampled_launch *l) {
 void occ_attr_free(occ_attribution *a) {
   free(a->order);
   a->order = NULL;
-  free(a->shared);
-  a->shared = NULL;
-  a->shared_count = a->shared_capacity = 0;
+  free(a->profile);
+  a->profile = NULL;
+  free(a->fit);
+  a->fit = NULL;
+  free(a->kept);
+  a->kept = NULL;
+  a->kept_count = a->kept_capacity = 0;
 }
 
 const char *occ_basis_key(occ_basis basis) {
@@ -404,7 +574,7 @@ const char *occ_basis_words(occ_basis basis) {
   case OCC_BASIS_LOST: return "some of its samples were lost";
   case OCC_BASIS_SHARED:
     return "over a tenth of its time lies in samples shared with the "
-           "kernels before or after it, split by each kernel's rate";
+           "kernels before or after it, split by the kernels' rates";
   case OCC_BASIS_SHORT: return "shorter than two sampling intervals";
   case OCC_BASIS_CLEAN: return "its samples cover it alone";
   default: return "not measured";

@@ -6,18 +6,18 @@
  * warps per SM), summed over the samples of its device that overlap its
  * [start, end). A sample that covers that launch alone (one of its own)
  * gives it all its counts (its idle part counts nothing). Samples carry
- * no context: a sample that also
- * covers other launches (shared) is split between them by their rates,
- * the maximum-likelihood split: launch k gets rate(k) x overlap(k) / (the
- * sum of rate(j) x overlap(j) over the sample's launches j) of the
- * sample's warps (cycles); by overlap alone where that sum is 0. A
- * launch's rate is its kernel's warps (cycles) per ns over the samples
- * its kernel's launches had alone (launches of one kernel and
- * configuration run alike), or where there are none, its own per ns of
- * it inside its samples, each sample taken by f, the fraction of it
- * inside the launch. Where its own samples span at least
- * OCC_OWN_FRACTION of a launch, only they count. A launch with over a
- * tenth of its time in shared samples and less than that of its own is
+ * no context: a sample that also covers other launches (shared) is split
+ * between them by what their rates expect: launch k gets
+ * expected(k) / (the sum of expected(j) over the sample's launches j) of
+ * the sample's warps (cycles); by overlap alone where that sum is 0.
+ * expected(k) is the sum, over the bins of launch k's time inside the
+ * sample, of the bin's rate x its time there. A launch's time falls in
+ * bins (the first and last 2, 5, 10 and 20 us, and the middle), and each
+ * bin of a kernel and configuration has a warps and a cycles rate per
+ * ns, fitted to every sample of the run that covers a launch: the
+ * maximum-likelihood rates of counts that are sums of rate x time
+ * (Richardson-Lucy rounds). A launch with over a tenth of its time in
+ * shared samples and less than OCC_OWN_FRACTION of it in its own is
  * marked (occ_basis), as are launches beside others and in lost samples. */
 #ifndef OCC_ATTRIBUTE_H
 #define OCC_ATTRIBUTE_H
@@ -36,13 +36,14 @@ typedef enum occ_basis {
   OCC_BASIS_LOST,           /* over a tenth of it fell in lost samples */
   OCC_BASIS_SHARED,         /* over a tenth of its time in samples that
                                also cover a kernel before or after it:
-                               its value is its share of them, split by
-                               their kernels' rates */
+                               its value holds its share of them, split
+                               by the kernels' fitted rates */
   OCC_BASIS_SHORT,          /* shorter than OCC_SHORT_INTERVALS intervals */
   OCC_BASIS_CLEAN           /* its samples cover it alone */
 } occ_basis;
 
-/* The part of a launch its own samples must span to be used alone. */
+/* The part of a launch its own samples must span for it not to be marked
+ * shared. */
 #define OCC_OWN_FRACTION 0.8
 
 /* Shorter than this many sampling intervals, a launch is marked short. */
@@ -65,8 +66,8 @@ typedef struct occ_sampled_launch {
   uint32_t stream;          /* in */
   uint64_t start_ns, end_ns;/* in; 0 when unknown */
   size_t kernel;            /* in: 1..count, the same for the launches of
-                               one kernel and launch configuration; 0:
-                               none (its rates are its own) */
+                               one kernel and launch configuration; 0 (or
+                               past count): none, its rates its own */
   double warps, cycles;     /* the weighted sums */
   double own_warps, own_cycles; /* the whole counts of the samples that
                                    cover no other launch */
@@ -74,8 +75,6 @@ typedef struct occ_sampled_launch {
   double covered_ns;        /* its time inside samples */
   double split_warps, split_cycles; /* its own sums and its shares of the
                                        shared samples: the value's */
-  double rate_warps, rate_cycles; /* the rates its part of a shared sample
-                                     follows (per ns) */
   double shared_ns;         /* of it, in samples that cover another launch */
   double lost_ns;           /* its time inside lost samples */
   uint32_t sample_count;    /* samples that overlap it */
@@ -99,16 +98,29 @@ typedef struct occ_sampled_device {
   uint64_t first_ns, last_ns; /* the samples' span; 0 when none */
 } occ_sampled_device;
 
+/* One bin of one kernel's launches in the fit (attribute.c). */
+typedef struct occ_fit_bin {
+  double rate_warps, rate_cycles; /* per ns */
+  double ns;                      /* its time inside the samples fitted */
+  double alone_warps, alone_cycles; /* the counts of the samples that lie
+                                       inside it alone */
+  double acc_warps, acc_cycles;   /* a round's sums */
+} occ_fit_bin;
+
 typedef struct occ_attribution {
   occ_sampled_launch *launches;
   size_t count;
   size_t *order;          /* launches by (device, start) */
-  /* The samples (not lost) that cover more than one launch of their
-   * device, split at finish; shared_kept false once one could not be
-   * kept (out of memory). */
-  occ_pm_sample *shared;
-  size_t shared_count, shared_capacity;
-  bool shared_kept;
+  size_t *profile;        /* per launch: its kernel's rates, 0-based */
+  size_t profile_count;
+  occ_fit_bin *fit;       /* profile_count x the bins; NULL out of memory */
+  size_t fit_rounds;      /* the fit's rounds, once finished */
+  /* The samples (not lost) that cover more than one bin of a launch or
+   * more than one launch of their device, fitted and split at finish;
+   * kept_all false once one could not be kept (out of memory). */
+  occ_pm_sample *kept;
+  size_t kept_count, kept_capacity;
+  bool kept_all;
   /* Per device: its launches in order[begin, end), their longest. */
   struct { size_t begin, end; uint64_t longest_ns; } devices[OCC_SAMPLER_DEVICES_MAX];
 } occ_attribution;
@@ -121,16 +133,15 @@ int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
                   size_t count);
 
 /* Adds one sample, in any order: its share by time to each launch it
- * overlaps, and a copy of it where it covers more than one. */
+ * overlaps, and a copy of it for the fit where it covers more than one
+ * bin (or only its counts where it lies inside one bin of one launch). */
 void occ_attr_add(occ_attribution *a, const occ_pm_sample *sample);
 
 /* Each launch's value, basis or miss, given the devices as sampled
- * (devices[i] is ordinal i; device_count of them), the shared samples
- * split by the launches' rates (their kernel's, where the launch names
- * one with samples of its own). Returns 0, or -1 out of memory: where a
- * shared sample could not be kept, the values are made with every shared
- * sample split by time (as occ_attr_add's sums have it); where the
- * kernels' rates could not be pooled, by each launch's own rates. */
+ * (devices[i] is ordinal i; device_count of them): the rates fitted, the
+ * shared samples split by them. Returns 0, or -1 out of memory: the
+ * values are then made with every shared sample split by time (as
+ * occ_attr_add's sums have it). */
 int occ_attr_finish(occ_attribution *a, const occ_sampled_device *devices,
                     int device_count);
 
