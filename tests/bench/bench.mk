@@ -2,7 +2,7 @@
 # BENCH_TARGETS on the CPU, `make bench-gpu` GPU_BENCH_TARGETS on a GPU
 # machine. BENCHMARKS.md gives each one's targets and last figures.
 BENCH_TARGETS     += bench-core bench-process bench-callgrind bench-charts bench-ptxas \
-                     bench-run-records bench-report
+                     bench-run-records bench-report bench-run-attribute
 GPU_BENCH_TARGETS += bench-gpu-sweep-cold bench-gpu-run bench-gpu-run-lab \
                      bench-gpu-run-torch-cache bench-gpu-run-torch-stats bench-gpu-run-small
 
@@ -47,6 +47,14 @@ bench-ptxas: occcalc
 # in every format, and the demangler bomb.
 bench-run-records: occcalc $(INJECT_LIB) build/forge
 	sh tests/bench/run_records.sh
+
+# The attribution of sampled runs at job scale: 10 s of back-to-back
+# kernels sampled every 25 us; fails past 1 s after the program or 200 MB.
+build/bench_attribute: tests/bench/attribute.c build/model/attribute.o
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< build/model/attribute.o -lm
+
+bench-run-attribute: build/bench_attribute
+	./build/bench_attribute
 
 # `occcalc report` at job scale: 8 ranks x 100 configurations, 64 x 1,000
 # and 64 x 5,000 of generated reports with C++ template names, and a row
