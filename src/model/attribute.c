@@ -104,6 +104,57 @@ static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
   }
 }
 
+/* Launches of one kernel number whose lengths lie within LENGTH_SPREAD
+ * of the shortest of their group share their rates: the same grid over
+ * other data, or a loop count among its arguments, makes a kernel run
+ * otherwise. */
+#define LENGTH_SPREAD 1.5
+
+static uint64_t length_of(const occ_sampled_launch *l) {
+  return timed(l) ? l->end_ns - l->start_ns : 0;
+}
+
+static bool numbered(const occ_attribution *a, const occ_sampled_launch *l) {
+  return l->kernel >= 1 && l->kernel <= a->count;
+}
+
+static const occ_attribution *group_base;
+
+static int by_kernel_length(const void *x, const void *y) {
+  size_t i = *(const size_t *)x, j = *(const size_t *)y;
+  const occ_sampled_launch *a = &group_base->launches[i];
+  const occ_sampled_launch *b = &group_base->launches[j];
+  size_t ka = numbered(group_base, a) ? a->kernel : SIZE_MAX;
+  size_t kb = numbered(group_base, b) ? b->kernel : SIZE_MAX;
+  if (ka != kb) return ka < kb ? -1 : 1;
+  uint64_t la = length_of(a), lb = length_of(b);
+  if (la != lb) return la < lb ? -1 : 1;
+  return i < j ? -1 : i > j;
+}
+
+/* Each launch's rates (a->profile): its kernel number's, in groups by
+ * length; a launch with no number has its own. a->order is the sort's
+ * scratch. */
+static void group_launches(occ_attribution *a) {
+  for (size_t i = 0; i < a->count; i++) a->order[i] = i;
+  group_base = a;
+  qsort(a->order, a->count, sizeof *a->order, by_kernel_length);
+  size_t groups = 0, kernel = 0;
+  uint64_t shortest = 0;
+  for (size_t j = 0; j < a->count; j++) {
+    const occ_sampled_launch *l = &a->launches[a->order[j]];
+    uint64_t length = length_of(l);
+    if (groups == 0 || !numbered(a, l) || l->kernel != kernel ||
+        (double)length > LENGTH_SPREAD * (double)shortest) {
+      groups++;
+      kernel = l->kernel;
+      shortest = length;
+    }
+    a->profile[a->order[j]] = groups - 1;
+  }
+  a->profile_count = groups;
+}
+
 int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
                   size_t count) {
   *a = (occ_attribution){.launches = launches, .count = count,
@@ -114,18 +165,7 @@ int occ_attr_init(occ_attribution *a, occ_sampled_launch *launches,
     occ_attr_free(a);
     return -1;
   }
-  /* Launches of one kernel number share its rates; one with none has
-   * its own. */
-  size_t numbered = 0, unnumbered = 0;
-  for (size_t i = 0; i < count; i++)
-    if (launches[i].kernel >= 1 && launches[i].kernel <= count &&
-        launches[i].kernel > numbered)
-      numbered = launches[i].kernel;
-  for (size_t i = 0; i < count; i++) {
-    size_t k = launches[i].kernel;
-    a->profile[i] = k >= 1 && k <= count ? k - 1 : numbered + unnumbered++;
-  }
-  a->profile_count = numbered + unnumbered;
+  group_launches(a);
   /* Without the fit's memory, samples are split by time (occ_attr_finish). */
   a->fit = a->profile_count <= SIZE_MAX / BINS / sizeof *a->fit
                ? calloc(a->profile_count * BINS + 1, sizeof *a->fit)

@@ -13,8 +13,9 @@
  * expected(k) is the sum, over the bins of launch k's time inside the
  * sample, of the bin's rate x its time there. A launch's time falls in
  * bins (the first and last 2, 5, 10 and 20 us, and the middle), and each
- * bin of a kernel and configuration has a warps and a cycles rate per
- * ns, fitted to every sample of the run that covers a launch: the
+ * bin of a kernel and configuration (its launches grouped by length,
+ * each group within 1.5x of its shortest) has a warps and a cycles rate
+ * per ns, fitted to every sample of the run that covers a launch: the
  * maximum-likelihood rates of counts that are sums of rate x time
  * (Richardson-Lucy rounds). A launch with over a tenth of its time in
  * shared samples and less than OCC_OWN_FRACTION of it in its own is
