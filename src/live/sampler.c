@@ -59,7 +59,9 @@
 /* Samples the host image holds (11.6 KB each): the backlog of one decode
  * call must fit, or the rest is dropped (counted as lost). */
 #define IMAGE_SAMPLES 2048
-/* How often the buffer is decoded while the program runs. */
+/* How often the buffer is decoded while the program runs: a round that
+ * took longer is followed at once (each round's wait adds to the
+ * backlog, and a backlog past the host image loses samples). */
 #define DECODE_PERIOD_MS 4
 /* The samples' file is capped: past it a device stops sampling (its
  * later launches say so). 2 GiB is 67 million samples. */
@@ -790,8 +792,8 @@ static void publish(decoding *w) {
 
 static void *decode_devices(void *arg) {
   decoding *w = arg;
-  struct timespec period = {0, DECODE_PERIOD_MS * 1000000L};
   while (!atomic_load(&w->quit)) {
+    double began = now_s();
     for (int i = 0; i < w->status->device_count; i++) {
       device_run *d = &w->runs[i];
       if (!d->started) continue;
@@ -806,7 +808,9 @@ static void *decode_devices(void *arg) {
       }
     }
     publish(w);
-    nanosleep(&period, NULL);
+    double left = DECODE_PERIOD_MS / 1e3 - (now_s() - began);
+    if (left > 0)
+      nanosleep(&(struct timespec){0, (long)(left * 1e9)}, NULL);
   }
   return NULL;
 }
