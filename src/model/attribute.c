@@ -22,6 +22,12 @@
 #define FIT_WORK_MAX 50000000.0
 #define FIT_SETTLED 1e-7
 
+/* Launches of one kernel number whose lengths lie within LENGTH_SPREAD
+ * of the shortest of their group share their rates: the same grid over
+ * other data, or a loop count among its arguments, makes a kernel run
+ * otherwise. */
+#define LENGTH_SPREAD 1.5
+
 /* A launch's time in bins, each with a warps and a cycles rate of its
  * kernel's: from either end, the first 2, 5, 10 and 20 us (capped at its
  * middle), and the middle. A kernel's rate falls at its end as its last
@@ -103,12 +109,6 @@ static void mark_overlaps(occ_attribution *a, size_t begin, size_t end,
     if (mine && l->start_ns < mine->t) mine->t = l->start_ns;
   }
 }
-
-/* Launches of one kernel number whose lengths lie within LENGTH_SPREAD
- * of the shortest of their group share their rates: the same grid over
- * other data, or a loop count among its arguments, makes a kernel run
- * otherwise. */
-#define LENGTH_SPREAD 1.5
 
 static uint64_t length_of(const occ_sampled_launch *l) {
   return timed(l) ? l->end_ns - l->start_ns : 0;
