@@ -35,7 +35,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     memcpy(&length, p + 16, 8);
     l[i] = (occ_sampled_launch){.device = p[0] % 20 - 2, .pid = p[1] % 3,
                                 .stream = p[2], .start_ns = start % 100000,
-                                .end_ns = start % 100000 + length % 5000,
+                                /* up to 60 us: every bin of the fit */
+                                .end_ns = start % 100000 + length % 60000,
                                 .kernel = p[3] % 3};
   }
   occ_attribution a;
@@ -57,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     devices[d] = (occ_sampled_device){.sampled = d % 3 != 2,
                                       .max_warps_per_sm = 64,
                                       .interval_ns = 20 + d,
-                                      .first_ns = 1, .last_ns = 200000};
+                                      .first_ns = 1, .last_ns = 300000};
   occ_attr_finish(&a, devices, OCC_SAMPLER_DEVICES_MAX);
   occ_attr_free(&a);
   const occ_sampled_launch *row[LAUNCHES];
