@@ -254,6 +254,22 @@ static void cuts_of(const occ_sampled_launch *l, uint64_t cuts[BINS + 1]) {
   cuts[BINS] = l->end_ns;
 }
 
+/* The time of [s0, s1) inside each of launch l's bins (ns[b]); returns
+ * how many bins it overlaps. */
+static size_t bin_overlaps(const occ_sampled_launch *l, uint64_t s0,
+                           uint64_t s1, double ns[BINS]) {
+  uint64_t cuts[BINS + 1];
+  cuts_of(l, cuts);
+  size_t n = 0;
+  for (size_t b = 0; b < BINS; b++) {
+    uint64_t lo = cuts[b] > s0 ? cuts[b] : s0;
+    uint64_t hi = cuts[b + 1] < s1 ? cuts[b + 1] : s1;
+    ns[b] = hi > lo ? (double)(hi - lo) : 0;
+    n += hi > lo;
+  }
+  return n;
+}
+
 /* One launch's bin inside one sample. */
 typedef struct term {
   size_t launch;
@@ -274,17 +290,12 @@ static size_t terms_of(occ_attribution *a, const occ_pm_sample *s,
     size_t k = a->order[i];
     const occ_sampled_launch *l = &a->launches[k];
     if (!timed(l) || overlap_ns(l, s0, s1) <= 0) continue;
-    uint64_t cuts[BINS + 1];
-    cuts_of(l, cuts);
-    for (size_t b = 0; b < BINS; b++) {
-      uint64_t lo = cuts[b] > s0 ? cuts[b] : s0;
-      uint64_t hi = cuts[b + 1] < s1 ? cuts[b + 1] : s1;
-      if (hi <= lo) continue;
-      n++;
-      if (fn) {
-        term t = {k, a->profile[k] * BINS + b, (double)(hi - lo)};
-        fn(a, &t, context);
-      }
+    double ns[BINS];
+    n += bin_overlaps(l, s0, s1, ns);
+    for (size_t b = 0; fn && b < BINS; b++) {
+      if (ns[b] <= 0) continue;
+      term t = {k, a->profile[k] * BINS + b, ns[b]};
+      fn(a, &t, context);
     }
   }
   return n;
@@ -313,14 +324,25 @@ static void keep(occ_attribution *a, const occ_pm_sample *s) {
   a->kept[a->kept_count++] = *s;
 }
 
-/* A sample inside one bin of one launch: its counts are that bin's
- * alone, the same in every round of the fit. */
-static void add_alone(occ_attribution *a, const term *t, void *context) {
-  const occ_pm_sample *s = context;
-  occ_fit_bin *f = &a->fit[t->bin];
-  f->alone_warps += s->warps_active;
-  f->alone_cycles += s->cycles_active;
-  f->ns += t->ns;
+/* Keeps sample s for the fit, which covers launch `only` alone where
+ * `covering` is 1: where it lies inside one bin of it, only its counts,
+ * that bin's alone and the same in every round of the fit. */
+static void keep_for_fit(occ_attribution *a, const occ_pm_sample *s,
+                         size_t covering, size_t only) {
+  double ns[BINS];
+  uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
+  if (covering != 1 || !a->fit ||
+      bin_overlaps(&a->launches[only], s0, s1, ns) != 1) {
+    keep(a, s);
+    return;
+  }
+  for (size_t b = 0; b < BINS; b++) {
+    if (ns[b] <= 0) continue;
+    occ_fit_bin *f = &a->fit[a->profile[only] * BINS + b];
+    f->alone_warps += s->warps_active;
+    f->alone_cycles += s->cycles_active;
+    f->ns += ns[b];
+  }
 }
 
 void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
@@ -328,16 +350,16 @@ void occ_attr_add(occ_attribution *a, const occ_pm_sample *s) {
   uint64_t s0 = s->start_ns, s1 = s0 + s->duration_ns;
   size_t from, to;
   candidates(a, s, &from, &to);
-  size_t covering = 0;
+  size_t covering = 0, only = 0;
   for (size_t i = from; i < to; i++) {
     const occ_sampled_launch *l = &a->launches[a->order[i]];
-    covering += timed(l) && overlap_ns(l, s0, s1) > 0;
+    if (timed(l) && overlap_ns(l, s0, s1) > 0) {
+      covering++;
+      only = a->order[i];
+    }
   }
-  if (covering > 0 && !(s->flags & OCC_SAMPLE_LOST)) {
-    if (covering == 1 && a->fit && terms_of(a, s, NULL, NULL) == 1)
-      terms_of(a, s, add_alone, (void *)s);
-    else keep(a, s);
-  }
+  if (covering > 0 && !(s->flags & OCC_SAMPLE_LOST))
+    keep_for_fit(a, s, covering, only);
   for (size_t i = from; i < to; i++) {
     occ_sampled_launch *l = &a->launches[a->order[i]];
     double in = timed(l) ? overlap_ns(l, s0, s1) : 0;
