@@ -11,7 +11,7 @@ TEST_TARGETS  += test-json-unit test-json
 
 .PHONY: test-json test-json-unit
 
-test-json: occcalc build/forge
+test-json: occcalc $(INJECT_LIB) build/forge
 	sh tests/json/json_keys.sh
 
 JSON_WRITE_SRCS = tests/json/json_write_test.c src/render/json_write.c
