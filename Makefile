@@ -56,7 +56,7 @@ MODEL_OBJS = $(call obj,$(wildcard src/model/*.c))
 LIVE_OBJS  = $(call obj,$(wildcard src/live/*.c)) \
              build/probe_ptx.o
 # The injection library's own sources (see "occcalc run" below).
-INJECT_SRCS = $(wildcard src/inject/*.c)
+INJECT_SRCS = $(filter-out src/inject/preload.c,$(wildcard src/inject/*.c))
 RENDER_OBJS = $(call obj,$(wildcard src/render/*.c))
 CLI_OBJS   = $(call obj,$(wildcard src/cli/*.c))
 HDRS       = $(wildcard src/*/*.h)
@@ -188,8 +188,17 @@ build/inject/%.o: src/%.c Makefile build/cshim/string | deps
 	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
 	  -fPIC -fvisibility=hidden -c -o $@ $<
 
-$(INJECT_LIB): $(INJECT_OBJS)
+# libocc_preload.so goes into the program's LD_PRELOAD beside the
+# injection library (src/inject/preload.c): it exports cuptiSubscribe and
+# cuptiSubscribe_v2 alone, passing each call on, and records a refusal of
+# the program's own CUPTI client. Built with the injection library (an
+# order-only prerequisite), so every run that has the one has the other.
+PRELOAD_LIB = build/libocc_preload.so
+$(INJECT_LIB): $(INJECT_OBJS) | $(PRELOAD_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(INJECT_OBJS) -ldl -lpthread
+
+$(PRELOAD_LIB): build/inject/inject/preload.o
+	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $< -ldl
 # ---- end of occcalc run ------------------------------------------------
 
 # ---- tests -------------------------------------------------------------
@@ -274,11 +283,12 @@ format-check:
 	  [ -z "$$bad" ] || { echo "format-check: not formatted (make format FILES=...):$$bad"; exit 1; }; \
 	  echo "format-check: $(words $(FORMATTED)) files formatted"
 
-install: occcalc
+install: occcalc $(INJECT_LIB)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 occcalc $(DESTDIR)$(PREFIX)/bin/occcalc
 	install -d $(DESTDIR)$(PREFIX)/lib/occcalc
 	install -m 755 $(INJECT_LIB) $(DESTDIR)$(PREFIX)/lib/occcalc/libocc_inject.so
+	install -m 755 $(PRELOAD_LIB) $(DESTDIR)$(PREFIX)/lib/occcalc/libocc_preload.so
 	install -m 644 man/occcalc.1 $(DESTDIR)$(PREFIX)/share/man/man1/occcalc.1
 
 clean:

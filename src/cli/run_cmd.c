@@ -371,6 +371,8 @@ static occ_run_report report_of(const run_state *s) {
       .skipped_record_count = s->skipped_count,
       .skipped_record_reason = s->skipped_why[0] ? s->skipped_why : NULL,
       .records_unread_reason = log->unread_why[0] ? log->unread_why : NULL,
+      .client_refused = s->join.client_refused,
+      .client_refused_count = s->join.client_refused_count,
       .cost = cost_of(s),
       .measure = s->measure,
       .measure_why = s->measure_why[0] ? s->measure_why : NULL,

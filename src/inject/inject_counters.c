@@ -730,9 +730,14 @@ int occ_inject_counters_start(bool profile, const char *list,
   flush_caches = profile && cache && strcmp(cache, "all") == 0;
   if (profile) start_early_thread();
   CUpti_SubscriberHandle sub;
+  /* Named, so that a client the program runs itself, refused, is told
+   * who holds CUPTI ("CUPTI for occcalc run"). */
+  CUpti_SubscriberParams named = {
+      .structSize = CUpti_SubscriberParams_STRUCT_SIZE,
+      .subscriberName = "occcalc run"};
   CUpti_CallbackId contexts[] = {CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
                                  CUPTI_CBID_RESOURCE_CONTEXT_CREATED};
-  if (occ_inject_cupti.cuptiSubscribe(&sub, on_callback, NULL) !=
+  if (occ_inject_cupti.cuptiSubscribe_v2(&sub, on_callback, NULL, &named) !=
           CUPTI_SUCCESS ||
       enable(sub, CUPTI_CB_DOMAIN_DRIVER_API, driver_launches,
              sizeof driver_launches / sizeof *driver_launches) != 0 ||

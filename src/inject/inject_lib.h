@@ -20,7 +20,7 @@
   X(cuptiActivityGetNumDroppedRecords)                                       \
   X(cuptiActivityFlushAll)                                                   \
   X(cuptiActivityFlushPeriod)                                                \
-  X(cuptiSubscribe)                                                          \
+  X(cuptiSubscribe_v2)                                                       \
   X(cuptiEnableCallback)                                                     \
   X(cuptiGetDeviceId)                                                        \
   X(cuptiGetContextId)

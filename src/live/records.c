@@ -201,8 +201,13 @@ occ_record_verdict occ_record_check(const unsigned char *block,
                        : bad(why, why_size, "no counters, without a reason");
   case OCC_RECORD_SUMMARY:
     return check_summary(out, why, why_size);
+  case OCC_RECORD_CLIENT_REFUSED:
+    return out->name[0] && out->why[0]
+               ? OCC_RECORD_OK
+               : bad(why, why_size, "a refused CUPTI client without its "
+                     "call or error");
   default:
-    return bad(why, why_size, "kind %u is not 1 to 4", out->kind);
+    return bad(why, why_size, "kind %u is not 1 to 5", out->kind);
   }
 }
 

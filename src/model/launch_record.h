@@ -42,7 +42,10 @@ typedef enum occ_record_kind {
   OCC_RECORD_LAUNCH = 1,  /* one kernel launch (a CUPTI activity record) */
   OCC_RECORD_COUNTERS = 2,/* the metrics of one launch */
   OCC_RECORD_NO_COUNTERS = 3, /* why a process' launches have no counters */
-  OCC_RECORD_SUMMARY = 4  /* what the library cost its process, at exit */
+  OCC_RECORD_SUMMARY = 4, /* what the library cost its process, at exit */
+  OCC_RECORD_CLIENT_REFUSED = 5 /* the process' own CUPTI client was
+                                   refused (libocc_preload.so): name the
+                                   call, why the error */
 } occ_record_kind;
 
 /* OCC_RECORD_SUMMARY's values[], value_count of them; its why, when the

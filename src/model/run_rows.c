@@ -88,6 +88,9 @@ int occ_run_join_records(occ_run_join *join, const occ_launch_record *records,
       rc = occ_run_counters_add(&counters, records, i);
     } else if (r->kind == OCC_RECORD_SUMMARY) {
       add_cost(&join->cost, r);
+    } else if (r->kind == OCC_RECORD_CLIENT_REFUSED) {
+      if (!join->client_refused) join->client_refused = r;
+      join->client_refused_count++;
     } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
       if (!first_refusal) first_refusal = r;
       if (occ_index_find(&refusals, pid, NULL, NULL) == OCC_INDEX_NONE)

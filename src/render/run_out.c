@@ -178,6 +178,36 @@ void occ_run_print_record_notes(FILE *out, const occ_run_report *rep) {
             rep->skipped_record_reason ? rep->skipped_record_reason : "");
   if (rep->records_unread_reason)
     occ_msg(out, "note: %s", rep->records_unread_reason);
+  const occ_launch_record *r = rep->client_refused;
+  if (r) {
+    char call[64], error[OCC_RECORD_WHY_MAX], where[64];
+    if (rep->client_refused_count > 1)
+      snprintf(where, sizeof where, "in %zu processes (the first %d)",
+               rep->client_refused_count, r->pid);
+    else
+      snprintf(where, sizeof where, "in process %d", r->pid);
+    occ_msg(out, "note: the program's own CUPTI client was refused %s "
+            "(%s returned %s): a profiler inside the program "
+            "(torch.profiler, Kineto) records no GPU activity under "
+            "occcalc run; --trace writes the launches' timeline", where,
+            occ_text_safe(r->name, call, sizeof call),
+            occ_text_safe(r->why, error, sizeof error));
+  }
+}
+
+/* "cupti_client_refused": null, or the first refused process' call and
+ * error and how many processes were refused. */
+static cJSON *client_refused_json(const occ_run_report *rep) {
+  const occ_launch_record *r = rep->client_refused;
+  if (!r) return cJSON_CreateNull();
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return NULL;
+  cJSON_AddNumberToObject(o, "process_count",
+                          (double)rep->client_refused_count);
+  cJSON_AddNumberToObject(o, "first_pid", r->pid);
+  cJSON_AddStringToObject(o, "call", r->name);
+  cJSON_AddStringToObject(o, "reason", r->why);
+  return o;
 }
 
 /* --measure sample's header: what ran and why, then each device's
@@ -662,6 +692,8 @@ int occ_run_print_json(FILE *out, const occ_run_report *rep) {
                       rep->records_unread_reason);
     else
       cJSON_AddNullToObject(root, "records_unread_reason");
+    cJSON_AddItemToObject(root, "cupti_client_refused",
+                          client_refused_json(rep));
   }
   bool ok = occ_json_write_streamed(out, root, "rows", row_item, (void *)rep,
                                     rep->row_count);

@@ -33,6 +33,10 @@ typedef struct occ_run_report {
   const char *skipped_record_reason; /* the first's place and why, or NULL */
   const char *records_unread_reason; /* why the file was not read to its
                                       end (a cap, an error), or NULL */
+  /* The first process whose own CUPTI client was refused, or NULL, and
+   * how many were. */
+  const occ_launch_record *client_refused;
+  size_t client_refused_count;
   occ_run_cost cost;
   occ_run_measure measure;
   const char *measure_why;         /* why this measurement ran */
@@ -45,14 +49,16 @@ typedef struct occ_run_report {
 void occ_run_print_text(FILE *out, const occ_run_report *report);
 
 /* The notes on the records' file, "occcalc: note: ..." each: the records
- * skipped and why it was not read to its end (the text report's last
- * lines; on their own where a report has no place for them). */
+ * skipped, why it was not read to its end, and the program's own CUPTI
+ * client refused (the text report's last lines; on their own where a
+ * report has no place for them). */
 void occ_run_print_record_notes(FILE *out, const occ_run_report *report);
 
 /* The schema-3 document: root, "program", "exit_status", "rows" (each
  * with the shared "kernel" object and its "launches"), "note",
- * "skipped_record_count", "skipped_record_reason" and
- * "records_unread_reason". Returns 0, or -1 after saying so on stderr. */
+ * "skipped_record_count", "skipped_record_reason",
+ * "records_unread_reason" and "cupti_client_refused". Returns 0, or -1
+ * after saying so on stderr. */
 int occ_run_print_json(FILE *out, const occ_run_report *report);
 
 /* A header and one line per row. */

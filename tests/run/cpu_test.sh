@@ -165,5 +165,44 @@ grep -q "launched no CUDA kernel that --kernel or --device selects" "$tmp/err" |
 expect 0 --output "$tmp/report.json" --json -- build/fake_launches
 [ -s "$tmp/report.json" ] && jq -e '.rows | length == 2' "$tmp/report.json" >/dev/null 2>&1 || no "--output"
 
+# The program's own CUPTI client, refused (libocc_preload.so), over fake
+# CUPTIs (tests/run/fake_cupti.c, cupti_client.c): every call answers as
+# it does without occcalc, in each scope the client's CUPTI can be loaded
+# in, and each refusal is in the report once a process.
+pre=build/libocc_preload.so
+exports=$(nm -D --defined-only "$pre" | awk '$2 == "T" { print $3 }' | sort | tr '\n' ' ')
+[ "$exports" = "cuptiSubscribe cuptiSubscribe_v2 " ] || no "$pre exports '$exports'"
+[ "$(readelf -d "$pre" | grep NEEDED | grep -cv libc.so)" -eq 0 ] ||
+  no "$pre links more than the C library"
+fake=build/cupti_fake
+for scope in global local beside; do
+  for version in v1 v2; do
+    alone=$(build/cupti_client $fake $scope $version 2)
+    expect 0 --json -- build/cupti_client $fake $scope $version 2
+    got=$(grep -v '^occcalc: ' "$tmp/err")
+    [ "$got" = "$alone" ] ||
+      no "client $scope $version: '$got' under occcalc, '$alone' alone"
+    if [ "$alone" = "$(printf '39\n39')" ]; then
+      call=cuptiSubscribe
+      [ $version = v2 ] && call=cuptiSubscribe_v2
+      check ".cupti_client_refused.process_count == 1 and .cupti_client_refused.call == \"$call\" and (.cupti_client_refused.reason | startswith(\"CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED\")) and .cupti_client_refused.first_pid > 0"
+    else
+      check '.cupti_client_refused == null'
+    fi
+  done
+done
+FAKE_CUPTI_ACCEPT=1 expect 0 --json -- build/cupti_client $fake local v1
+check '.cupti_client_refused == null'
+expect 0 -- sh -c "build/cupti_client $fake local v2 >/dev/null; build/cupti_client $fake global v1 >/dev/null"
+grep -q "^occcalc: note: the program's own CUPTI client was refused in 2 processes (the first [0-9]*) (cuptiSubscribe_v2 returned CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED; held by CUPTI for a fake profiler): a profiler inside the program (torch.profiler, Kineto) records no GPU activity under occcalc run; --trace writes the launches' timeline$" "$tmp/err" ||
+  no "refused client note: '$(tail -1 "$tmp/err")'"
+# The program's own LD_PRELOAD is kept, after libocc_preload.so.
+mine=$(realpath $fake/libfakecupti_other.so)
+LD_PRELOAD=$mine ./occcalc run -- sh -c 'echo "$LD_PRELOAD"' >"$tmp/out" 2>/dev/null
+case $(cat "$tmp/out") in
+/*/libocc_preload.so:"$mine") ;;
+*) no "LD_PRELOAD under occcalc: '$(cat "$tmp/out")'" ;;
+esac
+
 [ $fail -eq 0 ] && echo "run: the launcher, the library and the report's path agree"
 exit $fail

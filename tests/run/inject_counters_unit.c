@@ -154,8 +154,9 @@ static occ_launch_record written[MAX_WRITTEN];
 static size_t written_count;
 
 static CUptiResult fake_subscribe(CUpti_SubscriberHandle *sub,
-                                  CUpti_CallbackFunc fn, void *user) {
-  (void)user;
+                                  CUpti_CallbackFunc fn, void *user,
+                                  CUpti_SubscriberParams *params) {
+  (void)user, (void)params;
   *sub = NULL;
   callback = fn;
   return CUPTI_SUCCESS;
@@ -174,7 +175,7 @@ static CUptiResult fake_device_id(CUcontext ctx, uint32_t *device) {
   return CUPTI_SUCCESS;
 }
 
-occ_inject_api occ_inject_cupti = {.cuptiSubscribe = fake_subscribe,
+occ_inject_api occ_inject_cupti = {.cuptiSubscribe_v2 = fake_subscribe,
                                    .cuptiEnableCallback = fake_enable,
                                    .cuptiGetDeviceId = fake_device_id};
 

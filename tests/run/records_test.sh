@@ -111,9 +111,14 @@ json '.launch_count == 1 and .skipped_record_count == 1 and (.skipped_record_rea
 what="bad summary"
 occ 0 --json -- "$FORGE" launch summary values=1,-1,1,1 summary value_count=2 summary values=nan,0,0,0
 json '.skipped_record_count == 3 and (.skipped_record_reason | test("at byte 1024: summary value 1 \\(-1\\) is not 0 to")) and .counters.overhead_s == null and .counters.process_count == 0'
+# A refused CUPTI client's record (libocc_preload.so's) needs its call
+# and its error; text from the program is kept as text in the JSON.
+what="refused client"
+occ 0 --json -- "$FORGE" launch launch kind=5 why= launch kind=5 name=cuptiSubscribe 'why=CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED\n'
+json '.launch_count == 1 and .skipped_record_count == 1 and (.skipped_record_reason | test("at byte 1024: a refused CUPTI client without its call or error")) and .cupti_client_refused.call == "cuptiSubscribe" and .cupti_client_refused.reason == "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED\n" and .cupti_client_refused.process_count == 1'
 what="text note"
 occ 0 -- "$FORGE" launch launch kind=9 launch kind=9
-grep -q "^occcalc: note: skipped 2 invalid records of the records' file (the first at byte 1024: kind 9 is not 1 to 4)$" "$tmp/err" ||
+grep -q "^occcalc: note: skipped 2 invalid records of the records' file (the first at byte 1024: kind 9 is not 1 to 5)$" "$tmp/err" ||
   no "$what: '$(tail -1 "$tmp/err")'"
 
 # --- 3. A sparse or huge file: holes skipped, nothing read past 1 GiB.

@@ -40,7 +40,8 @@
 # every launch's SM configuration and blocks per SM against ncu's
 # (carveouts.cu); two processes of one run on one GPU both measured
 # (turns.cu); a CUDA graph's program beside ncu --graph-profiling node,
-# with each cache policy (graphs.cu).
+# with each cache policy (graphs.cu); a PyTorch program's own profiler
+# refused and reported (test-gpu-run-client).
 UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
@@ -51,10 +52,11 @@ SLOW_TEST_TARGETS += test-run-trace-view
 TEST_TARGETS     += test-run-unit test-run test-run-hostile test-run-records \
                     test-run-workloads test-run-plural
 GPU_TEST_TARGETS += test-gpu-run test-gpu-run-carveouts test-gpu-run-turns \
-                    test-gpu-run-graphs test-gpu-run-sample
+                    test-gpu-run-graphs test-gpu-run-sample test-gpu-run-client
 
 .PHONY: test-run-trace test-run-timeline test-run-trace-view test-run-attribute test-gpu-run-sample test-run-unit test-run test-run-hostile test-run-records test-run-workloads test-run-plural \
-        test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs
+        test-gpu-run test-gpu-run-carveouts test-gpu-run-turns test-gpu-run-graphs \
+        test-gpu-run-client
 
 build/unit_run_inject: tests/run/inject_counters_unit.c build/inject/inject/inject_counters.o
 	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include -Ibuild/cshim $(ALL_CFLAGS) \
@@ -109,7 +111,26 @@ build/forge: tests/run/forge.c src/model/launch_record.h
 	@mkdir -p build
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $<
 
-test-run: occcalc $(INJECT_LIB) build/fake_launches
+# A program with its own CUPTI client, over fake CUPTIs: the program's
+# refuses (39, CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED), another
+# in the global scope would accept (libocc_preload.so's tests).
+CUPTI_FAKE = build/cupti_fake
+$(CUPTI_FAKE)/libfakecupti_program.so: tests/run/fake_cupti.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -fPIC -shared \
+	  -DVERDICT=39 -o $@ $<
+$(CUPTI_FAKE)/libfakecupti_other.so: tests/run/fake_cupti.c
+	@mkdir -p $(dir $@)
+	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -fPIC -shared \
+	  -DVERDICT=0 -o $@ $<
+$(CUPTI_FAKE)/libcupti_user.so: tests/run/cupti_user.c $(CUPTI_FAKE)/libfakecupti_program.so
+	$(CC) $(TEST_CPPFLAGS) -I$(CUDA)/include $(ALL_CFLAGS) -fPIC -shared \
+	  -o $@ $< -L$(CUPTI_FAKE) -lfakecupti_program -Wl,-rpath,'$$ORIGIN'
+build/cupti_client: tests/run/cupti_client.c $(CUPTI_FAKE)/libcupti_user.so \
+                    $(CUPTI_FAKE)/libfakecupti_other.so
+	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ $< -ldl
+
+test-run: occcalc $(INJECT_LIB) build/fake_launches build/cupti_client
 	sh tests/run/cpu_test.sh
 
 test-run-hostile: occcalc $(INJECT_LIB) build/fake_launches build/named_launch
@@ -170,6 +191,11 @@ test-run-attribute: build/attribute_unit
 # occcalc leaves the GPU to the next profiler.
 test-gpu-run-sample: occcalc $(INJECT_LIB)
 	sh tests/run/sample_gpu.sh serial graphs torch ranks busy kill signals
+
+# A PyTorch program's own torch.profiler, refused, and the report saying
+# so (client_gpu.sh, torch_profiled.py).
+test-gpu-run-client: occcalc $(INJECT_LIB)
+	sh tests/run/client_gpu.sh
 
 test-run-trace: occcalc $(INJECT_LIB) build/forge build/fake_launches
 	sh tests/run/trace_test.sh
