@@ -197,8 +197,16 @@ PRELOAD_LIB = build/libocc_preload.so
 $(INJECT_LIB): $(INJECT_OBJS) | $(PRELOAD_LIB)
 	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $(INJECT_OBJS) -ldl -lpthread
 
-$(PRELOAD_LIB): build/inject/inject/preload.o
-	$(CC) $(ALL_CFLAGS) -shared -Wl,-z,defs -o $@ $< -ldl
+# Never sanitized: a sanitizer's runtime must come first in a process,
+# and this library is preloaded into programs that were not built with it
+# (`make sanitize` runs every program occcalc runs with it).
+PRELOAD_CFLAGS = $(filter-out -fsanitize=%,$(ALL_CFLAGS))
+build/preload/preload.o: src/inject/preload.c Makefile | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CPPFLAGS) $(DEPFLAGS) -I$(CUDA)/include $(PRELOAD_CFLAGS) \
+	  -fPIC -fvisibility=hidden -c -o $@ $<
+$(PRELOAD_LIB): build/preload/preload.o
+	$(CC) $(PRELOAD_CFLAGS) -shared -Wl,-z,defs -o $@ $< -ldl
 # ---- end of occcalc run ------------------------------------------------
 
 # ---- tests -------------------------------------------------------------
