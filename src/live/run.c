@@ -133,10 +133,29 @@ static void give_back_signals(void) {
   for (int i = 0; i < SIG_COUNT; i++) sigaction(handled[i], &saved[i], NULL);
 }
 
+/* name=VALUE before the variable's value, a list split at colons (so
+ * that the program's own entries, later, win where they repeat). */
+static void put_first(const char *name, const char *value) {
+  const char *old = getenv(name);
+  if (!old || !*old) {
+    setenv(name, value, 1);
+    return;
+  }
+  size_t size = strlen(value) + strlen(old) + 2;
+  char *both = malloc(size);
+  if (!both) return;
+  snprintf(both, size, "%s:%s", value, old);
+  setenv(name, both, 1);
+  free(both);
+}
+
 /* libocc_preload.so, where it lies beside the injection library, first in
  * the program's LD_PRELOAD (which ld.so splits at spaces and colons: a
  * path holding one is left out, and the refusal it would tell of goes
- * unreported). In the child, before exec. */
+ * unreported). A program built with AddressSanitizer refuses to start
+ * when a library is preloaded before its runtime, unless ASAN_OPTIONS
+ * says verify_asan_link_order=0: said first, so that the program's own
+ * setting wins. In the child, before exec. */
 static void preload(const char *inject_path) {
   const char *slash = strrchr(inject_path, '/');
   if (!slash) return;
@@ -144,17 +163,8 @@ static void preload(const char *inject_path) {
   snprintf(path, sizeof path, "%.*s/libocc_preload.so",
            (int)(slash - inject_path), inject_path);
   if (strpbrk(path, " :") || access(path, R_OK) != 0) return;
-  const char *old = getenv("LD_PRELOAD");
-  if (!old || !*old) {
-    setenv("LD_PRELOAD", path, 1);
-    return;
-  }
-  size_t size = strlen(path) + strlen(old) + 2;
-  char *both = malloc(size);
-  if (!both) return;
-  snprintf(both, size, "%s:%s", path, old);
-  setenv("LD_PRELOAD", both, 1);
-  free(both);
+  put_first("LD_PRELOAD", path);
+  put_first("ASAN_OPTIONS", "verify_asan_link_order=0");
 }
 
 /* In the child: occcalc's dispositions and mask, the environment the

@@ -196,6 +196,18 @@ check '.cupti_client_refused == null'
 expect 0 -- sh -c "build/cupti_client $fake local v2 >/dev/null; build/cupti_client $fake global v1 >/dev/null"
 grep -q "^occcalc: note: the program's own CUPTI client was refused in 2 processes (the first [0-9]*) (cuptiSubscribe_v2 returned CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED; held by CUPTI for a fake profiler): a profiler inside the program (torch.profiler, Kineto) records no GPU activity under occcalc run; --trace writes the launches' timeline$" "$tmp/err" ||
   no "refused client note: '$(tail -1 "$tmp/err")'"
+# A program built with AddressSanitizer starts although libocc_preload.so
+# is preloaded before its runtime (ASAN_OPTIONS, the program's own
+# setting after occcalc's).
+if printf 'int main(void) { return 3; }\n' |
+  ${CC:-cc} -fsanitize=address -x c -o "$tmp/asan" - 2>/dev/null; then
+  expect 3 -- "$tmp/asan"
+  ASAN_OPTIONS=detect_leaks=0 ./occcalc run -- sh -c 'echo "$ASAN_OPTIONS"' >"$tmp/out" 2>/dev/null
+  [ "$(cat "$tmp/out")" = "verify_asan_link_order=0:detect_leaks=0" ] ||
+    no "ASAN_OPTIONS under occcalc: '$(cat "$tmp/out")'"
+else
+  echo "run: no AddressSanitizer here: a sanitized program under occcalc not tried"
+fi
 # The program's own LD_PRELOAD is kept, after libocc_preload.so.
 mine=$(realpath $fake/libfakecupti_other.so)
 LD_PRELOAD=$mine ./occcalc run -- sh -c 'echo "$LD_PRELOAD"' >"$tmp/out" 2>/dev/null
