@@ -18,7 +18,6 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,11 +50,13 @@ static void *next_of(const char *name, const void *self, const void *caller) {
   return f != self ? f : NULL;
 }
 
-/* One record a process: a profiler that retries is refused each time. */
-static atomic_bool told;
+/* One record a process (a profiler that retries is refused each time):
+ * the process that told, so that a child forked after it tells too. */
+static atomic_int told;
 
 static void tell(const char *call, const char *holder) {
-  if (atomic_exchange(&told, true)) return;
+  int self = (int)getpid();
+  if (atomic_exchange(&told, self) == self) return;
   const char *path = getenv(OCC_ENV_OUT);
   if (!path || !*path) return;
   char block[OCC_RECORD_BYTES] = {0};

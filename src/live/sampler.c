@@ -441,12 +441,12 @@ static void *image_thread(void *arg) {
 }
 
 /* The device side: the counter data image, configure and start. The
- * image is made in a thread while SetConfig runs, which is off the
- * program's first launch's path: on an H100 (graphs.cu, 10 runs each,
- * alternating) occcalc's wall time fell from 0.444 to 0.431 s and the
- * first launch's wait at the gate from 0.066 to 0.009 s; the blank image
- * made beside SetConfig was byte for byte the one made alone (8 of 8
- * runs). Where no thread can start, it is made before SetConfig. */
+ * image is made in a thread while SetConfig runs, off the program's first
+ * launch's path: on an H100 (graphs.cu, 10 runs each way, alternating)
+ * the first launch waited 0.009 s at the gate, against 0.066 s with the
+ * image made before SetConfig, and occcalc took 0.431 s against 0.444 s;
+ * the blank image made beside SetConfig was byte for byte the one made
+ * alone (8 of 8 runs). Where no thread can start, it is made first. */
 static int start_device(device_run *d, uint64_t interval_ns) {
   occ_sampler_device *st = d->st;
   image_job job = {.d = d};

@@ -79,6 +79,8 @@ int occ_run_join_records(occ_run_join *join, const occ_launch_record *records,
   occ_run_counters_init(&counters);
   occ_index refusals; /* pid -> its first refusal's position */
   occ_index_init(&refusals);
+  occ_index clients; /* pid -> its refused client's record */
+  occ_index_init(&clients);
   const occ_launch_record *first_refusal = NULL;
   int rc = 0;
   for (size_t i = 0; rc == 0 && i < record_count; i++) {
@@ -90,7 +92,10 @@ int occ_run_join_records(occ_run_join *join, const occ_launch_record *records,
       add_cost(&join->cost, r);
     } else if (r->kind == OCC_RECORD_CLIENT_REFUSED) {
       if (!join->client_refused) join->client_refused = r;
-      join->client_refused_count++;
+      if (occ_index_find(&clients, pid, NULL, NULL) == OCC_INDEX_NONE) {
+        rc = occ_index_put(&clients, pid, i);
+        join->client_refused_count++;
+      }
     } else if (r->kind == OCC_RECORD_NO_COUNTERS) {
       if (!first_refusal) first_refusal = r;
       if (occ_index_find(&refusals, pid, NULL, NULL) == OCC_INDEX_NONE)
@@ -110,6 +115,7 @@ int occ_run_join_records(occ_run_join *join, const occ_launch_record *records,
   }
   note_refusal(join, first_refusal);
   occ_index_free(&refusals);
+  occ_index_free(&clients);
   occ_run_counters_free(&counters);
   return rc;
 }

@@ -97,7 +97,7 @@ typedef struct occ_run_join {
   occ_run_cost cost; /* the summaries summed; the options' fields unset */
   char note[OCC_RECORD_WHY_MAX + 32]; /* the report's note; "" for none */
   /* The first record of a process whose own CUPTI client was refused,
-   * or NULL, and how many processes said so. */
+   * or NULL, and how many processes (distinct ids) said so. */
   const occ_launch_record *client_refused;
   size_t client_refused_count;
 } occ_run_join;

@@ -191,6 +191,9 @@ for scope in global local beside; do
     fi
   done
 done
+# A child forked after its parent was refused is counted too.
+expect 0 --json -- build/cupti_client $fake global v1 1 fork
+check '.cupti_client_refused.process_count == 2'
 FAKE_CUPTI_ACCEPT=1 expect 0 --json -- build/cupti_client $fake local v1
 check '.cupti_client_refused == null'
 expect 0 -- sh -c "build/cupti_client $fake local v2 >/dev/null; build/cupti_client $fake global v1 >/dev/null"

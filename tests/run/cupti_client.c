@@ -11,11 +11,14 @@
  *            first, so the call reaches that one)
  *   VERSION  v1 | v2: cuptiSubscribe or cuptiSubscribe_v2
  *   TIMES    subscriptions tried (default 1)
+ *   fork     then a child forked, which tries once more
  * Prints the CUptiResult of each, one per line. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static void *open_or_die(const char *dir, const char *name, int mode) {
   char path[4096];
@@ -45,5 +48,14 @@ int main(int argc, char **argv) {
   int (*subscribe)(int) = (int (*)(int))dlsym(user, "user_subscribe");
   if (!subscribe) return 99;
   for (int i = 0; i < times; i++) printf("%d\n", subscribe(v2));
+  if (argc > 5 && strcmp(argv[5], "fork") == 0) {
+    fflush(stdout);
+    pid_t child = fork();
+    if (child == 0) {
+      printf("%d\n", subscribe(v2));
+      return 0;
+    }
+    if (child < 0 || waitpid(child, NULL, 0) != child) return 99;
+  }
   return 0;
 }

@@ -116,6 +116,9 @@ json '.skipped_record_count == 3 and (.skipped_record_reason | test("at byte 102
 what="refused client"
 occ 0 --json -- "$FORGE" launch launch kind=5 why= launch kind=5 name=cuptiSubscribe 'why=CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED\n'
 json '.launch_count == 1 and .skipped_record_count == 1 and (.skipped_record_reason | test("at byte 1024: a refused CUPTI client without its call or error")) and .cupti_client_refused.call == "cuptiSubscribe" and .cupti_client_refused.reason == "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED\n" and .cupti_client_refused.process_count == 1'
+# Processes are counted once each, however many records they wrote.
+occ 0 --json -- "$FORGE" launch kind=5 name=a why=b times=3 launch kind=5 pid=4242 name=c why=d
+json '.cupti_client_refused.process_count == 2 and .cupti_client_refused.call == "a" and .cupti_client_refused.first_pid != 4242'
 what="text note"
 occ 0 -- "$FORGE" launch launch kind=9 launch kind=9
 grep -q "^occcalc: note: skipped 2 invalid records of the records' file (the first at byte 1024: kind 9 is not 1 to 5)$" "$tmp/err" ||
