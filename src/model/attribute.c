@@ -477,12 +477,14 @@ static void fit_rates(occ_attribution *a, const kept_terms *k) {
         expected_warps += a->fit[k->terms[t].bin].rate_warps * k->terms[t].ns;
         expected_cycles += a->fit[k->terms[t].bin].rate_cycles * k->terms[t].ns;
       }
+      /* Each term's share of the sample's counts over what they expect. */
+      double per_warps = expected_warps > 0 ? s->warps_active / expected_warps : 0;
+      double per_cycles =
+          expected_cycles > 0 ? s->cycles_active / expected_cycles : 0;
       for (size_t t = k->first[i]; t < k->first[i + 1]; t++) {
         occ_fit_bin *f = &a->fit[k->terms[t].bin];
-        if (expected_warps > 0)
-          f->acc_warps += k->terms[t].ns * s->warps_active / expected_warps;
-        if (expected_cycles > 0)
-          f->acc_cycles += k->terms[t].ns * s->cycles_active / expected_cycles;
+        f->acc_warps += k->terms[t].ns * per_warps;
+        f->acc_cycles += k->terms[t].ns * per_cycles;
       }
     }
     double moved = 0;
