@@ -104,10 +104,7 @@ static int load_cupti(void) {
 }
 
 void occ_inject_record_init(occ_launch_record *r, occ_record_kind kind) {
-  memset(r, 0, sizeof *r);
-  r->magic = OCC_RECORD_MAGIC;
-  r->kind = (uint32_t)kind;
-  r->pid = (int32_t)getpid();
+  occ_record_start(r, kind, (int32_t)getpid());
   r->carveout_requested_pct = -1;
 }
 

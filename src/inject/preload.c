@@ -61,9 +61,7 @@ static void tell(const char *call, const char *holder) {
   if (!path || !*path) return;
   char block[OCC_RECORD_BYTES] = {0};
   occ_launch_record *r = (occ_launch_record *)block;
-  r->magic = OCC_RECORD_MAGIC;
-  r->kind = OCC_RECORD_CLIENT_REFUSED;
-  r->pid = (int32_t)getpid();
+  occ_record_start(r, OCC_RECORD_CLIENT_REFUSED, (int32_t)self);
   snprintf(r->name, sizeof r->name, "%s", call);
   if (holder && *holder)
     snprintf(r->why, sizeof r->why,
@@ -80,17 +78,24 @@ static void tell(const char *call, const char *holder) {
   close(fd);
 }
 
+/* The first version's call for caller, told as `call` where refused. */
+static CUptiResult subscribe_first(const char *call, const void *caller,
+                                   CUpti_SubscriberHandle *subscriber,
+                                   CUpti_CallbackFunc callback,
+                                   void *userdata) {
+  subscribe_fn *next = (subscribe_fn *)next_of(
+      "cuptiSubscribe", (const void *)cuptiSubscribe, caller);
+  if (!next) return CUPTI_ERROR_NOT_INITIALIZED;
+  CUptiResult r = next(subscriber, callback, userdata);
+  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) tell(call, NULL);
+  return r;
+}
+
 EXPORT CUptiResult cuptiSubscribe(CUpti_SubscriberHandle *subscriber,
                                   CUpti_CallbackFunc callback,
                                   void *userdata) {
-  subscribe_fn *next = (subscribe_fn *)next_of(
-      "cuptiSubscribe", (const void *)cuptiSubscribe,
-      __builtin_return_address(0));
-  if (!next) return CUPTI_ERROR_NOT_INITIALIZED;
-  CUptiResult r = next(subscriber, callback, userdata);
-  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-    tell("cuptiSubscribe", NULL);
-  return r;
+  return subscribe_first("cuptiSubscribe", __builtin_return_address(0),
+                         subscriber, callback, userdata);
 }
 
 /* Where the program's CUPTI has no cuptiSubscribe_v2 (a caller found this
@@ -102,15 +107,9 @@ EXPORT CUptiResult cuptiSubscribe_v2(CUpti_SubscriberHandle *subscriber,
   const void *caller = __builtin_return_address(0);
   subscribe_v2_fn *next = (subscribe_v2_fn *)next_of(
       "cuptiSubscribe_v2", (const void *)cuptiSubscribe_v2, caller);
-  if (!next) {
-    subscribe_fn *first = (subscribe_fn *)next_of(
-        "cuptiSubscribe", (const void *)cuptiSubscribe, caller);
-    if (!first) return CUPTI_ERROR_NOT_INITIALIZED;
-    CUptiResult r = first(subscriber, callback, userdata);
-    if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-      tell("cuptiSubscribe_v2", NULL);
-    return r;
-  }
+  if (!next)
+    return subscribe_first("cuptiSubscribe_v2", caller, subscriber, callback,
+                           userdata);
   CUptiResult r = next(subscriber, callback, userdata, params);
   if (r != CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) return r;
   char holder[OCC_RECORD_WHY_MAX / 2] = "";

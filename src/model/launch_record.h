@@ -145,6 +145,17 @@ typedef enum occ_cluster_policy {
 _Static_assert(sizeof(occ_launch_record) <= OCC_RECORD_BYTES,
                "a record is one atomic write");
 
+/* r a record of kind from process pid, every other field zero: the
+ * fields every record has, as the injection library and the preload
+ * library both start theirs. */
+static inline void occ_record_start(occ_launch_record *r, occ_record_kind kind,
+                                    int32_t pid) {
+  memset(r, 0, sizeof *r);
+  r->magic = OCC_RECORD_MAGIC;
+  r->kind = (uint32_t)kind;
+  r->pid = pid;
+}
+
 /* A launch's time in microseconds: its activity record's, else (under the
  * profiler, where those times are 0) its counters' gpu__time_duration. */
 static inline double occ_launch_duration_us(const occ_launch_record *launch,
