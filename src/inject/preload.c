@@ -18,6 +18,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,13 +64,10 @@ static void tell(const char *call, const char *holder) {
   occ_launch_record *r = (occ_launch_record *)block;
   occ_record_start(r, OCC_RECORD_CLIENT_REFUSED, (int32_t)self);
   snprintf(r->name, sizeof r->name, "%s", call);
-  if (holder && *holder)
-    snprintf(r->why, sizeof r->why,
-             "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED; held by %s",
-             holder);
-  else
-    snprintf(r->why, sizeof r->why,
-             "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED");
+  bool named = holder && *holder;
+  snprintf(r->why, sizeof r->why,
+           "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED%s%s",
+           named ? "; held by " : "", named ? holder : "");
   int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd < 0) return;
   /* One write under PIPE_BUF with O_APPEND, as the injection's records. */
