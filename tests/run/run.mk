@@ -240,6 +240,18 @@ bench-gpu-run-sample-torch: occcalc $(INJECT_LIB)
 	@python3 -c 'import torch' 2>/dev/null || { echo "skipped: no PyTorch"; exit 77; }
 	REPS=$${REPS:-3} sh tests/bench/run_sample.sh ./occcalc python3 tests/run/torch_graph.py 20
 
+# Not a benchmark (it has no target): the small program's calls into the
+# NVIDIA driver alone and under occcalc run, and the sampler's set-up
+# among them (docs/run.md, "The sampler's set-up as the driver sees it").
+build/driver_calls.so: tests/bench/driver_calls.c
+	@mkdir -p build
+	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $< -ldl
+
+.PHONY: gpu-driver-calls
+gpu-driver-calls: occcalc $(INJECT_LIB) build/run_graphs build/driver_calls.so
+	@nvidia-smi -L >/dev/null 2>&1 || { echo "skipped: no GPU"; exit 77; }
+	python3 tests/bench/driver_calls.py ./occcalc build/driver_calls.so build/run_graphs 3
+
 build/timeline_unit: tests/run/timeline_unit.c $(LIB_OBJS)
 	$(CC) $(TEST_CPPFLAGS) $(ALL_CFLAGS) -o $@ tests/run/timeline_unit.c \
 	  $(LIB_OBJS) $(LDFLAGS) $(LIBS)
