@@ -8,11 +8,12 @@
  * Each call to ioctl on the resource manager (/dev/nvidia*, ioctl type
  * 'F') or on the unified memory driver (/dev/nvidia-uvm, small request
  * numbers) is one line of $OCC_DRIVER_LOG/PID.log:
- *   START_NS DURATION_NS rm|uvm NUMBER COMMAND
+ *   START_NS DURATION_NS rm|uvm NUMBER COMMAND OPS
  * with START_NS on CLOCK_MONOTONIC, NUMBER the driver's escape or UVM
- * request number, and COMMAND the resource manager's control command or
- * allocated class where the call has one (else 0). The first line names
- * the process: "exe PATH". */
+ * request number, COMMAND the resource manager's control command or
+ * allocated class where the call has one (else 0), and OPS the number of
+ * register operations a profiler's EXEC_REG_OPS carries (else 0). The
+ * first line names the process: "exe PATH". */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -31,6 +32,10 @@
  * the class at its fourth. */
 #define ESC_RM_CONTROL 0x2a
 #define ESC_RM_ALLOC 0x2b
+/* NVB0CC_CTRL_CMD_EXEC_REG_OPS (ctrlb0ccprofiler.h): its parameters,
+ * found through NVOS54_PARAMETERS' pointer at byte 16, begin with the
+ * count of register operations (at most 124 a call). */
+#define CMD_EXEC_REG_OPS 0xb0cc010au
 
 typedef int (*ioctl_fn)(int, unsigned long, void *);
 
@@ -79,6 +84,13 @@ static uint32_t command_of(unsigned nr, const void *arg) {
   return 0;
 }
 
+static uint32_t reg_ops_of(uint32_t command, const void *arg) {
+  if (command != CMD_EXEC_REG_OPS) return 0;
+  uint64_t params;
+  memcpy(&params, (const char *)arg + 16, sizeof params);
+  return params ? *(const uint32_t *)(uintptr_t)params : 0;
+}
+
 int ioctl(int fd, unsigned long request, ...) {
   va_list ap;
   va_start(ap, request);
@@ -97,11 +109,12 @@ int ioctl(int fd, unsigned long request, ...) {
   int rc = real_ioctl(fd, request, arg);
   uint64_t took = now_ns() - start;
   if (log_fd >= 0) {
+    uint32_t command = command_of(nr, arg);
     char line[128];
     put(line,
-        snprintf(line, sizeof line, "%llu %llu %s 0x%02x 0x%08x\n",
+        snprintf(line, sizeof line, "%llu %llu %s 0x%02x 0x%08x %u\n",
                  (unsigned long long)start, (unsigned long long)took, kind, nr,
-                 command_of(nr, arg)),
+                 command, reg_ops_of(command, arg)),
         sizeof line);
   }
   return rc;

@@ -36,7 +36,7 @@ HOLDER = ("import ctypes, sys; ctypes.CDLL('libcuda.so.1').cuInit(0); "
 
 
 def read_logs(d):
-    """{pid: (exe, [(start_s, took_s, kind, nr, command)])}"""
+    """{pid: (exe, [(start_s, took_s, kind, nr, command, reg_ops)])}"""
     procs = {}
     for name in os.listdir(d):
         calls, exe = [], ''
@@ -46,7 +46,7 @@ def read_logs(d):
                 exe = f[1] if len(f) > 1 else ''
                 continue
             calls.append((int(f[0]) / 1e9, int(f[1]) / 1e9, f[2],
-                          int(f[3], 16), int(f[4], 16)))
+                          int(f[3], 16), int(f[4], 16), int(f[5])))
         procs[name] = (exe, calls)
     return procs
 
@@ -88,6 +88,7 @@ def run_way(way, tmp):
                 these = [c[1] for c in setup if c[4] == command]
                 out[name] = sum(these)
                 out[name + ' calls'] = len(these)
+            out['reg ops'] = sum(c[5] for c in setup)
     time.sleep(0.5)  # the GPU let go before the next way
     return out
 
@@ -117,6 +118,8 @@ def main():
     for name in NAMES.values():
         print('    %-22s %3d calls %.3f s' % (name, med('occcalc', name + ' calls'),
                                               med('occcalc', name)))
+    print('    register operations in the EXEC_REG_OPS calls: %d'
+          % med('occcalc', 'reg ops'))
 
 
 main()
