@@ -588,6 +588,12 @@ static void finish_one(occ_sampled_launch *l, const occ_sampled_device *d) {
     l->miss = OCC_MISS_OUTSIDE;
   } else if (l->split_cycles <= 0 || d->max_warps_per_sm <= 0) {
     l->miss = OCC_MISS_NO_CYCLES;
+  } else if (l->split_warps > l->split_cycles * d->max_warps_per_sm) {
+    /* No SM holds more than its maximum of warps in a cycle: a part this
+     * large says the fitted rates do not explain the samples the launch
+     * shares (a kernel of one short block between long neighbours can
+     * come to several times the maximum), so it has no value. */
+    l->miss = OCC_MISS_SPLIT;
   } else {
     l->known = true;
     l->achieved = l->split_warps / (l->split_cycles * d->max_warps_per_sm);
@@ -663,6 +669,10 @@ const char *occ_sample_miss_words(occ_sample_miss miss) {
     return "it ran before sampling started or after it stopped";
   case OCC_MISS_LOST: return "its samples were lost";
   case OCC_MISS_NO_CYCLES: return "no sample with active cycles covers it";
+  case OCC_MISS_SPLIT:
+    return "its part of the samples it shares with its neighbours came to "
+           "more warps than its SMs hold: the kernels' rates do not explain "
+           "those samples";
   default: return NULL;
   }
 }

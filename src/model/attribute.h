@@ -57,7 +57,10 @@ typedef enum occ_sample_miss {
   OCC_MISS_NO_TIMES,     /* its record has no start and end */
   OCC_MISS_OUTSIDE,      /* before the first sample or after the last */
   OCC_MISS_LOST,         /* its samples were lost */
-  OCC_MISS_NO_CYCLES     /* no sample with active cycles covers it */
+  OCC_MISS_NO_CYCLES,    /* no sample with active cycles covers it */
+  OCC_MISS_SPLIT,        /* its part of the samples it shares came to
+                            more warps than its SMs' cycles hold */
+  OCC_MISS_KINDS         /* how many there are */
 } occ_sample_miss;
 
 /* A launch as the attribution sees it: filled by the caller (in), the

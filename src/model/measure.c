@@ -113,7 +113,7 @@ void occ_measure_derive(const occ_item *item, occ_measure *m) {
 void occ_measure_from_samples(occ_measure *m,
                               const occ_sampled_launch *const *launches,
                               size_t count) {
-  size_t bases[OCC_BASIS_CLEAN + 1] = {0}, misses[OCC_MISS_NO_CYCLES + 1] = {0};
+  size_t bases[OCC_BASIS_CLEAN + 1] = {0}, misses[OCC_MISS_KINDS] = {0};
   double weighted = 0, time = 0;
   m->counter_launch_count = m->clean_launch_count = 0;
   for (size_t i = 0; i < count; i++) {
@@ -137,7 +137,7 @@ void occ_measure_from_samples(occ_measure *m,
     if (bases[b] > bases[worst]) worst = b;
   m->basis_why = bases[worst] ? occ_basis_words((occ_basis)worst) : NULL;
   int miss = 0;
-  for (int k = 1; k <= OCC_MISS_NO_CYCLES; k++)
+  for (int k = 1; k < OCC_MISS_KINDS; k++)
     if (misses[k] > misses[miss]) miss = k;
   m->achieved_why = m->achieved_known || !misses[miss]
                         ? NULL : occ_sample_miss_words((occ_sample_miss)miss);

@@ -6,7 +6,8 @@
  * shared samples split by the kernels' rates (two and three kernels, no
  * rate, two devices, a kernel's rates pooled over its launches, out of
  * memory, kernels whose rates fall near their ends, launches of one
- * kernel number at two lengths); and the sample
+ * kernel number at two lengths, a part past an SM's warps); and the
+ * sample
  * reader
  * (live/sample_file.c) over good, bad and cut records. Exits 1 after
  * the cases, naming each failure. */
@@ -550,6 +551,35 @@ static void reader(void) {
   close(fd);
 }
 
+/* A kernel at 0.1 alone in four samples, then a 2 ns one whose only
+ * sample it shares: that sample holds the first's cycles and warps at
+ * its rate and 60 warps more, with 0.01 cycles more. The fit gives the
+ * short kernel the warps and almost none of the cycles, a part of about
+ * 50 times an SM's warps: no value, and the reason says why; the long
+ * kernel keeps its 0.1, and the row counts it alone. */
+static void split_past_the_maximum(void) {
+  occ_sampled_launch l[2] = {launch(0, 1, 7, 1000, 1090),
+                             launch(0, 1, 7, 1092, 1094)};
+  occ_pm_sample s[5];
+  for (int i = 0; i < 4; i++) s[i] = sample(0, 1000 + 20 * (uint64_t)i, 20, 0.1);
+  s[4] = sample(0, 1080, 10.01, 0);
+  s[4].warps_active = 10 * 0.1 * WARPS + 60;
+  attribute(l, 2, s, 5);
+  CHECK(!l[1].known && l[1].miss == OCC_MISS_SPLIT && l[1].reason &&
+            strstr(l[1].reason, "more warps than"),
+        "past the maximum: known %d achieved %g miss %d", l[1].known,
+        l[1].achieved, l[1].miss);
+  CHECK(l[0].known && fabs(l[0].achieved - 0.1) < 0.01,
+        "past the maximum: the long kernel %g", l[0].achieved);
+  /* The row: the long kernel's value, and the short one counted out. */
+  const occ_sampled_launch *row[2] = {&l[0], &l[1]};
+  occ_measure m = {0};
+  occ_measure_from_samples(&m, row, 2);
+  CHECK(m.counter_launch_count == 1 && fabs(m.achieved - l[0].achieved) < 1e-12,
+        "past the maximum: the row counts %zu, %g", m.counter_launch_count,
+        m.achieved);
+}
+
 int main(void) {
   devices[0] = (occ_sampled_device){.sampled = true, .max_warps_per_sm = WARPS,
                                     .interval_ns = INTERVAL, .first_ns = 1000,
@@ -569,6 +599,7 @@ int main(void) {
   split_out_of_memory();
   split_tails();
   split_by_length();
+  split_past_the_maximum();
   reader();
   if (failures) return 1;
   printf("attribute_unit: all cases pass\n");
