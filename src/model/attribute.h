@@ -19,7 +19,9 @@
  * maximum-likelihood rates of counts that are sums of rate x time
  * (Richardson-Lucy rounds). A launch with over a tenth of its time in
  * shared samples and less than OCC_OWN_FRACTION of it in its own is
- * marked (occ_basis), as are launches beside others and in lost samples. */
+ * marked (occ_basis), as are launches beside others and in lost samples.
+ * A launch whose sums come to more warps than its SMs' cycles hold has
+ * no value (OCC_MISS_SPLIT): no SM holds more than its maximum. */
 #ifndef OCC_ATTRIBUTE_H
 #define OCC_ATTRIBUTE_H
 

@@ -115,6 +115,9 @@ def main():
     print('  the sampler before sampling runs: UVM_REGISTER_GPU %.3f s (its cuInit), '
           'the profiler object\'s controls %.3f s'
           % (med('occcalc', 'sampler_uvm'), med('occcalc', 'sampler_profiler')))
+    if not any('reg ops' in x for x in res['occcalc']):
+        print('  (no sampler seen: occcalc run did not sample here)')
+        return
     for name in NAMES.values():
         print('    %-22s %3d calls %.3f s' % (name, med('occcalc', name + ' calls'),
                                               med('occcalc', name)))

@@ -7,10 +7,8 @@
  * rate, two devices, a kernel's rates pooled over its launches, out of
  * memory, kernels whose rates fall near their ends, launches of one
  * kernel number at two lengths, a part past an SM's warps); and the
- * sample
- * reader
- * (live/sample_file.c) over good, bad and cut records. Exits 1 after
- * the cases, naming each failure. */
+ * sample reader (live/sample_file.c) over good, bad and cut records.
+ * Exits 1 after the cases, naming each failure. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

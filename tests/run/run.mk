@@ -26,7 +26,8 @@
 # - test-run-attribute: achieved occupancy from PM samples (--measure
 #   sample): the attribution over synthetic sample streams and launch
 #   records (shared samples split by the kernels' rates, an allocation
-#   failing), and the samples' reader (attribute_unit.c).
+#   failing, a part past an SM's warps), and the samples' reader
+#   (attribute_unit.c).
 # - test-run-trace: --trace's Chrome trace read back (trace_test.sh,
 #   trace_check.py).
 # - test-run-timeline: --svg's timeline read back as XML (timeline_test.sh,
@@ -41,7 +42,9 @@
 # (carveouts.cu); two processes of one run on one GPU both measured
 # (turns.cu); a CUDA graph's program beside ncu --graph-profiling node,
 # with each cache policy (graphs.cu); a PyTorch program's own profiler
-# refused and reported (test-gpu-run-client).
+# refused and reported (test-gpu-run-client). gpu-driver-calls (no test,
+# no target) logs the small program's and the sampler's calls into the
+# NVIDIA driver (tests/bench/driver_calls.c and .py).
 UNIT_TARGETS     += test-run-unit test-run-attribute
 CHECK_TARGETS    += test-run-unit test-run-attribute
 CHECK_BINS       += build/unit_run_inject build/records_unit build/pattern_unit \
