@@ -588,15 +588,19 @@ static void finish_one(occ_sampled_launch *l, const occ_sampled_device *d) {
     l->miss = OCC_MISS_OUTSIDE;
   } else if (l->split_cycles <= 0 || d->max_warps_per_sm <= 0) {
     l->miss = OCC_MISS_NO_CYCLES;
-  } else if (l->split_warps > l->split_cycles * d->max_warps_per_sm) {
-    /* No SM holds more than its maximum of warps in a cycle: a part this
-     * large says the fitted rates do not explain the samples the launch
+  } else {
+    double achieved =
+        l->split_warps / (l->split_cycles * d->max_warps_per_sm);
+    /* No SM holds more than its maximum of warps in a cycle: a part past
+     * it says the fitted rates do not explain the samples the launch
      * shares (a kernel of one short block between long neighbours can
      * come to several times the maximum), so it has no value. */
-    l->miss = OCC_MISS_SPLIT;
-  } else {
+    if (achieved > 1) {
+      l->miss = OCC_MISS_SPLIT;
+      return;
+    }
     l->known = true;
-    l->achieved = l->split_warps / (l->split_cycles * d->max_warps_per_sm);
+    l->achieved = achieved;
     l->basis = basis_of(l, d);
   }
 }

@@ -23,6 +23,7 @@ import tempfile
 import time
 
 occ, lib, prog = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3:]
+program = os.path.realpath(shutil.which(prog[0]) or prog[0])
 reps = int(os.environ.get('REPS', '3'))
 # Resource manager controls of the profiler object (MAXWELL_PROFILER,
 # class 0xb0cc; ctrlb0ccprofiler.h in NVIDIA's open kernel modules).
@@ -74,7 +75,6 @@ def run_way(way, tmp):
     if rc != 0:
         sys.exit('driver_calls: %s exited with %d (%s)' % (' '.join(cmd), rc, way))
     out = {'wall': wall}
-    program = os.path.realpath(shutil.which(prog[0]) or prog[0])
     for exe, calls in read_logs(d).values():
         if os.path.realpath(exe) == program:
             out['program'] = sum(c[1] for c in calls)
